@@ -1,0 +1,9 @@
+/** Public arbitraries API: schema-derived fast-check generators for MCP messages and any JSON Schema. */
+export { messages, McpMessages, methodIndex, type MethodInfo, type MessageArbitraries, type MessageKind, type Direction } from './messages.js';
+export { valid, nearValid, schemaArbitraries, definitionArbitraries, type SchemaArbitraries } from './schema-arbitraries.js';
+export { type NearValid, type ViolationLabel, NotMutableError, confirms } from './near-valid.js';
+export { UnsatisfiableSchemaError, type GenOptions } from './valid.js';
+export {
+  loadSchema, loadSchemaFile, schemaFromObject, SchemaDocument, SchemaLookupError, SPEC_VERSIONS, VENDORED_SCHEMAS,
+  type SpecVersion, type SchemaNode,
+} from './schema-registry.js';

@@ -1,0 +1,224 @@
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import Ajv2020Module from 'ajv/dist/2020.js';
+import AjvModule from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import { addMcpFormats } from './formats.js';
+import { packageRoot } from './package-root.js';
+
+// ajv and ajv-formats are CommonJS; under NodeNext their default export sits on `.default`.
+const Ajv2020 = (Ajv2020Module as unknown as { default: typeof Ajv2020Module }).default ?? Ajv2020Module;
+const Ajv07 = (AjvModule as unknown as { default: typeof AjvModule }).default ?? AjvModule;
+const addFormats = (addFormatsModule as unknown as { default: typeof addFormatsModule }).default ?? addFormatsModule;
+
+export type AjvInstance = InstanceType<typeof Ajv07>;
+export type SchemaNode = Record<string, unknown> | boolean;
+
+/** The MCP protocol versions mcpspec speaks. */
+export const SPEC_VERSIONS = ['2025-06-18', '2025-11-25', '2026-07-28'] as const;
+export type SpecVersion = (typeof SPEC_VERSIONS)[number];
+
+/** Every vendored schema, by the key users pass to `--spec-version` or `loadSchema`. */
+export const VENDORED_SCHEMAS: Record<string, string> = {
+  '2025-06-18': 'mcp-2025-06-18.schema.json',
+  '2025-11-25': 'mcp-2025-11-25.schema.json',
+  '2026-07-28': 'mcp-2026-07-28.schema.json',
+  'ext-tasks-2025-11-25': 'mcp-ext-tasks-2025-11-25.schema.json',
+  'ext-tasks-draft': 'mcp-ext-tasks-draft.schema.json',
+  'rmcp-client-2026-07-28': 'rmcp-client-message-2026-07-28.schema.json',
+  'rmcp-server-2026-07-28': 'rmcp-server-message-2026-07-28.schema.json',
+};
+
+export class SchemaLookupError extends Error {
+  override name = 'SchemaLookupError';
+}
+
+export type Dialect = '2020-12' | 'draft-07';
+let anonymousDocuments = 0;
+
+/**
+ * One JSON Schema document (an MCP schema or any user schema) with its definitions, a resolver for
+ * local `$ref`s and lazily compiled, cached ajv validators.
+ */
+export class SchemaDocument {
+  readonly id: string;
+  readonly dialect: Dialect;
+  /** Where definitions live: `$defs` (2020-12 and some draft-07 files) or `definitions`. */
+  readonly defsKey: '$defs' | 'definitions' | undefined;
+  private ajvInstance: AjvInstance | undefined;
+  private readonly validators = new Map<string, ValidateFunction>();
+  private pointers: WeakMap<object, string> | undefined;
+
+  constructor(
+    readonly root: Record<string, unknown>,
+    readonly source: string,
+  ) {
+    const declared = typeof root.$schema === 'string' ? root.$schema : '';
+    this.dialect = declared.includes('draft-07') || declared.includes('draft-06') || declared.includes('draft-04') ? 'draft-07' : '2020-12';
+    this.defsKey = isObject(root.$defs) ? '$defs' : isObject(root.definitions) ? 'definitions' : undefined;
+    // ajv needs a URI; a file name or label may hold spaces, so anonymous documents get a counter.
+    this.id = typeof root.$id === 'string' ? root.$id : `mcpspec:schema-${++anonymousDocuments}`;
+  }
+
+  /** Names of every definition in the document, in file order. */
+  definitions(): string[] {
+    return this.defsKey ? Object.keys(this.root[this.defsKey] as object) : [];
+  }
+
+  /**
+   * A JSON pointer (`#/$defs/X`) for a definition named `X`, `#/$defs/X`, `#/definitions/X`, `$defs/X`
+   * or `#` (the document root).
+   */
+  pointerOf(ref: string): string {
+    const trimmed = ref.startsWith(this.id) ? ref.slice(this.id.length) : ref;
+    if (trimmed === '#' || trimmed === '') return '#';
+    if (trimmed.startsWith('#/') || trimmed.startsWith('/')) {
+      const pointer = trimmed.startsWith('#') ? trimmed : `#${trimmed}`;
+      if (this.resolvePointer(pointer) === undefined) throw new SchemaLookupError(`no definition at ${pointer} in ${this.source}`);
+      return pointer;
+    }
+    if (!this.defsKey || !Object.hasOwn(this.root[this.defsKey] as object, trimmed)) {
+      const near = this.definitions().filter((d) => d.toLowerCase().includes(trimmed.toLowerCase())).slice(0, 5);
+      throw new SchemaLookupError(
+        `unknown definition "${ref}" in ${this.source}` + (near.length ? ` (did you mean ${near.join(', ')}?)` : ''),
+      );
+    }
+    return `#/${this.defsKey}/${escapePointer(trimmed)}`;
+  }
+
+  /** The schema node for a definition name or pointer. */
+  definition(ref: string): SchemaNode {
+    return this.resolvePointer(this.pointerOf(ref)) as SchemaNode;
+  }
+
+  resolvePointer(pointer: string): unknown {
+    const path = pointer.replace(/^#/, '');
+    if (path === '') return this.root;
+    let node: unknown = this.root;
+    for (const raw of path.slice(1).split('/')) {
+      const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+      if (node === null || typeof node !== 'object') return undefined;
+      node = (node as Record<string, unknown>)[key];
+    }
+    return node;
+  }
+
+  /** Follow a `$ref` found inside this document. Only local references are supported. */
+  resolveRef(ref: string): SchemaNode {
+    const local = ref.startsWith(this.id) ? ref.slice(this.id.length) : ref;
+    if (!local.startsWith('#')) throw new SchemaLookupError(`unsupported non-local $ref "${ref}" in ${this.source}`);
+    const target = this.resolvePointer(local);
+    if (target === undefined) throw new SchemaLookupError(`dangling $ref "${ref}" in ${this.source}`);
+    return target as SchemaNode;
+  }
+
+  /** The JSON pointer of a node that belongs to this document (used to compile sub-schemas). */
+  pointerOfNode(node: object): string | undefined {
+    if (!this.pointers) {
+      this.pointers = new WeakMap();
+      const walk = (n: unknown, p: string): void => {
+        if (n === null || typeof n !== 'object') return;
+        if (!this.pointers!.has(n)) this.pointers!.set(n, p);
+        for (const [k, v] of Object.entries(n)) walk(v, `${p}/${escapePointer(k)}`);
+      };
+      walk(this.root, '#');
+    }
+    return this.pointers.get(node);
+  }
+
+  get ajv(): AjvInstance {
+    if (!this.ajvInstance) {
+      const options = { allErrors: true, strict: false, validateFormats: true, logger: false } as const;
+      const ajv = (this.dialect === 'draft-07' ? new Ajv07(options) : new Ajv2020(options)) as AjvInstance;
+      addFormats(ajv);
+      addMcpFormats(ajv);
+      ajv.addSchema({ ...this.root, $id: this.id }, this.id);
+      this.ajvInstance = ajv;
+    }
+    return this.ajvInstance;
+  }
+
+  /** A compiled validator for a definition name or pointer; compiled on first use and cached. */
+  validator(ref: string): ValidateFunction {
+    const pointer = this.pointerOf(ref);
+    let v = this.validators.get(pointer);
+    if (!v) {
+      const got = this.ajv.getSchema(`${this.id}${pointer}`);
+      if (!got) throw new SchemaLookupError(`cannot compile ${pointer} in ${this.source}`);
+      v = got;
+      this.validators.set(pointer, v);
+    }
+    return v;
+  }
+
+  /** A validator for an arbitrary node of this document, or a list of nodes that must all hold. */
+  validatorForNodes(nodes: SchemaNode[]): ValidateFunction {
+    const parts = nodes.map((n) => {
+      if (typeof n === 'boolean') return n;
+      const p = this.pointerOfNode(n);
+      return p ? { $ref: `${this.id}${p}` } : n;
+    });
+    const key = JSON.stringify(parts);
+    let v = this.validators.get(key);
+    if (!v) {
+      v = this.ajv.compile(parts.length === 1 && typeof parts[0] === 'object' ? (parts[0] as object) : { allOf: parts });
+      this.validators.set(key, v);
+    }
+    return v;
+  }
+
+  validate(ref: string, value: unknown): { valid: boolean; errors: ErrorObject[] } {
+    const v = this.validator(ref);
+    const valid = v(value) as boolean;
+    return { valid, errors: valid ? [] : [...(v.errors ?? [])] };
+  }
+}
+
+function isObject(x: unknown): x is Record<string, unknown> {
+  return x !== null && typeof x === 'object' && !Array.isArray(x);
+}
+
+export function escapePointer(key: string): string {
+  return key.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+const cache = new Map<string, SchemaDocument>();
+
+/** Load a vendored schema by spec version (`2026-07-28`) or key (`ext-tasks-draft`). */
+export function loadSchema(key: string): SchemaDocument {
+  const file = VENDORED_SCHEMAS[key];
+  if (!file) {
+    throw new SchemaLookupError(`unknown schema "${key}"; known: ${Object.keys(VENDORED_SCHEMAS).join(', ')}`);
+  }
+  return loadSchemaFile(join(packageRoot(), 'fixtures', 'schemas', file), key);
+}
+
+/** Load any JSON Schema document from a file. */
+export function loadSchemaFile(path: string, label?: string): SchemaDocument {
+  const full = resolve(path);
+  let doc = cache.get(full);
+  if (!doc) {
+    let text: string;
+    try {
+      text = readFileSync(full, 'utf8');
+    } catch (e) {
+      throw new SchemaLookupError(`cannot read schema file ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    }
+    let root: unknown;
+    try {
+      root = JSON.parse(text);
+    } catch (e) {
+      throw new SchemaLookupError(`schema file ${path} is not JSON: ${(e as Error).message}`);
+    }
+    if (!isObject(root)) throw new SchemaLookupError(`schema file ${path} does not hold a JSON object`);
+    doc = new SchemaDocument(root, label ?? path);
+    cache.set(full, doc);
+  }
+  return doc;
+}
+
+/** Wrap an in-memory schema (e.g. a tool's inputSchema) as a document of its own. */
+export function schemaFromObject(schema: Record<string, unknown>, label = 'inline schema'): SchemaDocument {
+  return new SchemaDocument(schema, label);
+}

@@ -1,0 +1,175 @@
+import fc from 'fast-check';
+import { FLOAT32_MAX, INT_FORMAT_RANGES } from './formats.js';
+
+const word = fc.constantFrom('alpha', 'beta', 'gamma', 'notes', 'report', 'data', 'item', 'user', 'main', 'docs', 'a1', 'x');
+const host = fc.constantFrom('example.com', 'api.example.org', 'localhost', 'mcp.example.dev', '127.0.0.1');
+const pathSegments = fc.array(word, { minLength: 0, maxLength: 3 });
+
+const uri = fc.oneof(
+  fc.tuple(fc.constantFrom('https', 'http'), host, pathSegments).map(([s, h, p]) => `${s}://${h}/${p.join('/')}`),
+  pathSegments.map((p) => `file:///${['tmp', ...p].join('/')}.txt`),
+  fc.tuple(word, fc.nat({ max: 999 })).map(([w, n]) => `mcp-test://${w}/${n}`),
+);
+
+const uriTemplate = fc.oneof(
+  fc.tuple(host, word).map(([h, w]) => `https://${h}/${w}/{id}`),
+  fc.constant('file:///{path}'),
+  fc.tuple(word).map(([w]) => `mcp-test://${w}/{name}/{version}`),
+);
+
+const isoDate = fc
+  .date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2035-12-31T23:59:59Z'), noInvalidDate: true })
+  .map((d) => d.toISOString());
+
+const email = fc
+  .tuple(fc.stringMatching(/^[a-z][a-z0-9]{0,7}$/), fc.constantFrom('example.com', 'example.org', 'mail.example.dev'))
+  .map(([u, d]) => `${u}@${d}`);
+
+const base64 = fc.uint8Array({ maxLength: 24 }).map((b) => Buffer.from(b).toString('base64'));
+
+function intRange(min: number, max: number): fc.Arbitrary<number> {
+  // keep realistic magnitudes while honouring the range
+  const lo = Math.max(min, -1_000_000);
+  const hi = Math.min(max, 1_000_000);
+  return fc.integer({ min: lo, max: hi });
+}
+
+/** Generators for string and numeric formats; `undefined` for a format mcpspec does not model. */
+export function formatArbitrary(format: string): fc.Arbitrary<unknown> | undefined {
+  switch (format) {
+    case 'uri':
+    case 'iri':
+    case 'uri-reference':
+    case 'iri-reference':
+      return uri;
+    case 'uri-template':
+      return uriTemplate;
+    case 'date-time':
+      return isoDate;
+    case 'date':
+      return isoDate.map((s) => s.slice(0, 10));
+    case 'time':
+      return isoDate.map((s) => s.slice(11));
+    case 'email':
+    case 'idn-email':
+      return email;
+    case 'byte':
+    case 'base64':
+      return base64;
+    case 'uuid':
+      return fc.uuid();
+    case 'hostname':
+    case 'idn-hostname':
+      return fc.constantFrom('example.com', 'localhost', 'mcp.example.dev');
+    case 'ipv4':
+      return fc.ipV4();
+    case 'ipv6':
+      return fc.ipV6();
+    case 'const':
+      return undefined; // the sibling `const` keyword decides the value
+    case 'float':
+      return fc.double({ min: -FLOAT32_MAX, max: FLOAT32_MAX, noNaN: true, noDefaultInfinity: true });
+    case 'double':
+      return fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e12, max: 1e12 });
+    default: {
+      const range = INT_FORMAT_RANGES[format];
+      return range ? intRange(range[0], range[1]) : undefined;
+    }
+  }
+}
+
+/** The JSON type a format applies to (ajv ignores a format on values of other types). */
+export function formatType(format: string): 'string' | 'number' | undefined {
+  if (INT_FORMAT_RANGES[format] || format === 'float' || format === 'double') return 'number';
+  if (format === 'const') return undefined;
+  return 'string';
+}
+
+/** Strings that break a format, most realistic first; each is checked against ajv before use. */
+export function brokenFormatValues(format: string): unknown[] {
+  switch (format) {
+    case 'uri':
+    case 'iri':
+      return ['not a uri', 'relative/path only', '://missing-scheme'];
+    case 'uri-reference':
+    case 'iri-reference':
+      return ['http://exa mple.com/ space', '\\\\backslash'];
+    case 'uri-template':
+      return ['https://example.com/{unclosed', 'https://example.com/}{'];
+    case 'date-time':
+      return ['yesterday', '2025-13-45T99:99:99Z', '2025-01-01'];
+    case 'date':
+      return ['2025-13-45', 'tomorrow'];
+    case 'time':
+      return ['25:61:00Z', 'noon'];
+    case 'email':
+    case 'idn-email':
+      return ['no-at-sign.example.com', 'two@@example.com'];
+    case 'byte':
+    case 'base64':
+      return ['***not base64***', 'abc'];
+    case 'uuid':
+      return ['not-a-uuid', '1234'];
+    case 'hostname':
+    case 'idn-hostname':
+      return ['-bad-.example', 'under_score.example'];
+    case 'ipv4':
+      return ['256.1.1.1', '1.2.3'];
+    case 'ipv6':
+      return ['12345::', ':::'];
+    case 'float':
+      return [1e39, -1e39];
+    case 'double':
+      return [];
+    default: {
+      const range = INT_FORMAT_RANGES[format];
+      if (!range) return [];
+      return [range[0] - 1 >= -(2 ** 64) ? range[0] - 1 : 0.5, 0.5, range[1] * 2 + 2];
+    }
+  }
+}
+
+/**
+ * Realistic values for plain `{ "type": "string" }` properties by name, so generated messages read
+ * like real traffic. Used only where the schema puts no other constraint on the string.
+ */
+export function hintedString(property: string, specVersion: string | undefined): fc.Arbitrary<string> | undefined {
+  switch (property) {
+    case 'protocolVersion':
+    case 'io.modelcontextprotocol/protocolVersion':
+      return fc.constant(specVersion ?? '2025-11-25');
+    case 'uri':
+    case 'url':
+      return uri as fc.Arbitrary<string>;
+    case 'uriTemplate':
+      return uriTemplate;
+    case 'resultType':
+      return fc.constant('complete');
+    case 'method':
+      return fc.constantFrom('tools/list', 'tools/call', 'resources/read', 'prompts/get', 'notifications/progress');
+    case 'mimeType':
+      return fc.constantFrom('text/plain', 'application/json', 'text/markdown', 'image/png', 'audio/wav');
+    case 'name':
+      return fc.stringMatching(/^[a-z][a-z0-9_]{0,15}$/);
+    case 'version':
+      return fc.tuple(fc.nat({ max: 9 }), fc.nat({ max: 20 }), fc.nat({ max: 40 })).map((v) => v.join('.'));
+    case 'cursor':
+    case 'nextCursor':
+    case 'requestState':
+    case 'taskId':
+    case 'progressToken':
+      return base64.filter((s) => s.length > 0);
+    case 'title':
+    case 'description':
+    case 'text':
+    case 'message':
+    case 'statusMessage':
+    case 'instructions':
+      return fc.array(word, { minLength: 1, maxLength: 6 }).map((w) => w.join(' '));
+    case 'data':
+    case 'blob':
+      return base64;
+    default:
+      return undefined;
+  }
+}
