@@ -1,0 +1,32 @@
+import yargs from 'yargs';
+import { demoCommand, runDemo } from './commands/demo.js';
+import { schemaCommand } from './commands/schema.js';
+import { UsageError } from './usage-error.js';
+
+/** Parse and run one mcpspec command line; resolves to the process exit code. */
+export async function runCli(argv: string[]): Promise<number> {
+  let failure: string | undefined;
+  const parser = yargs(argv)
+    .scriptName('mcpspec')
+    .command('schema', 'generate or validate messages from the MCP JSON Schemas', schemaCommand)
+    .command('demo', 'print generated valid and near-valid MCP messages with their violation labels', demoCommand, (a) => runDemo({ seed: Number(a.seed), n: Number(a.n) }))
+    .demandCommand(1, 'say which command to run')
+    .strict()
+    .help()
+    .version(false)
+    .fail((msg, err) => {
+      if (err && !(err instanceof UsageError)) throw err;
+      failure = err?.message ?? msg;
+    });
+  try {
+    await parser.parseAsync();
+  } catch (e) {
+    if (e instanceof UsageError) failure = e.message;
+    else throw e;
+  }
+  if (failure !== undefined) {
+    console.error(`mcpspec: ${failure}`);
+    return 2;
+  }
+  return typeof process.exitCode === 'number' ? process.exitCode : 0;
+}
