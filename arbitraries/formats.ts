@@ -1,5 +1,5 @@
-import type Ajv from 'ajv';
 import type { FormatDefinition } from 'ajv';
+import type { Ajv as AjvCore } from 'ajv';
 
 /**
  * Formats the Rust SDK's exported schemas use. They are not JSON Schema formats, so each is
@@ -30,7 +30,7 @@ export const NUMERIC_FORMATS: Record<string, FormatDefinition<number>> = {
 export const INT_FORMAT_RANGES = INT_RANGES;
 
 /** Install mcpspec's extra formats into an ajv instance that already has ajv-formats. */
-export function addMcpFormats(ajv: Ajv): void {
+export function addMcpFormats(ajv: AjvCore): void {
   for (const [name, def] of Object.entries(NUMERIC_FORMATS)) ajv.addFormat(name, def);
   // rmcp marks constant strings with format "const"; the sibling `const` keyword carries the rule,
   // so the format itself accepts any string.

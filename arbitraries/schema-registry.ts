@@ -1,18 +1,19 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import Ajv2020Module from 'ajv/dist/2020.js';
-import AjvModule from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { Ajv as Ajv07 } from 'ajv';
 import type { ErrorObject, ValidateFunction } from 'ajv';
+import type { Ajv as AjvCore } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { addMcpFormats } from './formats.js';
 import { packageRoot } from './package-root.js';
 
-// ajv and ajv-formats are CommonJS; under NodeNext their default export sits on `.default`.
-const Ajv2020 = (Ajv2020Module as unknown as { default: typeof Ajv2020Module }).default ?? Ajv2020Module;
-const Ajv07 = (AjvModule as unknown as { default: typeof AjvModule }).default ?? AjvModule;
-const addFormats = (addFormatsModule as unknown as { default: typeof addFormatsModule }).default ?? addFormatsModule;
+// ajv-formats is CommonJS with only a default export; under NodeNext it sits on `.default`.
+type FormatsPlugin = (ajv: AjvCore) => AjvCore;
+const addFormats: FormatsPlugin =
+  (addFormatsModule as unknown as { default?: FormatsPlugin }).default ?? (addFormatsModule as unknown as FormatsPlugin);
 
-export type AjvInstance = InstanceType<typeof Ajv07>;
+export type AjvInstance = AjvCore;
 export type SchemaNode = Record<string, unknown> | boolean;
 
 /** The MCP protocol versions mcpspec speaks. */
@@ -130,7 +131,7 @@ export class SchemaDocument {
   get ajv(): AjvInstance {
     if (!this.ajvInstance) {
       const options = { allErrors: true, strict: false, validateFormats: true, logger: false } as const;
-      const ajv = (this.dialect === 'draft-07' ? new Ajv07(options) : new Ajv2020(options)) as AjvInstance;
+      const ajv: AjvInstance = this.dialect === 'draft-07' ? new Ajv07(options) : new Ajv2020(options);
       addFormats(ajv);
       addMcpFormats(ajv);
       ajv.addSchema({ ...this.root, $id: this.id }, this.id);
@@ -142,14 +143,12 @@ export class SchemaDocument {
   /** A compiled validator for a definition name or pointer; compiled on first use and cached. */
   validator(ref: string): ValidateFunction {
     const pointer = this.pointerOf(ref);
-    let v = this.validators.get(pointer);
-    if (!v) {
-      const got = this.ajv.getSchema(`${this.id}${pointer}`);
-      if (!got) throw new SchemaLookupError(`cannot compile ${pointer} in ${this.source}`);
-      v = got;
-      this.validators.set(pointer, v);
-    }
-    return v;
+    const hit = this.validators.get(pointer);
+    if (hit) return hit;
+    const got = this.ajv.getSchema(`${this.id}${pointer}`);
+    if (!got) throw new SchemaLookupError(`cannot compile ${pointer} in ${this.source}`);
+    this.validators.set(pointer, got);
+    return got;
   }
 
   /** A validator for an arbitrary node of this document, or a list of nodes that must all hold. */
@@ -160,12 +159,11 @@ export class SchemaDocument {
       return p ? { $ref: `${this.id}${p}` } : n;
     });
     const key = JSON.stringify(parts);
-    let v = this.validators.get(key);
-    if (!v) {
-      v = this.ajv.compile(parts.length === 1 && typeof parts[0] === 'object' ? (parts[0] as object) : { allOf: parts });
-      this.validators.set(key, v);
-    }
-    return v;
+    const hit = this.validators.get(key);
+    if (hit) return hit;
+    const compiled = this.ajv.compile(parts.length === 1 && typeof parts[0] === 'object' ? (parts[0] as object) : { allOf: parts });
+    this.validators.set(key, compiled);
+    return compiled;
   }
 
   validate(ref: string, value: unknown): { valid: boolean; errors: ErrorObject[] } {
