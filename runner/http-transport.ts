@@ -1,0 +1,461 @@
+// Streamable HTTP client (TR25 legacy shape and H26 modern shape) on Node's global fetch. Each
+// exchange is one HTTP request; the answer is a single JSON body, an SSE stream scoped to the
+// request, or 202 for notifications. Session state (legacy session id, protocol-version header,
+// modern mirror headers) is set by the session layer; the transport only applies it.
+//
+// Limits inherited from fetch (undici) that header tests must know: removing Accept makes undici
+// send `Accept: */*`; leading/trailing whitespace in values is trimmed; CR/LF/NUL are refused
+// (we throw); undici adds user-agent, accept-language, accept-encoding and sec-fetch-mode.
+
+import { createParser } from 'eventsource-parser';
+import { MAX_BODY_BYTES, readBounded } from './bounded-reader.js';
+import { applyHeaderOverrides, modernHeadersFor } from './http-headers.js';
+import { idMatch, isJsonRpcMessage, isRequest, isResponse, methodNotFound, tryParseJson } from './jsonrpc.js';
+import { Recorder } from './recorder.js';
+import {
+  TargetStartError,
+  serializeBody,
+  type ExchangeOptions,
+  type ExchangeResult,
+  type HttpResult,
+  type ServerRequest,
+  type Transport,
+} from './transport.js';
+import type { CloseInfo } from './types.js';
+
+export interface HttpTarget {
+  /** The MCP endpoint, e.g. http://127.0.0.1:3000/mcp */
+  url: string;
+  /** Sent on every request (e.g. Authorization); per-exchange overrides still win. */
+  headers?: Record<string, string>;
+}
+
+export interface HttpTransportOptions {
+  maxBodyBytes?: number;
+  /** Timeout for the DELETE sent on close and for replies to server requests. Default 2000 ms. */
+  auxTimeoutMs?: number;
+}
+
+export interface GetStream {
+  status: number;
+  /** Messages received so far on the stream (grows in the background). */
+  messages: unknown[];
+  /** Settles when the stream ends or is closed. */
+  done: Promise<void>;
+  close(): void;
+}
+
+const ACCEPT_BOTH = 'application/json, text/event-stream';
+const LAST_SENT_CHARS = 4096;
+
+const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie']);
+
+/** Recordings end up in reports and CI logs: never keep credentials in them. */
+function redact(h: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(h)) out[k] = SECRET_HEADERS.has(k.toLowerCase()) ? '<redacted>' : v;
+  return out;
+}
+
+function headersToRecord(h: Headers): Record<string, string> {
+  const out: Record<string, string> = {};
+  h.forEach((v, k) => {
+    out[k] = v;
+  });
+  return out;
+}
+
+/** Turn undici's "fetch failed" into something a user can act on. */
+export function describeNetworkError(err: unknown): { code?: string; text: string } {
+  const e = err as { cause?: { code?: string; message?: string }; message?: string; code?: string };
+  const code = e?.cause?.code ?? e?.code;
+  const known: Record<string, string> = {
+    ECONNREFUSED: 'connection refused',
+    ENOTFOUND: 'host not found',
+    EAI_AGAIN: 'host name lookup failed',
+    ECONNRESET: 'connection reset by the server',
+    EHOSTUNREACH: 'host unreachable',
+    ETIMEDOUT: 'connection timed out',
+    UND_ERR_SOCKET: 'connection closed by the server',
+    UND_ERR_CONNECT_TIMEOUT: 'connection timed out',
+  };
+  const text = (code && known[code]) || e?.cause?.message || e?.message || String(err);
+  return { code, text };
+}
+
+export class HttpTransport implements Transport {
+  readonly kind = 'http' as const;
+  onServerRequest?: (req: ServerRequest) => unknown;
+
+  private sessionId?: string;
+  private protocolVersion?: string;
+  private modern = false;
+  private reachable = false;
+  private closedInfo?: CloseInfo;
+  private lastSent?: string;
+  private readonly streams = new Set<AbortController>();
+  private readonly replies = new Set<Promise<void>>();
+  private readonly maxBody: number;
+  private readonly auxTimeoutMs: number;
+
+  constructor(
+    readonly target: HttpTarget,
+    readonly recorder: Recorder = new Recorder(),
+    opts: HttpTransportOptions = {},
+  ) {
+    this.maxBody = opts.maxBodyBytes ?? MAX_BODY_BYTES;
+    this.auxTimeoutMs = opts.auxTimeoutMs ?? 2000;
+  }
+
+  get closed(): CloseInfo | undefined {
+    return this.closedInfo;
+  }
+
+  /** Legacy `Mcp-Session-Id` (HL-07), echoed on every later request. Captured automatically from responses. */
+  setSessionId(id: string | undefined): void {
+    this.sessionId = id;
+  }
+
+  getSessionId(): string | undefined {
+    return this.sessionId;
+  }
+
+  /** `MCP-Protocol-Version` header (HL-08 / HM-06); undefined = not sent. */
+  setProtocolVersionHeader(v: string | undefined): void {
+    this.protocolVersion = v;
+  }
+
+  /** Modern mirror headers `Mcp-Method` / `Mcp-Name` on request POSTs (HM-08). */
+  setModernHeaders(on: boolean): void {
+    this.modern = on;
+  }
+
+  /** Nothing to start: reachability is checked by the first request (TargetStartError if it fails). */
+  async open(): Promise<void> {
+    return;
+  }
+
+  async exchange(body: string | unknown, opts: ExchangeOptions): Promise<ExchangeResult> {
+    const started = Date.now();
+    const method = opts.httpMethod ?? 'POST';
+    const text = method === 'POST' ? serializeBody(body) : undefined;
+    const parsed =
+      typeof body === 'string' ? tryParseJson(body) : body === undefined ? ({ ok: false } as const) : { ok: true as const, value: body };
+    const headers = applyHeaderOverrides(this.baseHeaders(method, parsed.ok ? parsed.value : undefined), opts.headers);
+
+    const messages: unknown[] = [];
+    let response: unknown;
+    let firstResponse: unknown;
+    const controller = new AbortController();
+    let timedOut = false;
+    let finishedEarly = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, opts.timeoutMs);
+
+    this.recorder.record({
+      dir: 'out',
+      channel: 'http',
+      raw: text ?? '',
+      kind: parsed.ok && isJsonRpcMessage(parsed.value) ? 'message' : undefined,
+      message: parsed.ok ? parsed.value : undefined,
+      http: { method, headers: redact(headers), url: this.target.url },
+    });
+    if (text !== undefined) this.lastSent = text.length > LAST_SENT_CHARS ? `${text.slice(0, LAST_SENT_CHARS)}…` : text;
+
+    const result = (extra: Partial<ExchangeResult> = {}): ExchangeResult => {
+      clearTimeout(timer);
+      const r: ExchangeResult = { messages, timedOut, elapsedMs: Date.now() - started, ...extra };
+      const chosen = response ?? firstResponse;
+      if (chosen !== undefined) r.response = chosen;
+      return r;
+    };
+    const noteTimeout = () =>
+      this.recorder.record({
+        dir: 'note',
+        channel: 'http',
+        kind: 'timeout',
+        raw: `no ${opts.expectId !== undefined ? `response with id ${JSON.stringify(opts.expectId)}` : 'HTTP response'} within ${opts.timeoutMs} ms`,
+        data: { expectId: opts.expectId ?? null, timeoutMs: opts.timeoutMs },
+      });
+
+    let wireHeaders: Headers;
+    try {
+      wireHeaders = new Headers(headers);
+    } catch (err) {
+      // CR/LF/NUL in an override: a bug in the calling test, not something the target did.
+      clearTimeout(timer);
+      throw new Error(`invalid HTTP header in exchange options: ${(err as Error).message}`);
+    }
+    let res: Response;
+    try {
+      res = await fetch(this.target.url, { method, headers: wireHeaders, body: text, signal: controller.signal });
+    } catch (err) {
+      if (timedOut) {
+        noteTimeout();
+        return result();
+      }
+      clearTimeout(timer);
+      const why = describeNetworkError(err);
+      if (!this.reachable) throw new TargetStartError(`cannot reach ${this.target.url}: ${why.text}`, why.code);
+      return result({ closed: this.markLost(why.text) });
+    }
+    this.reachable = true;
+    const resHeaders = headersToRecord(res.headers);
+    const sid = res.headers.get('mcp-session-id');
+    if (sid !== null && sid !== this.sessionId) {
+      this.sessionId = sid;
+      this.recorder.note('http', 'session-id', `server assigned Mcp-Session-Id ${sid}`, { sessionId: sid });
+    }
+    const contentType = res.headers.get('content-type') ?? undefined;
+    const isSse = contentType?.toLowerCase().startsWith('text/event-stream') ?? false;
+    this.recorder.record({
+      dir: 'in',
+      channel: 'http',
+      kind: 'http-response',
+      raw: '',
+      http: { method, status: res.status, headers: redact(resHeaders), url: res.url || this.target.url },
+    });
+
+    const waitsForId = opts.expectId !== undefined;
+    const accept = (msg: unknown): boolean => {
+      // Returns true when this message ends the exchange.
+      messages.push(msg);
+      if (isRequest(msg)) {
+        this.answerServerRequest(msg);
+        return false;
+      }
+      if (!isResponse(msg)) return false;
+      if (firstResponse === undefined) firstResponse = msg;
+      if (opts.anyResponse) {
+        response ??= msg;
+        return true;
+      }
+      const m = waitsForId ? idMatch(msg.id, opts.expectId as string | number | null) : 'none';
+      if (m === 'none') return false;
+      // An exact id wins; a loose one (1 vs "1") also ends the wait so the suite can flag the id type.
+      if (m === 'exact' || response === undefined) response = msg;
+      return true;
+    };
+
+    let bodyText = '';
+    const keep = (t: string) => {
+      if (bodyText.length < this.maxBody) bodyText += t; // readBounded already caps the bytes
+    };
+    try {
+      if (isSse) {
+        const parser = createParser({
+          onEvent: (ev) => {
+            if (finishedEarly) return;
+            if (ev.data === '') return; // priming event (HL-04): carries only an id
+            const p = tryParseJson(ev.data);
+            const data: Record<string, unknown> = {};
+            if (ev.id !== undefined) data.sseId = ev.id;
+            if (ev.event !== undefined) data.sseEvent = ev.event;
+            if (!p.ok) {
+              this.recorder.record({ dir: 'in', channel: 'http', kind: 'parse-error', raw: ev.data, data });
+              return;
+            }
+            this.recorder.record({
+              dir: 'in',
+              channel: 'http',
+              kind: isJsonRpcMessage(p.value) ? 'message' : undefined,
+              raw: ev.data,
+              message: p.value,
+              data,
+            });
+            if (isJsonRpcMessage(p.value) && accept(p.value)) finishedEarly = true;
+          },
+        });
+        const out = await readBounded(res.body, this.maxBody, (t) => {
+          keep(t);
+          parser.feed(t);
+          return finishedEarly ? 'stop' : undefined;
+        });
+        if (out.overflow) this.noteOversize();
+        if (finishedEarly) controller.abort(); // the response arrived: drop the rest of the stream
+        else if (waitsForId && response === undefined) {
+          this.recorder.note('http', 'stream-ended', `SSE stream ended without a response with id ${JSON.stringify(opts.expectId)}`);
+        }
+      } else {
+        const out = await readBounded(res.body, this.maxBody, (t) => keep(t));
+        if (out.overflow) this.noteOversize();
+        this.recordBody(bodyText, contentType, out.overflow, accept);
+      }
+    } catch (err) {
+      if (timedOut) {
+        if (waitsForId || opts.anyResponse) noteTimeout();
+        else timedOut = false; // a notification's stream that never ended is not a missed answer
+      } else if (!finishedEarly) {
+        const why = describeNetworkError(err);
+        this.recorder.note('http', 'stream-error', `response body broke off: ${why.text}`);
+      }
+    }
+    const http: HttpResult = { status: res.status, headers: resHeaders, body: bodyText };
+    if (contentType !== undefined) http.contentType = contentType;
+    return result({ http });
+  }
+
+  /**
+   * Legacy GET stream (HL-05): server-initiated messages outside any request. 405 is a valid answer.
+   * Messages are collected in the background until `close()` or the server ends the stream.
+   */
+  async openGetStream(opts: { timeoutMs: number; headers?: Record<string, string | undefined> }): Promise<GetStream> {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), opts.timeoutMs);
+    const headers = applyHeaderOverrides(this.baseHeaders('GET', undefined), opts.headers);
+    this.recorder.record({ dir: 'out', channel: 'http', raw: '', http: { method: 'GET', headers: redact(headers), url: this.target.url } });
+    const messages: unknown[] = [];
+    let res: Response;
+    try {
+      res = await fetch(this.target.url, { method: 'GET', headers, signal: controller.signal });
+    } catch (err) {
+      clearTimeout(timer);
+      const why = controller.signal.aborted ? 'no response headers before the timeout' : describeNetworkError(err).text;
+      this.recorder.note('http', 'get-stream-failed', `GET stream failed: ${why}`);
+      return { status: 0, messages, done: Promise.resolve(), close: () => undefined };
+    }
+    clearTimeout(timer);
+    const resHeaders = headersToRecord(res.headers);
+    this.recorder.record({
+      dir: 'in',
+      channel: 'http',
+      kind: 'http-response',
+      raw: '',
+      http: { method: 'GET', status: res.status, headers: redact(resHeaders), url: this.target.url },
+    });
+    const sse = (res.headers.get('content-type') ?? '').toLowerCase().startsWith('text/event-stream');
+    if (res.status !== 200 || !sse) {
+      await res.body?.cancel().catch(() => undefined);
+      return { status: res.status, messages, done: Promise.resolve(), close: () => undefined };
+    }
+    this.streams.add(controller);
+    const parser = createParser({
+      onEvent: (ev) => {
+        if (ev.data === '') return;
+        const p = tryParseJson(ev.data);
+        if (!p.ok) {
+          this.recorder.record({ dir: 'in', channel: 'http', kind: 'parse-error', raw: ev.data });
+          return;
+        }
+        this.recorder.record({
+          dir: 'in',
+          channel: 'http',
+          kind: isJsonRpcMessage(p.value) ? 'message' : undefined,
+          raw: ev.data,
+          message: p.value,
+          data: { stream: 'GET', ...(ev.id !== undefined ? { sseId: ev.id } : {}) },
+        });
+        messages.push(p.value);
+        if (isRequest(p.value)) this.answerServerRequest(p.value);
+      },
+    });
+    const done = readBounded(res.body, this.maxBody, (t) => parser.feed(t))
+      .then((out) => {
+        if (out.overflow) this.noteOversize();
+      })
+      .catch(() => undefined)
+      .finally(() => this.streams.delete(controller));
+    return { status: res.status, messages, done, close: () => controller.abort() };
+  }
+
+  async close(): Promise<CloseInfo | undefined> {
+    for (const c of this.streams) c.abort();
+    this.streams.clear();
+    // Let in-flight replies to server requests finish (bounded).
+    await Promise.race([Promise.allSettled([...this.replies]), new Promise((r) => setTimeout(r, this.auxTimeoutMs).unref())]);
+    if (this.sessionId !== undefined && !this.closedInfo && this.reachable) {
+      // HL-07: a client SHOULD end its session with DELETE; 405 means the server does not allow it.
+      try {
+        await this.exchange(undefined, { httpMethod: 'DELETE', timeoutMs: this.auxTimeoutMs });
+      } catch {
+        // ignore: the session is over either way
+      }
+      this.sessionId = undefined;
+    }
+    return this.closedInfo;
+  }
+
+  // --- internals -----------------------------------------------------------------------------
+
+  private baseHeaders(method: 'POST' | 'GET' | 'DELETE', body: unknown): Record<string, string> {
+    const h: Record<string, string> = {};
+    if (method === 'POST') {
+      h['Content-Type'] = 'application/json';
+      h.Accept = ACCEPT_BOTH;
+    } else if (method === 'GET') {
+      h.Accept = 'text/event-stream';
+    }
+    Object.assign(h, this.target.headers ?? {});
+    if (this.sessionId !== undefined) h['Mcp-Session-Id'] = this.sessionId;
+    if (this.protocolVersion !== undefined) h['MCP-Protocol-Version'] = this.protocolVersion;
+    if (this.modern && method === 'POST') Object.assign(h, modernHeadersFor(body));
+    return h;
+  }
+
+  /** A non-SSE body: one JSON-RPC message (or an id-less error), or something else to keep as evidence. */
+  private recordBody(text: string, contentType: string | undefined, cut: boolean, accept: (m: unknown) => boolean): void {
+    if (text === '') return; // 202 and friends
+    const p = cut ? ({ ok: false } as const) : tryParseJson(text);
+    const claimsJson = contentType?.toLowerCase().includes('json') ?? false;
+    if (!p.ok) {
+      // Plain-text error pages are allowed (HL-02 "MAY"); only a body labelled JSON that is not JSON is a finding.
+      this.recorder.record({ dir: 'in', channel: 'http', kind: claimsJson ? 'parse-error' : undefined, raw: text, truncated: cut });
+      return;
+    }
+    const items = Array.isArray(p.value) ? p.value : [p.value];
+    this.recorder.record({
+      dir: 'in',
+      channel: 'http',
+      kind: items.some(isJsonRpcMessage) ? 'message' : undefined,
+      raw: text,
+      message: p.value,
+    });
+    for (const m of items) if (isJsonRpcMessage(m)) accept(m);
+  }
+
+  /** Legacy servers may send requests inside an SSE response; answer each by POSTing the reply. */
+  private answerServerRequest(req: ServerRequest): void {
+    const run = async () => {
+      let reply: unknown;
+      if (this.onServerRequest) {
+        try {
+          reply = await this.onServerRequest({ id: req.id, method: req.method, params: req.params });
+        } catch (err) {
+          reply = { jsonrpc: '2.0', id: req.id, error: { code: -32603, message: `mcpspec handler failed: ${String(err)}` } };
+        }
+      } else {
+        reply = methodNotFound(req.id, req.method);
+      }
+      if (reply === undefined) return;
+      try {
+        await this.exchange(reply, { timeoutMs: this.auxTimeoutMs });
+      } catch {
+        // the reply is best effort; the recorder has the attempt
+      }
+    };
+    const p = run().finally(() => this.replies.delete(p));
+    this.replies.add(p);
+  }
+
+  private noteOversize(): void {
+    this.recorder.note('http', 'body-too-large', `response body exceeded ${this.maxBody} bytes and was cut`, {
+      maxBodyBytes: this.maxBody,
+    });
+  }
+
+  private markLost(why: string): CloseInfo {
+    const info: CloseInfo = { exitCode: null, signal: null, stderrTail: '' };
+    if (this.lastSent !== undefined) info.lastSent = this.lastSent;
+    this.closedInfo = info;
+    this.recorder.record({
+      dir: 'note',
+      channel: 'http',
+      kind: 'process-exit',
+      raw: `lost the connection to ${this.target.url}: ${why}`,
+      data: { expected: false, reason: why },
+    });
+    return info;
+  }
+}

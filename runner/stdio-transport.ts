@@ -1,0 +1,472 @@
+// stdio transport (IO26 / TR25): the target is a child process speaking newline-delimited JSON-RPC
+// on stdin/stdout. Everything on stdout that is not one JSON-RPC message per line is recorded as
+// noise (IO-02) so a check can flag it; stderr is kept as a bounded tail for crash reports (IO-03).
+
+import { existsSync } from 'node:fs';
+import { execa, type ResultPromise } from 'execa';
+import { isJsonRpcMessage, isRequest, isResponse, idMatch, methodNotFound, tryParseJson } from './jsonrpc.js';
+import { LineSplitter, MAX_LINE_CHARS } from './line-splitter.js';
+import { Recorder } from './recorder.js';
+import { isAlive, listDescendants, registerLive, signalAll } from './reaper.js';
+import { TailBuffer } from './tail-buffer.js';
+import {
+  DEFAULT_QUIET_MS,
+  TargetStartError,
+  serializeBody,
+  type ExchangeOptions,
+  type ExchangeResult,
+  type ServerRequest,
+  type Transport,
+} from './transport.js';
+import type { CloseInfo } from './types.js';
+
+export interface StdioTarget {
+  command: string;
+  args: string[];
+  cwd?: string;
+  /** Added to (not replacing) the parent environment; `undefined` values unset a variable. */
+  env?: Record<string, string | undefined>;
+}
+
+export interface StdioTransportOptions {
+  /** After closing stdin, how long the target gets to exit on its own (IO-05). Default 2000 ms. */
+  closeGraceMs?: number;
+  /** After SIGTERM, how long before SIGKILL. Default 2000 ms. */
+  killGraceMs?: number;
+  /**
+   * Deliver a message that arrived pretty-printed over several lines as if it were valid. Off by
+   * default: a strict client cannot read it, and the `multi-line-message` note records it either way.
+   */
+  acceptMultiLine?: boolean;
+  maxLineChars?: number;
+}
+
+interface Pending {
+  expectId: string | number | null | undefined;
+  anyResponse: boolean;
+  quietMs: number;
+  timeoutMs: number;
+  started: number;
+  messages: unknown[];
+  response?: unknown;
+  timer?: NodeJS.Timeout;
+  quietTimer?: NodeJS.Timeout;
+  done: (r: { timedOut: boolean; closed?: CloseInfo }) => void;
+}
+
+const LAST_SENT_CHARS = 4096;
+const MULTILINE_MAX_LINES = 2000;
+const MULTILINE_MAX_CHARS = 1024 * 1024;
+
+function delay(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms).unref());
+}
+
+/** Resolves true if `p` settles within `ms`. */
+async function within(p: Promise<unknown>, ms: number): Promise<boolean> {
+  let t: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((r) => {
+    t = setTimeout(() => r(false), ms);
+  });
+  const ok = await Promise.race([p.then(() => true as const), timeout]);
+  clearTimeout(t);
+  return ok;
+}
+
+export class StdioTransport implements Transport {
+  readonly kind = 'stdio' as const;
+  onServerRequest?: (req: ServerRequest) => unknown;
+
+  private proc?: ResultPromise;
+  private pidValue?: number;
+  private readonly stderr = new TailBuffer();
+  private closedInfo?: CloseInfo;
+  private closing = false;
+  private readonly active = new Set<Pending>();
+  private lastSent?: string;
+  private exited!: Promise<void>;
+  private markExited!: () => void;
+  private unregister?: () => void;
+  private knownDescendants = new Set<number>();
+  private noiseRun: string[] = [];
+  private noiseRunChars = 0;
+  private readonly opts: Required<StdioTransportOptions>;
+
+  constructor(
+    readonly target: StdioTarget,
+    readonly recorder: Recorder = new Recorder(),
+    opts: StdioTransportOptions = {},
+  ) {
+    this.opts = {
+      closeGraceMs: opts.closeGraceMs ?? 2000,
+      killGraceMs: opts.killGraceMs ?? 2000,
+      acceptMultiLine: opts.acceptMultiLine ?? false,
+      maxLineChars: opts.maxLineChars ?? MAX_LINE_CHARS,
+    };
+    this.exited = new Promise((r) => {
+      this.markExited = r;
+    });
+  }
+
+  get closed(): CloseInfo | undefined {
+    return this.closedInfo;
+  }
+
+  /** The target's process id (undefined before open or after a failed spawn). */
+  get pid(): number | undefined {
+    return this.pidValue;
+  }
+
+  /** What the target printed on stderr so far (last 64 KiB). */
+  stderrTail(): string {
+    return this.stderr.toString();
+  }
+
+  private opening?: Promise<void>;
+
+  /** Start the target. Idempotent: a second call returns the first call's promise. */
+  open(): Promise<void> {
+    this.opening ??= this.start();
+    return this.opening;
+  }
+
+  private async start(): Promise<void> {
+    const { command, args, cwd, env } = this.target;
+    if (cwd !== undefined && !existsSync(cwd)) {
+      throw new TargetStartError(`cannot start "${command}": working directory ${cwd} does not exist`, 'ENOENT');
+    }
+    const proc = execa(command, args, {
+      cwd,
+      env,
+      extendEnv: true,
+      stdin: 'pipe',
+      stdout: 'pipe',
+      stderr: 'pipe',
+      buffer: false, // we stream; execa must not keep a copy of the output
+      reject: false,
+      cleanup: true, // execa also kills the child if mcpspec exits
+      detached: false,
+      forceKillAfterDelay: this.opts.killGraceMs,
+      windowsHide: true,
+    });
+    this.proc = proc;
+    // Surface spawn failures (ENOENT, EACCES) as a clear start error instead of a dead transport.
+    await new Promise<void>((resolve, reject) => {
+      const onSpawn = () => {
+        proc.off('error', onError);
+        resolve();
+      };
+      const onError = (err: NodeJS.ErrnoException) => {
+        proc.off('spawn', onSpawn);
+        const why =
+          err.code === 'ENOENT' ? 'command not found' : err.code === 'EACCES' ? 'permission denied' : err.message;
+        reject(new TargetStartError(`cannot start "${[command, ...args].join(' ')}": ${why} (${err.code ?? 'error'})`, err.code));
+      };
+      proc.once('spawn', onSpawn);
+      proc.once('error', onError);
+    }).catch(async (err: unknown) => {
+      await proc.catch(() => undefined); // settle execa's promise so nothing is left unhandled
+      this.markExited();
+      throw err;
+    });
+    this.pidValue = proc.pid;
+    this.unregister = registerLive({ killNow: () => this.killNow() });
+    this.recorder.note('stdio', 'process-start', `started pid ${proc.pid}: ${[command, ...args].join(' ')}`, {
+      pid: proc.pid,
+      command,
+      args,
+    });
+
+    const out = new LineSplitter((line, truncated) => this.onStdoutLine(line, truncated), this.opts.maxLineChars);
+    proc.stdout?.on('data', (chunk: Buffer | string) => out.push(chunk));
+    proc.stdout?.on('end', () => out.end());
+    const err = new LineSplitter((line, truncated) => {
+      this.recorder.record({ dir: 'in', channel: 'stderr', raw: line, truncated });
+    }, 64 * 1024);
+    proc.stderr?.on('data', (chunk: Buffer | string) => {
+      const text = typeof chunk === 'string' ? chunk : chunk.toString('utf8');
+      this.stderr.push(text);
+      err.push(chunk);
+    });
+    proc.stderr?.on('end', () => err.end());
+    // Writing to a dead process raises EPIPE; the exit handler reports the death instead.
+    proc.stdin?.on('error', () => undefined);
+
+    let exitSeen = false;
+    proc.once('exit', (code: number | null, signal: NodeJS.Signals | null) => {
+      exitSeen = true;
+      // Give stdout a moment to drain (a crashing server's last words often explain the crash),
+      // but do not wait on it forever: a grandchild may hold the pipe open.
+      const drained = new Promise<void>((r) => proc.once('close', () => r()));
+      void within(drained, 200).then(() => this.onExit(code, signal));
+    });
+    void proc.then(
+      (res) => {
+        if (!exitSeen) this.onExit(res.exitCode ?? null, res.signal ?? null);
+      },
+      () => undefined,
+    );
+  }
+
+  async exchange(body: string | unknown, opts: ExchangeOptions): Promise<ExchangeResult> {
+    const started = Date.now();
+    if (!this.proc) throw new Error('StdioTransport.exchange() before open()');
+    if (this.closedInfo) {
+      return { messages: [], timedOut: false, closed: this.closedInfo, elapsedMs: 0 };
+    }
+    const text = serializeBody(body);
+    const line = text.endsWith('\n') ? text : `${text}\n`;
+    const parsed = typeof body === 'string' ? tryParseJson(text) : { ok: true as const, value: body };
+
+    return new Promise<ExchangeResult>((resolve) => {
+      const p: Pending = {
+        expectId: opts.expectId,
+        anyResponse: opts.anyResponse ?? false,
+        quietMs: opts.quietMs ?? DEFAULT_QUIET_MS,
+        timeoutMs: opts.timeoutMs,
+        started,
+        messages: [],
+        done: ({ timedOut, closed }) => {
+          if (!this.active.delete(p)) return;
+          clearTimeout(p.timer);
+          clearTimeout(p.quietTimer);
+          const r: ExchangeResult = { messages: p.messages, timedOut, elapsedMs: Date.now() - started };
+          if (p.response !== undefined) r.response = p.response;
+          if (closed) r.closed = closed;
+          resolve(r);
+        },
+      };
+      // Register before writing: a fast server can answer before write() returns.
+      this.active.add(p);
+      p.timer = setTimeout(() => {
+        if (this.waitsForResponse(p)) {
+          this.recorder.record({
+            dir: 'note',
+            channel: 'stdio',
+            kind: 'timeout',
+            raw: `no response with id ${JSON.stringify(p.expectId ?? null)} within ${p.timeoutMs} ms`,
+            data: { expectId: p.expectId ?? null, timeoutMs: p.timeoutMs },
+          });
+          p.done({ timedOut: true });
+        } else {
+          p.done({ timedOut: false }); // a quiet wait that never went quiet ends at the timeout
+        }
+      }, opts.timeoutMs);
+      if (!this.waitsForResponse(p)) this.armQuiet(p);
+
+      this.recorder.record({
+        dir: 'out',
+        channel: 'stdio',
+        raw: text,
+        kind: parsed.ok && isJsonRpcMessage(parsed.value) ? 'message' : undefined,
+        message: parsed.ok ? parsed.value : undefined,
+      });
+      this.lastSent = text.length > LAST_SENT_CHARS ? `${text.slice(0, LAST_SENT_CHARS)}…` : text;
+      this.proc?.stdin?.write(line);
+    });
+  }
+
+  async close(): Promise<CloseInfo | undefined> {
+    const proc = this.proc;
+    if (!proc || this.pidValue === undefined) return undefined;
+    const pid = this.pidValue;
+    if (!this.closing) {
+      this.closing = true;
+      // A target that already died is not signalled again: its pid may belong to someone else now.
+      if (!this.closedInfo) {
+        this.snapshotDescendants(pid);
+        // IO-05: close stdin, wait, then escalate SIGTERM -> SIGKILL.
+        proc.stdin?.end();
+        if (!(await within(this.exited, this.opts.closeGraceMs))) {
+          this.snapshotDescendants(pid);
+          this.recorder.note('stdio', 'sigterm', `target did not exit within ${this.opts.closeGraceMs} ms of stdin EOF; sending SIGTERM`);
+          proc.kill('SIGTERM'); // execa escalates to SIGKILL after forceKillAfterDelay
+          signalAll([...this.knownDescendants], 'SIGTERM');
+          if (!(await within(this.exited, this.opts.killGraceMs + 200))) {
+            this.recorder.note('stdio', 'sigkill', 'target ignored SIGTERM; sending SIGKILL');
+            this.killNow();
+            await within(this.exited, 2000);
+          }
+        }
+      }
+      await this.reapDescendants();
+      this.unregister?.();
+      // Anything still waiting learns the target is gone.
+      for (const p of [...this.active]) p.done({ timedOut: false, closed: this.closedInfo });
+    } else {
+      await within(this.exited, this.opts.closeGraceMs + this.opts.killGraceMs + 2500);
+    }
+    return this.closedInfo;
+  }
+
+  // --- internals -----------------------------------------------------------------------------
+
+  private waitsForResponse(p: Pending): boolean {
+    return p.expectId !== undefined || p.anyResponse;
+  }
+
+  private armQuiet(p: Pending): void {
+    clearTimeout(p.quietTimer);
+    p.quietTimer = setTimeout(() => p.done({ timedOut: false }), p.quietMs);
+  }
+
+  private onStdoutLine(line: string, truncated: boolean): void {
+    if (truncated) {
+      this.recorder.note('stdio', 'line-too-long', `stdout line longer than ${this.opts.maxLineChars} characters was cut`, {
+        maxLineChars: this.opts.maxLineChars,
+      });
+    }
+    const parsed = truncated ? ({ ok: false } as const) : tryParseJson(line);
+    if (parsed.ok && isJsonRpcMessage(parsed.value)) {
+      this.noiseRun = [];
+      this.noiseRunChars = 0;
+      this.recorder.record({ dir: 'in', channel: 'stdio', raw: line, kind: 'message', message: parsed.value });
+      this.deliver(parsed.value);
+      return;
+    }
+    this.recorder.record({
+      dir: 'in',
+      channel: 'stdio',
+      raw: line,
+      kind: 'noise',
+      truncated,
+      message: parsed.ok ? parsed.value : undefined,
+    });
+    if (parsed.ok) {
+      // A complete JSON value on its own line is noise, but not part of a pretty-printed message.
+      this.noiseRun = [];
+      this.noiseRunChars = 0;
+      return;
+    }
+    this.trackMultiLine(line);
+  }
+
+  /** Detect a JSON-RPC message pretty-printed across several lines (violates IO-01). */
+  private trackMultiLine(line: string): void {
+    this.noiseRun.push(line);
+    this.noiseRunChars += line.length + 1;
+    while (this.noiseRun.length > MULTILINE_MAX_LINES || this.noiseRunChars > MULTILINE_MAX_CHARS) {
+      this.noiseRunChars -= (this.noiseRun.shift() as string).length + 1;
+    }
+    if (!line.trimEnd().endsWith('}')) return; // cheap filter: a JSON object ends with '}'
+    let tries = 0;
+    for (let i = 0; i < this.noiseRun.length - 1 && tries < 20; i++) {
+      if (!this.noiseRun[i].trimStart().startsWith('{')) continue;
+      tries++;
+      const parsed = tryParseJson(this.noiseRun.slice(i).join('\n'));
+      if (parsed.ok && isJsonRpcMessage(parsed.value)) {
+        const lines = this.noiseRun.length - i;
+        this.noiseRun = [];
+        this.noiseRunChars = 0;
+        this.recorder.note(
+          'stdio',
+          'multi-line-message',
+          `a JSON-RPC message was split across ${lines} stdout lines (messages must be one line each)`,
+          { lines },
+          parsed.value,
+        );
+        if (this.opts.acceptMultiLine) this.deliver(parsed.value);
+        return;
+      }
+    }
+  }
+
+  private deliver(msg: unknown): void {
+    for (const p of this.active) {
+      p.messages.push(msg);
+      if (!this.waitsForResponse(p)) this.armQuiet(p); // activity restarts the quiet period
+    }
+    if (isRequest(msg)) {
+      void this.answerServerRequest(msg);
+      return;
+    }
+    if (!isResponse(msg)) return;
+    const target = this.claim(msg);
+    if (target) {
+      target.response = msg;
+      if (this.waitsForResponse(target)) target.done({ timedOut: false });
+    }
+  }
+
+  /** Which waiting exchange does this response end? Exact id first, then loose id, then any-response waits. */
+  private claim(msg: Record<string, unknown>): Pending | undefined {
+    const waiting = [...this.active].filter((p) => p.expectId !== undefined && p.response === undefined);
+    const exact = waiting.find((p) => idMatch(msg.id, p.expectId as string | number | null) === 'exact');
+    if (exact) return exact;
+    const loose = waiting.find((p) => idMatch(msg.id, p.expectId as string | number | null) === 'loose');
+    if (loose) return loose;
+    const any = [...this.active].find((p) => p.anyResponse && p.response === undefined);
+    if (any) return any;
+    // A probe or notification wait keeps the first unsolicited response it saw as evidence.
+    return [...this.active].find((p) => !this.waitsForResponse(p) && p.response === undefined);
+  }
+
+  private async answerServerRequest(req: ServerRequest): Promise<void> {
+    let reply: unknown;
+    if (this.onServerRequest) {
+      try {
+        reply = await this.onServerRequest({ id: req.id, method: req.method, params: req.params });
+      } catch (err) {
+        reply = { jsonrpc: '2.0', id: req.id, error: { code: -32603, message: `mcpspec handler failed: ${String(err)}` } };
+      }
+    } else {
+      reply = methodNotFound(req.id, req.method);
+    }
+    if (reply === undefined || this.closedInfo || !this.proc?.stdin?.writable) return; // handler chose silence
+    const text = serializeBody(reply);
+    this.recorder.record({ dir: 'out', channel: 'stdio', raw: text, kind: 'message', message: reply });
+    this.proc.stdin.write(`${text}\n`);
+  }
+
+  private onExit(code: number | null, signal: string | null): void {
+    if (this.closedInfo) return;
+    const info: CloseInfo = { exitCode: code, signal, stderrTail: this.stderr.toString() };
+    if (this.lastSent !== undefined) info.lastSent = this.lastSent;
+    this.closedInfo = info;
+    const how = signal ? `killed by ${signal}` : `exited with code ${code}`;
+    this.recorder.record({
+      dir: 'note',
+      channel: 'stdio',
+      kind: 'process-exit',
+      raw: this.closing ? `target ${how} after mcpspec closed it` : `target ${how} unexpectedly`,
+      data: { exitCode: code, signal, expected: this.closing, pid: this.pidValue },
+    });
+    this.markExited();
+    for (const p of [...this.active]) p.done({ timedOut: false, closed: info });
+  }
+
+  private snapshotDescendants(pid: number): void {
+    for (const d of listDescendants(pid)) this.knownDescendants.add(d);
+  }
+
+  /** Kill whatever the target spawned and left behind (they were re-parented when it exited). */
+  private async reapDescendants(): Promise<void> {
+    const alive = () => [...this.knownDescendants].filter(isAlive);
+    if (alive().length === 0) return;
+    signalAll(alive(), 'SIGTERM');
+    const deadline = Date.now() + this.opts.killGraceMs;
+    while (alive().length > 0 && Date.now() < deadline) await delay(50);
+    const stubborn = alive();
+    if (stubborn.length > 0) {
+      this.recorder.note('stdio', 'sigkill-descendants', `SIGKILL to ${stubborn.length} leftover child process(es)`, {
+        pids: stubborn,
+      });
+      signalAll(stubborn, 'SIGKILL');
+      const until = Date.now() + 1000;
+      while (alive().length > 0 && Date.now() < until) await delay(25);
+    }
+  }
+
+  /** Synchronous last resort (exit handlers): SIGKILL the target and its whole tree. */
+  private killNow(): void {
+    if (this.pidValue === undefined) return;
+    if (this.closedInfo) {
+      // The target is gone (its pid may even be reused): only its known leftovers remain to kill.
+      signalAll([...this.knownDescendants].filter(isAlive), 'SIGKILL');
+      return;
+    }
+    const tree = [...new Set([...this.knownDescendants, ...listDescendants(this.pidValue)])];
+    for (const d of tree) this.knownDescendants.add(d);
+    signalAll([this.pidValue, ...tree], 'SIGKILL');
+  }
+}

@@ -1,0 +1,119 @@
+// A throwaway stdio "server" for runner tests: reads newline-delimited JSON-RPC on stdin and
+// answers by simple per-method rules. FAKE_MODE picks how it treats era probes:
+//   legacy (default): server/discover -> -32601   legacy-silent: server/discover -> no answer
+//   legacy-crash: server/discover -> exit 4       modern: server/discover -> DiscoverResult
+//   modern-32022: server/discover -> -32022 listing 2026-07-28
+// FAKE_IGNORE_EOF=1 keeps it alive after stdin closes; FAKE_IGNORE_TERM=1 ignores SIGTERM.
+// FAKE_INIT=crash|hang|error breaks initialize; FAKE_VERSION forces the answered protocolVersion.
+
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+
+const mode = process.env.FAKE_MODE ?? 'legacy';
+const out = (msg) => process.stdout.write(`${JSON.stringify(msg)}\n`);
+const result = (id, r) => out({ jsonrpc: '2.0', id, result: r });
+const error = (id, code, message, data) => out({ jsonrpc: '2.0', id, error: { code, message, ...(data ? { data } : {}) } });
+const waiting = new Map(); // id of our server->client request -> callback
+
+if (process.env.FAKE_IGNORE_TERM) process.on('SIGTERM', () => process.stderr.write('ignoring SIGTERM\n'));
+process.stderr.write(`fake server started (mode ${mode})\n`);
+if (process.env.FAKE_BANNER) process.stdout.write(`${process.env.FAKE_BANNER}\n`);
+
+const rl = createInterface({ input: process.stdin });
+rl.on('close', () => {
+  if (process.env.FAKE_IGNORE_EOF) setInterval(() => {}, 1000);
+  else process.exit(0);
+});
+
+rl.on('line', (line) => {
+  let msg;
+  try {
+    msg = JSON.parse(line);
+  } catch {
+    error(null, -32700, 'Parse error');
+    return;
+  }
+  if (msg.id !== undefined && msg.method === undefined) {
+    // a reply to one of our requests
+    waiting.get(msg.id)?.(msg);
+    waiting.delete(msg.id);
+    return;
+  }
+  const { id, method, params } = msg;
+  if (id === undefined) {
+    if (method === 'notifications/poke') out({ jsonrpc: '2.0', method: 'notifications/poked', params: { from: 'fake' } });
+    return;
+  }
+  switch (method) {
+    case 'initialize':
+      if (process.env.FAKE_INIT === 'crash') {
+        process.stderr.write('fatal: cannot open database\n');
+        setTimeout(() => process.exit(5), 20);
+        return;
+      }
+      if (process.env.FAKE_INIT === 'hang') return;
+      if (process.env.FAKE_INIT === 'error') return error(id, -32602, 'Unsupported protocol version', { supported: ['2024-11-05'] });
+      result(id, {
+        protocolVersion: process.env.FAKE_VERSION ?? params?.protocolVersion,
+        capabilities: { tools: {} },
+        serverInfo: { name: 'fake-stdio', version: '1.0.0' },
+        instructions: 'be nice',
+      });
+      return;
+    case 'server/discover':
+      if (mode === 'legacy') return error(id, -32601, 'Method not found');
+      if (mode === 'legacy-silent') return;
+      if (mode === 'legacy-crash') process.exit(4);
+      if (mode === 'modern-32022')
+        return error(id, -32022, 'Unsupported protocol version', { supported: ['2026-07-28'], requested: 'x' });
+      return result(id, {
+        resultType: 'complete',
+        supportedVersions: ['2026-07-28'],
+        capabilities: { tools: {} },
+        instructions: 'modern fake',
+        ttlMs: 0,
+        cacheScope: 'public',
+        _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'fake-modern', version: '2.0.0' } },
+      });
+    case 'tools/list':
+      return result(id, { tools: [{ name: 'echo', inputSchema: { type: 'object' } }] });
+    case 'echo':
+      return result(id, { params: params ?? null });
+    case 'noise':
+      process.stdout.write('this is not json\n');
+      return result(id, { ok: true });
+    case 'pretty':
+      process.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', id, result: { pretty: true } }, null, 2)}\n`);
+      return;
+    case 'crash':
+      process.stderr.write('boom: something went badly wrong\n');
+      setTimeout(() => process.exit(3), 20);
+      return;
+    case 'hang':
+      return;
+    case 'notify-then-respond':
+      out({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'working' } });
+      return result(id, { done: true });
+    case 'wrong-id-type':
+      return result(String(id), { ok: true });
+    case 'big':
+      return result(id, { blob: 'x'.repeat(params?.size ?? 2000) });
+    case 'server-request':
+      waiting.set('srv-1', (reply) => result(id, { reply }));
+      out({ jsonrpc: '2.0', id: 'srv-1', method: 'roots/list', params: {} });
+      return;
+    case 'spawn-grandchild': {
+      const child = spawn(
+        process.execPath,
+        ['-e', "process.on('SIGTERM', () => {}); setInterval(() => {}, 1000)"],
+        { stdio: 'ignore' },
+      );
+      setTimeout(() => result(id, { pid: child.pid }), 100);
+      return;
+    }
+    case 'pid':
+      return result(id, { pid: process.pid });
+    default:
+      return error(id, -32601, `Method not found: ${method}`);
+  }
+});

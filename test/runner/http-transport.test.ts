@@ -1,0 +1,258 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createServer } from 'node:net';
+import { HttpTransport } from '../../runner/http-transport.js';
+import { decodeHeaderValue, encodeHeaderValue } from '../../runner/http-headers.js';
+import { TargetStartError } from '../../runner/transport.js';
+import { startFakeHttp, type FakeHttp } from './fake-http-server.js';
+import { req } from './helpers.js';
+
+const servers: FakeHttp[] = [];
+async function fake(opts: Parameters<typeof startFakeHttp>[0]): Promise<FakeHttp> {
+  const s = await startFakeHttp(opts);
+  servers.push(s);
+  return s;
+}
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+/** A legacy transport with a session already established. */
+async function legacyTransport(s: FakeHttp): Promise<HttpTransport> {
+  const t = new HttpTransport({ url: s.url });
+  await t.open();
+  await t.exchange(req(0, 'initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } }), {
+    expectId: 0,
+    timeoutMs: 3000,
+  });
+  return t;
+}
+
+describe('HttpTransport', () => {
+  it('sends the content-negotiation headers and reads a JSON response', async () => {
+    const s = await fake({ mode: 'legacy' });
+    const t = await legacyTransport(s);
+    const r = await t.exchange(req(1, 'echo/headers'), { expectId: 1, timeoutMs: 3000 });
+    expect(r.http?.status).toBe(200);
+    expect(r.http?.contentType).toBe('application/json');
+    const headers = (r.response as { result: { headers: Record<string, string> } }).result.headers;
+    expect(headers['content-type']).toBe('application/json');
+    expect(headers.accept).toBe('application/json, text/event-stream');
+    expect(r.messages).toHaveLength(1);
+  });
+
+  it('captures the session id from initialize and echoes it on later requests', async () => {
+    const s = await fake({ mode: 'legacy' });
+    const t = await legacyTransport(s);
+    expect(t.getSessionId()).toBe('sess-123');
+    t.setProtocolVersionHeader('2025-11-25');
+    await t.exchange(req(1, 'echo/headers'), { expectId: 1, timeoutMs: 3000 });
+    const last = s.seen.at(-1);
+    expect(last?.headers['mcp-session-id']).toBe('sess-123');
+    expect(last?.headers['mcp-protocol-version']).toBe('2025-11-25');
+    expect(t.recorder.events().some((e) => e.note === 'session-id')).toBe(true);
+  });
+
+  it('collects every SSE message until the response (notification first)', async () => {
+    const s = await fake({ mode: 'legacy' });
+    const t = await legacyTransport(s);
+    const r = await t.exchange(req(2, 'sse/progress'), { expectId: 2, timeoutMs: 3000 });
+    expect(r.timedOut).toBe(false);
+    expect(r.http?.contentType).toBe('text/event-stream');
+    expect(r.messages.map((m) => (m as { method?: string }).method ?? 'response')).toEqual(['notifications/progress', 'response']);
+    expect(r.response).toEqual({ jsonrpc: '2.0', id: 2, result: { done: true } });
+    const ev = t.recorder.events().find((e) => e.kind === 'message' && e.dir === 'in' && e.data?.sseId === '1');
+    expect(ev?.data?.sseEvent).toBe('message');
+  });
+
+  it('stops reading an SSE stream once the response arrived', async () => {
+    const s = await fake({ mode: 'legacy' });
+    const t = await legacyTransport(s);
+    const r = await t.exchange(req(3, 'sse/linger'), { expectId: 3, timeoutMs: 5000 });
+    expect(r.timedOut).toBe(false);
+    expect(r.elapsedMs).toBeLessThan(2000);
+    expect((r.response as { result: unknown }).result).toEqual({ lingering: true });
+  });
+
+  it('times out an SSE stream that never answers, keeping what arrived', async () => {
+    const s = await fake({ mode: 'legacy' });
+    const t = await legacyTransport(s);
+    const r = await t.exchange(req(4, 'sse/hang'), { expectId: 4, timeoutMs: 400 });
+    expect(r.timedOut).toBe(true);
+    expect(r.elapsedMs).toBeLessThan(1500);
+    expect(r.messages).toHaveLength(1);
+    expect(t.recorder.findings().some((f) => f.type === 'timeout')).toBe(true);
+  });
+
+  it('times out a request whose response headers never come', async () => {
+    const s = await fake({ mode: 'legacy' });
+    const t = await legacyTransport(s);
+    const r = await t.exchange(req(5, 'json/hang'), { expectId: 5, timeoutMs: 300 });
+    expect(r.timedOut).toBe(true);
+    expect(r.http).toBeUndefined();
+  });
+
+  it('ends a notification with 202 and an empty body', async () => {
+    const s = await fake({ mode: 'legacy' });
+    const t = await legacyTransport(s);
+    const r = await t.exchange({ jsonrpc: '2.0', method: 'notifications/initialized' }, { timeoutMs: 3000 });
+    expect(r.http?.status).toBe(202);
+    expect(r.http?.body).toBe('');
+    expect(r.messages).toEqual([]);
+    expect(r.timedOut).toBe(false);
+  });
+
+  it('answers a server->client request inside an SSE stream by POSTing the reply', async () => {
+    const s = await fake({ mode: 'legacy' });
+    const t = await legacyTransport(s);
+    t.onServerRequest = (r) => ({ jsonrpc: '2.0', id: r.id, result: { roots: [{ uri: 'file:///tmp' }] } });
+    const r = await t.exchange(req(6, 'sse/server-request'), { expectId: 6, timeoutMs: 3000 });
+    expect((r.response as { result: { reply: unknown } }).result.reply).toEqual({
+      jsonrpc: '2.0',
+      id: 's1',
+      result: { roots: [{ uri: 'file:///tmp' }] },
+    });
+    const replyPost = s.seen.find((x) => x.json?.id === 's1');
+    expect(replyPost?.headers['mcp-session-id']).toBe('sess-123');
+  });
+
+  it('sends DELETE on close for a legacy session and ignores 405', async () => {
+    for (const deleteStatus of [200, 405]) {
+      const s = await fake({ mode: 'legacy', deleteStatus });
+      const t = await legacyTransport(s);
+      expect(await t.close()).toBeUndefined();
+      const del = s.seen.find((x) => x.method === 'DELETE');
+      expect(del?.headers['mcp-session-id']).toBe('sess-123');
+      expect(t.getSessionId()).toBeUndefined();
+    }
+  });
+
+  it('does not send DELETE without a session', async () => {
+    const s = await fake({ mode: 'modern' });
+    const t = new HttpTransport({ url: s.url });
+    await t.close();
+    expect(s.seen).toHaveLength(0);
+  });
+
+  it('lets per-exchange headers override or remove transport headers', async () => {
+    const s = await fake({ mode: 'legacy' });
+    const t = await legacyTransport(s);
+    t.setProtocolVersionHeader('2025-11-25');
+    await t.exchange(req(7, 'echo/headers'), {
+      expectId: 7,
+      timeoutMs: 3000,
+      headers: { 'mcp-protocol-version': undefined, 'Content-Type': 'application/json; charset=utf-8', 'X-Extra': 'yes' },
+    });
+    const h = s.seen.at(-1)?.headers ?? {};
+    expect(h['mcp-protocol-version']).toBeUndefined();
+    expect(h['content-type']).toBe('application/json; charset=utf-8');
+    expect(h['x-extra']).toBe('yes');
+    expect(h['mcp-session-id']).toBe('sess-123');
+  });
+
+  it('adds modern Mcp-Method / Mcp-Name headers, base64-encoding unsafe names', async () => {
+    const s = await fake({ mode: 'modern' });
+    const t = new HttpTransport({ url: s.url });
+    t.setModernHeaders(true);
+    t.setProtocolVersionHeader('2026-07-28');
+    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+    const plain = await t.exchange(req(1, 'tools/call', { name: 'get_weather', _meta: meta }), { expectId: 1, timeoutMs: 3000 });
+    expect((plain.response as { result: { mcpName: string } }).result.mcpName).toBe('get_weather');
+    expect(s.seen.at(-1)?.headers['mcp-method']).toBe('tools/call');
+
+    const fancy = await t.exchange(req(2, 'tools/call', { name: 'Hello, 世界', _meta: meta }), { expectId: 2, timeoutMs: 3000 });
+    expect((fancy.response as { result: { mcpName: string } }).result.mcpName).toBe('=?base64?SGVsbG8sIOS4lueVjA==?=');
+
+    const uri = await t.exchange(req(3, 'resources/read', { uri: 'file:///a b.txt', _meta: meta }), { expectId: 3, timeoutMs: 3000 });
+    expect((uri.response as { result: { mcpName: string } }).result.mcpName).toBe('file:///a b.txt');
+
+    // no Mcp-Name for methods without a name source, and none on notifications
+    await t.exchange(req(4, 'echo/headers', { _meta: meta }), { expectId: 4, timeoutMs: 3000 });
+    expect(s.seen.at(-1)?.headers['mcp-name']).toBeUndefined();
+    await t.exchange({ jsonrpc: '2.0', method: 'notifications/cancelled', params: {} }, { timeoutMs: 3000 });
+    expect(s.seen.at(-1)?.headers['mcp-method']).toBeUndefined();
+
+    // a mismatching header override reaches the server (header-mismatch tests)
+    const bad = await t.exchange(req(5, 'tools/call', { name: 'x', _meta: meta }), {
+      expectId: 5,
+      timeoutMs: 3000,
+      headers: { 'Mcp-Method': 'tools/list' },
+    });
+    expect(bad.http?.status).toBe(400);
+    expect((bad.response as { error: { code: number } }).error.code).toBe(-32020);
+  });
+
+  it('throws a clear error for a header value fetch refuses (a test bug, not a target failure)', async () => {
+    const s = await fake({ mode: 'modern' });
+    const t = new HttpTransport({ url: s.url });
+    const err = await t.exchange(req(1, 'x'), { expectId: 1, timeoutMs: 1000, headers: { 'Mcp-Name': 'a\nb' } }).catch((e: unknown) => e);
+    expect(err).not.toBeInstanceOf(TargetStartError);
+    expect((err as Error).message).toMatch(/^invalid HTTP header in exchange options/);
+  });
+
+  it('sends configured target headers but redacts credentials in the recording', async () => {
+    const s = await fake({ mode: 'legacy' });
+    const t = new HttpTransport({ url: s.url, headers: { Authorization: 'Bearer s3cret' } });
+    await t.exchange(req(1, 'tools/list'), { expectId: 1, timeoutMs: 3000 });
+    expect(s.seen.at(-1)?.headers.authorization).toBe('Bearer s3cret');
+    expect(JSON.stringify(t.recorder.toJSON())).not.toContain('s3cret');
+  });
+
+  it('encodes header values per the sentinel rules', () => {
+    expect(encodeHeaderValue('us-west1')).toBe('us-west1');
+    expect(encodeHeaderValue(' padded ')).toBe('=?base64?IHBhZGRlZCA=?=');
+    expect(encodeHeaderValue('line1\nline2')).toBe('=?base64?bGluZTEKbGluZTI=?=');
+    expect(encodeHeaderValue('=?base64?literal?=')).toBe('=?base64?PT9iYXNlNjQ/bGl0ZXJhbD89?=');
+    expect(decodeHeaderValue(encodeHeaderValue('Hello, 世界'))).toBe('Hello, 世界');
+  });
+
+  it('keeps an id-less JSON-RPC error from a 400 as the response', async () => {
+    const s = await fake({ mode: 'legacy' });
+    const t = new HttpTransport({ url: s.url });
+    const r = await t.exchange(req(1, 'tools/list'), { expectId: 1, timeoutMs: 3000 });
+    expect(r.http?.status).toBe(400);
+    expect(r.response).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Bad Request: No valid session ID provided' } });
+  });
+
+  it('rejects the first request with TargetStartError when nothing listens', async () => {
+    // find a free port, then close it so the connection is refused
+    const port = await new Promise<number>((resolve) => {
+      const srv = createServer();
+      srv.listen(0, '127.0.0.1', () => {
+        const p = (srv.address() as { port: number }).port;
+        srv.close(() => resolve(p));
+      });
+    });
+    const t = new HttpTransport({ url: `http://127.0.0.1:${port}/mcp` });
+    const err = await t.exchange(req(1, 'initialize'), { expectId: 1, timeoutMs: 3000 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TargetStartError);
+    expect((err as Error).message).toBe(`cannot reach http://127.0.0.1:${port}/mcp: connection refused`);
+  });
+
+  it('reports a lost connection after the server was reachable as closed', async () => {
+    const s = await fake({ mode: 'legacy' });
+    const t = await legacyTransport(s);
+    await s.close();
+    servers.splice(servers.indexOf(s), 1);
+    const r = await t.exchange(req(1, 'echo/headers'), { expectId: 1, timeoutMs: 3000 });
+    expect(r.closed).toBeDefined();
+    expect(r.closed?.lastSent).toContain('echo/headers');
+  });
+
+  it('opens the optional GET stream (405 is fine)', async () => {
+    const s405 = await fake({ mode: 'legacy' });
+    const t1 = await legacyTransport(s405);
+    const g1 = await t1.openGetStream({ timeoutMs: 2000 });
+    expect(g1.status).toBe(405);
+
+    const s = await fake({ mode: 'legacy', getStream: true });
+    const t = await legacyTransport(s);
+    const g = await t.openGetStream({ timeoutMs: 2000 });
+    expect(g.status).toBe(200);
+    const until = Date.now() + 2000;
+    while (g.messages.length === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    expect(g.messages).toEqual([{ jsonrpc: '2.0', method: 'notifications/tools/list_changed' }]);
+    expect(s.seen.find((x) => x.method === 'GET')?.headers.accept).toBe('text/event-stream');
+    await t.close(); // aborts the stream
+    await g.done;
+  });
+});
