@@ -1,14 +1,22 @@
 import yargs from 'yargs';
 import { demoCommand, runDemo } from './commands/demo.js';
+import { listOptions, runList } from './commands/list.js';
 import { schemaCommand } from './commands/schema.js';
+import { runServerCommand, serverOptions, type ServerArgs } from './commands/server.js';
 import { UsageError } from './usage-error.js';
 
 /** Parse and run one mcpspec command line; resolves to the process exit code. */
 export async function runCli(argv: string[]): Promise<number> {
   let failure: string | undefined;
+  let code = 0;
   const parser = yargs(argv)
+    .parserConfiguration({ 'populate--': true })
     .scriptName('mcpspec')
     .command('schema', 'generate or validate messages from the MCP JSON Schemas', schemaCommand)
+    .command('server', 'test an MCP server over stdio (--stdio -- <command>) or Streamable HTTP (--url)', serverOptions, async (a) => {
+      code = await runServerCommand(a as unknown as ServerArgs);
+    })
+    .command('list', 'print the check catalogue: id, level, requirement IDs, title', listOptions, (a) => runList(a))
     .command('demo', 'print generated valid and near-valid MCP messages with their violation labels', demoCommand, (a) => runDemo({ seed: Number(a.seed), n: Number(a.n) }))
     .demandCommand(1, 'say which command to run')
     .strict()
@@ -28,5 +36,6 @@ export async function runCli(argv: string[]): Promise<number> {
     console.error(`mcpspec: ${failure}`);
     return 2;
   }
+  if (code !== 0) return code;
   return typeof process.exitCode === 'number' ? process.exitCode : 0;
 }

@@ -17,6 +17,8 @@ export interface EngineOptions extends RunOptions {
   skip?: string[];
   /** Overall budget for the whole run; scenarios not started by then are reported as not run. */
   deadlineMs: number;
+  /** Scenarios run at once (each on its own session/process). Default 4. */
+  concurrency?: number;
   onEvent?: (e: RunEvent) => void;
 }
 
@@ -119,23 +121,25 @@ export async function runServerSuite(target: TargetSpec, opts: EngineOptions): P
     emit({ type: 'check', result: r });
   };
 
-  for (const s of SERVER_SCENARIOS) {
+  const runOne = async (s: Scenario): Promise<void> => {
     const applicable = s.checks.filter(selected);
     const t0 = Date.now();
-    if (applicable.length === 0 || !s.versions.includes(version) || (s.transports && !s.transports.includes(transportKind))) continue;
+    if (applicable.length === 0 || !s.versions.includes(version) || (s.transports && !s.transports.includes(transportKind))) return;
     if (Date.now() > deadline) {
       for (const c of applicable) record(s, c, { status: 'untestable', message: 'not run: the overall deadline passed', evidence: [] });
       scenarios.push({ id: s.id, title: s.title, status: 'not-run', durationMs: 0, message: 'overall deadline passed' });
-      continue;
+      return;
     }
     emit({ type: 'scenario-start', id: s.id, title: s.title });
     const opened: { close(): Promise<unknown> }[] = [];
     let outcome: { observed?: unknown; aborted?: string; harness?: string } = {};
+    // Each scenario keeps its own log (scenarios run concurrently); the run log gets tagged copies.
+    const scenarioRecorder = new Recorder({ parent: recorder, source: s.id });
     try {
-      const session = await openSession(factory, { specVersion: version, timeoutMs: opts.timeoutMs, recorder, skipInitialized: s.skipInitialized });
+      const session = await openSession(factory, { specVersion: version, timeoutMs: opts.timeoutMs, recorder: scenarioRecorder, skipInitialized: s.skipInitialized });
       opened.push(session);
       exchanges.push(session.handshake);
-      const ctx = scenarioContext(session, { factory, recorder, opts, version, exchanges, deliberate, opened });
+      const ctx = scenarioContext(session, { factory, recorder: scenarioRecorder, opts, version, exchanges, deliberate, opened });
       const remaining = Math.max(1000, deadline - Date.now());
       outcome = { observed: await withDeadline(s.run(ctx), remaining, `scenario ${s.id} exceeded the overall deadline`) };
     } catch (e) {
@@ -144,7 +148,7 @@ export async function runServerSuite(target: TargetSpec, opts: EngineOptions): P
         finding({ kind: 'crash', scenario: s.id, message: outcome.aborted!, data: e instanceof HandshakeError ? { stderrTail: e.stderrTail?.slice(-2000) } : {} });
       } else if (e instanceof DeadlineError) {
         outcome = { aborted: e.message };
-        finding({ kind: 'hang', scenario: s.id, message: e.message, data: { lastSent: lastSent(recorder) } });
+        finding({ kind: 'hang', scenario: s.id, message: e.message, data: { lastSent: lastSent(scenarioRecorder) } });
       } else {
         outcome = { harness: `mcpspec failed inside scenario ${s.id}: ${e instanceof Error ? e.stack ?? e.message : String(e)}` };
         finding({ kind: 'harness', scenario: s.id, message: outcome.harness! });
@@ -161,12 +165,22 @@ export async function runServerSuite(target: TargetSpec, opts: EngineOptions): P
     const judged = mine.some((r) => r.status === 'pass' || r.status === 'fail' || r.status === 'warn');
     const result: ScenarioResult = {
       id: s.id, title: s.title, durationMs: Date.now() - t0,
-      status: outcome.aborted ? 'aborted' : outcome.harness ? 'aborted' : judged ? 'judged' : 'no-judgement',
+      status: outcome.aborted || outcome.harness ? 'aborted' : judged ? 'judged' : 'no-judgement',
       message: outcome.aborted ?? outcome.harness?.split('\n')[0],
     };
     scenarios.push(result);
     emit({ type: 'scenario-end', result });
-  }
+  };
+
+  // Scenarios are independent (each has its own session and, on stdio, its own process): run a few at once.
+  const queue = [...SERVER_SCENARIOS];
+  const workers = Array.from({ length: Math.max(1, opts.concurrency ?? 4) }, async () => {
+    for (let s = queue.shift(); s; s = queue.shift()) await runOne(s);
+  });
+  await Promise.all(workers);
+  const order = (id: string) => SERVER_SCENARIOS.findIndex((x) => x.id === id);
+  scenarios.sort((a, b) => order(a.id) - order(b.id));
+  checks.sort((a, b) => order(a.scenario) - order(b.scenario));
 
   // Crashes seen anywhere (a scenario may have restarted the target and gone on).
   for (const e of recorder.events()) {

@@ -52,6 +52,8 @@ export interface RecordInput {
   data?: Record<string, unknown>;
   /** The source was already cut before reaching the recorder (e.g. a 4 MiB stdout line). */
   truncated?: boolean;
+  /** Which scenario or session recorded it (set by child recorders on their parent). */
+  source?: string;
 }
 
 export interface HookContext {
@@ -62,6 +64,10 @@ export interface HookContext {
 export interface RecorderOptions {
   maxEvents?: number;
   maxPayloadChars?: number;
+  /** Also record every event into this recorder (the run-wide log), tagged with `source`. */
+  parent?: Recorder;
+  /** Which scenario or session the events belong to, on the parent's copies. */
+  source?: string;
 }
 
 export interface RecordingJson {
@@ -113,9 +119,14 @@ export class Recorder {
   private readonly maxEvents: number;
   private readonly maxPayloadChars: number;
 
+  private readonly parent?: Recorder;
+  private readonly source?: string;
+
   constructor(opts: RecorderOptions = {}) {
     this.maxEvents = opts.maxEvents ?? DEFAULT_MAX_EVENTS;
     this.maxPayloadChars = opts.maxPayloadChars ?? DEFAULT_MAX_PAYLOAD_CHARS;
+    this.parent = opts.parent;
+    this.source = opts.source;
   }
 
   /** Milliseconds since the recorder started (3 decimals). */
@@ -138,6 +149,9 @@ export class Recorder {
     if (input.http !== undefined) ev.http = input.http;
     if (input.note !== undefined) ev.note = input.note;
     if (input.data !== undefined) ev.data = input.data;
+    if (input.source !== undefined) ev.source = input.source;
+    // Concurrent scenarios each keep their own log; the run-wide log gets a tagged copy.
+    this.parent?.record({ ...input, source: input.source ?? this.source });
 
     this.list.push(ev);
     this.counts.total++;

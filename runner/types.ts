@@ -43,6 +43,8 @@ export interface WireEvent {
   data?: Record<string, unknown>;
   /** Set when the recorder dropped this event's payload to stay within its memory budget. */
   payloadDropped?: boolean;
+  /** Which scenario or session recorded it, in a run-wide log fed by several sessions. */
+  source?: string;
 }
 
 /** How a target ended (or that it died) - attached to exchanges so a report can explain a crash. */

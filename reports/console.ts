@@ -1,0 +1,68 @@
+import type { CheckResult } from '../runner/engine.js';
+import type { Status } from '../suites/check.js';
+import type { Report } from './report.js';
+
+const MARK: Record<Status, string> = { pass: 'PASS', fail: 'FAIL', warn: 'WARN', skip: 'SKIP', untestable: 'N/T ', error: 'ERR ' };
+
+function color(enabled: boolean, code: number, s: string): string {
+  return enabled ? `\u001b[${code}m${s}\u001b[0m` : s;
+}
+
+function statusColor(s: Status): number {
+  return s === 'pass' ? 32 : s === 'fail' || s === 'error' ? 31 : s === 'warn' ? 33 : 90;
+}
+
+function json(v: unknown, max = 300): string {
+  const s = typeof v === 'string' ? v : JSON.stringify(v);
+  return s === undefined ? '' : s.length > max ? `${s.slice(0, max - 1)}…` : s;
+}
+
+/** The console report: grouped by area, counts per area, every failure with its evidence and spec link. */
+export function renderConsole(report: Report, opts: { color: boolean; verbose?: boolean } = { color: false }): string {
+  const c = (code: number, s: string) => color(opts.color, code, s);
+  const out: string[] = [];
+  const t = report.target;
+  out.push(c(1, `mcpspec ${report.tool.version}: ${t.transport === 'stdio' ? `${t.command} ${t.args.join(' ')}` : t.url}`));
+  const info = report.server.info as { name?: string; version?: string } | undefined;
+  out.push(`server: ${info?.name ?? 'unnamed'} ${info?.version ?? ''} | era: ${report.era.era} ${report.era.version} (${report.era.reason}) | capabilities: ${Object.keys(report.server.capabilities).join(', ') || 'none'}`);
+  const areas = new Map<string, CheckResult[]>();
+  for (const r of report.checks) areas.set(r.area, [...(areas.get(r.area) ?? []), r]);
+  for (const [area, rows] of areas) {
+    const counts = (['pass', 'fail', 'warn', 'skip', 'untestable', 'error'] as Status[]).map((s) => [s, rows.filter((r) => r.status === s).length] as const).filter(([, n]) => n > 0);
+    out.push('');
+    out.push(`${c(1, area)}  ${counts.map(([s, n]) => c(statusColor(s), `${n} ${s}`)).join(', ')}`);
+    for (const r of rows) {
+      out.push(`  ${c(statusColor(r.status), MARK[r.status])} ${r.id} ${c(90, `[${r.level}]`)} ${r.message}`);
+      if (r.status === 'fail' || r.status === 'warn' || r.status === 'error' || opts.verbose) {
+        if (r.status !== 'pass') {
+          out.push(c(90, `       ${r.title} (${r.requirements.join(', ')}) ${r.spec}`));
+          for (const e of r.evidence.slice(0, 2)) {
+            out.push(c(90, `       - ${e.what}`));
+            if (e.request !== undefined) out.push(c(90, `         sent:     ${json(e.request)}`));
+            if (e.http) out.push(c(90, `         http:     ${e.http.status} ${e.http.contentType ?? ''}`));
+            if (e.response !== undefined) out.push(c(90, `         received: ${json(e.response)}`));
+            if (e.pointer) out.push(c(90, `         at:       ${e.pointer}`));
+            if (e.expected !== undefined) out.push(c(90, `         expected: ${json(e.expected)}`));
+            if (e.actual !== undefined) out.push(c(90, `         actual:   ${json(e.actual)}`));
+          }
+        }
+      }
+    }
+  }
+  const quiet = report.scenarios.filter((s) => s.status !== 'judged');
+  if (quiet.length) {
+    out.push('');
+    out.push(c(1, 'scenarios without a judgement'));
+    for (const s of quiet) out.push(`  ${s.id}: ${s.status}${s.message ? ` (${s.message})` : ''}`);
+  }
+  if (report.findings.length) {
+    out.push('');
+    out.push(c(1, 'findings'));
+    for (const f of report.findings) out.push(`  ${f.kind}: ${f.message.split('\n')[0]}`);
+  }
+  const s = report.summary;
+  out.push('');
+  const verdict = s.error || s.harnessErrors ? c(31, 'MCPSPEC ERROR') : s.conformant ? c(32, 'CONFORMANT') : c(31, 'NONCONFORMANT');
+  out.push(`${verdict}: ${s.pass} passed, ${s.fail} failed, ${s.warn} warnings${report.options.strict ? ' (strict)' : ''}, ${s.skip} skipped, ${s.untestable} untestable, ${s.error} errors; ${s.targetFailures} crash/hang findings; ${(report.durationMs / 1000).toFixed(1)} s`);
+  return out.join('\n');
+}
