@@ -65,7 +65,9 @@ export type RunEvent =
 
 export function transportFactory(target: TargetSpec): TransportFactory {
   return (recorder) => {
-    if (target.kind === 'stdio') return new StdioTransport({ command: target.command, args: target.args, cwd: target.cwd, env: target.env }, recorder);
+    // A pretty-printed message is read anyway (stdio.newline-framing still fails on the note), so one
+    // framing mistake is reported once instead of as a cascade of timeouts.
+    if (target.kind === 'stdio') return new StdioTransport({ command: target.command, args: target.args, cwd: target.cwd, env: target.env }, recorder, { acceptMultiLine: true });
     return new HttpTransport({ url: target.url, headers: target.headers }, recorder);
   };
 }

@@ -332,12 +332,8 @@ export class StdioTransport implements Transport {
       truncated,
       message: parsed.ok ? parsed.value : undefined,
     });
-    if (parsed.ok) {
-      // A complete JSON value on its own line is noise, but not part of a pretty-printed message.
-      this.noiseRun = [];
-      this.noiseRunChars = 0;
-      return;
-    }
+    // Even a line that parses on its own (`"2025-06-18"`, `{}`) can be one line of a pretty-printed
+    // message, so every noise line joins the run.
     this.trackMultiLine(line);
   }
 

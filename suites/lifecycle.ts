@@ -23,10 +23,14 @@ export const legacyHandshake = scenario<HandshakeObs>({
     const legacy = session as typeof session & { sendInitialized(): Promise<Exchange> };
     let beforeInitialized: unknown[] = [];
     if (session.transport.kind === 'stdio') {
-      const from = session.handshake.seqRange.to;
       await new Promise((r) => setTimeout(r, 400));
-      beforeInitialized = session.recorder
-        .eventsSince(from)
+      // Everything after the initialize response: a message in the same stdout chunk may already
+      // be inside the handshake's own event range, so count from the response itself.
+      const events = session.recorder.events();
+      const id = session.handshake.id;
+      const at = events.findIndex((e) => e.dir === 'in' && e.kind === 'message' && isObj(e.message) && e.message.id === id && 'result' in e.message);
+      beforeInitialized = events
+        .slice(at + 1)
         .filter((e) => e.dir === 'in' && e.kind === 'message')
         .map((e) => e.message);
     }

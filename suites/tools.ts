@@ -62,7 +62,7 @@ export const toolsScenario = scenario<ToolsObs>({
     obs.tools = listed.items.filter((t): t is Tool => typeof t.name === 'string');
     obs.listFailure = listed.failed;
     const callTimeout = Math.min(options.timeoutMs, 5000);
-    const perTool = Math.max(1, Math.floor(options.runs / 10));
+    const perTool = Math.max(2, Math.floor(options.runs / 5));
     for (const tool of obs.tools.slice(0, 25)) {
       for (const which of ['inputSchema', 'outputSchema'] as const) {
         if (which === 'outputSchema' && tool.outputSchema === undefined) continue;
