@@ -27,7 +27,7 @@ export interface Report {
   target: { transport: 'stdio'; command: string; args: string[] } | { transport: 'http'; url: string };
   era: RunResult['era'];
   server: RunResult['server'];
-  options: { strict: boolean; only?: string[]; skip?: string[]; allowDestructive: boolean; timeoutMs: number; seed: number; runs: number };
+  options: { strict: boolean; only?: string[]; skip?: string[]; allowDestructive: boolean; timeoutMs: number; toolTimeoutMs?: number; seed: number; runs: number };
   summary: Summary;
   scenarios: ScenarioResult[];
   checks: CheckResult[];

@@ -1,6 +1,6 @@
 import { messages } from '../arbitraries/messages.js';
 import { appliesTo, verdictOf, type CheckInfo, type JudgeContext, type Verdict } from '../suites/check.js';
-import { areaOf, catalogue, RUN_CHECKS, SERVER_SCENARIOS } from '../suites/catalogue.js';
+import { areaOf, RUN_CHECKS, SERVER_SCENARIOS, START_ORDER } from '../suites/catalogue.js';
 import type { RawTarget, RunOptions, Scenario, ScenarioContext } from '../suites/scenario.js';
 import { HttpTransport, type HttpTarget } from './http-transport.js';
 import { Recorder } from './recorder.js';
@@ -175,7 +175,8 @@ export async function runServerSuite(target: TargetSpec, opts: EngineOptions): P
   };
 
   // Scenarios are independent (each has its own session and, on stdio, its own process): run a few at once.
-  const queue = [...SERVER_SCENARIOS];
+  const startRank = (s: Scenario) => (START_ORDER.includes(s.id) ? START_ORDER.indexOf(s.id) : START_ORDER.length);
+  const queue = [...SERVER_SCENARIOS].sort((a, b) => startRank(a) - startRank(b));
   const workers = Array.from({ length: Math.max(1, opts.concurrency ?? 4) }, async () => {
     for (let s = queue.shift(); s; s = queue.shift()) await runOne(s);
   });

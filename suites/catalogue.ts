@@ -27,6 +27,9 @@ export const SERVER_SCENARIOS: Scenario[] = [
   nearValidRequests,
 ];
 
+/** The order scenarios start in: the slowest first, so they overlap the rest. */
+export const START_ORDER = ['tools', 'robustness.near-valid', 'jsonrpc'];
+
 /** Checks judged over the whole run rather than one scenario. */
 export const RUN_CHECKS = wireChecks;
 

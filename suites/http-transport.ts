@@ -10,6 +10,7 @@ interface HttpObs {
   notification: Exchange;
   malformed: Exchange;
   unknownSession?: Exchange;
+  deleted?: Exchange;
   usesSessions: boolean;
   versionMismatch?: Exchange;
   methodMismatch?: Exchange;
@@ -34,7 +35,13 @@ export const httpScenario = scenario<HttpObs>({
     if (session.era === 'legacy') {
       const sid = session.handshake.http?.headers['mcp-session-id'];
       obs.usesSessions = typeof sid === 'string' && sid.length > 0;
-      if (obs.usesSessions) obs.unknownSession = await ctx.deliberate(session.request('ping', undefined, { headers: { 'Mcp-Session-Id': 'mcpspec-unknown-session-0000' } }));
+      if (obs.usesSessions) {
+        // End the session as a client may (DELETE), then use its id again: that must be a 404.
+        obs.deleted = await ctx.deliberate(session.raw('', { httpMethod: 'DELETE', anyResponse: true, timeoutMs: t, headers: { 'Mcp-Session-Id': sid } }));
+        if (obs.deleted.http && obs.deleted.http.status !== 405) {
+          obs.unknownSession = await ctx.deliberate(session.request('ping', undefined, { headers: { 'Mcp-Session-Id': sid } }));
+        }
+      }
     } else {
       obs.versionMismatch = await ctx.deliberate(session.request('server/discover', {}, { headers: { 'MCP-Protocol-Version': '2025-11-25' } }));
       obs.methodMismatch = await ctx.deliberate(session.raw(harmlessRequest(session, 'mcpspec-mm'), { expectId: 'mcpspec-mm', timeoutMs: t, headers: { 'Mcp-Method': 'tools/list' } }));
@@ -44,14 +51,17 @@ export const httpScenario = scenario<HttpObs>({
   checks: [
     check<HttpObs>({
       id: 'http.origin',
-      title: 'a request with a foreign Origin gets 403',
+      title: 'a request with a foreign Origin is refused with 403 (2025-06-18: any 4xx)',
       requirements: ['HM-13'],
       level: 'MUST',
       versions: ALL_VERSIONS,
       transports: HTTP,
       spec: SPEC.http26,
-      judge({ foreignOrigin }) {
+      judge({ foreignOrigin }, ctx) {
         if (foreignOrigin.http?.status === 403) return holds('403');
+        // 2025-06-18 requires validating Origin but names no status; any refusal counts there.
+        const status = foreignOrigin.http?.status ?? 0;
+        if (ctx.version === '2025-06-18' && status >= 400 && status < 500) return holds(`refused with HTTP ${status}`);
         return violated(`Origin: https://evil.example got ${outcome(foreignOrigin)}`, [evidence('foreign Origin', foreignOrigin, { expected: 'HTTP 403' })]);
       },
     }),
@@ -90,16 +100,17 @@ export const httpScenario = scenario<HttpObs>({
     }),
     check<HttpObs>({
       id: 'http.unknown-session',
-      title: 'a request with an unknown Mcp-Session-Id gets 404',
+      title: 'after the session is ended with DELETE, a request carrying its Mcp-Session-Id gets 404',
       requirements: ['HL-07'],
       level: 'MUST',
       versions: LEGACY,
       transports: HTTP,
       spec: SPEC.transports25,
-      judge({ usesSessions, unknownSession }) {
-        if (!usesSessions || !unknownSession) return untestable('the server issued no Mcp-Session-Id, so it does not use sessions');
-        if (unknownSession.http?.status === 404) return holds('404');
-        return violated(`an unknown session id got ${outcome(unknownSession)}`, [evidence('unknown session', unknownSession, { expected: 'HTTP 404' })]);
+      judge({ usesSessions, deleted, unknownSession }) {
+        if (!usesSessions) return untestable('the server issued no Mcp-Session-Id, so it does not use sessions');
+        if (!unknownSession) return untestable(`the server does not let clients end sessions (DELETE got HTTP ${deleted?.http?.status ?? 'nothing'})`);
+        if (unknownSession.http?.status === 404) return holds('404 after DELETE');
+        return violated(`a request with the ended session's id got ${outcome(unknownSession)}`, [evidence('DELETE', deleted), evidence('request with the ended session id', unknownSession, { expected: 'HTTP 404' })]);
       },
     }),
     check<HttpObs>({

@@ -3,7 +3,7 @@ import { messages } from '../arbitraries/messages.js';
 import type { NearValid } from '../arbitraries/near-valid.js';
 import { ALL_VERSIONS, check, holds, untestable, violated } from './check.js';
 import { errorCode, evidence, isObj, outcome } from './exchange.js';
-import { scenario } from './scenario.js';
+import { ProbeClock, probeTimeout, scenario } from './scenario.js';
 import { SPEC } from './spec-links.js';
 import type { Exchange, Session } from '../runner/session-types.js';
 
@@ -40,13 +40,16 @@ export const nearValidRequests = scenario<NearValidObs>({
     const arb = fc.oneof(...methods.map((method) => m.request(method).nearValid.map((nv) => ({ method, nv }))));
     const cases = fc.sample(arb, { numRuns: ctx.options.runs, seed: ctx.options.seed });
     const sent: Sent[] = [];
+    const clock = new ProbeClock(probeTimeout(ctx.options));
     for (const { method, nv } of cases) {
       const v = nv.value;
       const id = isObj(v) && (typeof v.id === 'string' || typeof v.id === 'number') && !nv.label.path.startsWith('/id') ? v.id : undefined;
       const notification = isObj(v) && typeof v.method === 'string' && !('id' in v);
+      const t = clock.timeoutMs;
       const exchange = await ctx.deliberate(
-        session.raw(v, { expectId: id, anyResponse: id === undefined && !notification, timeoutMs: Math.min(ctx.options.timeoutMs, 3000), quietMs: notification ? 300 : 1000 }),
+        session.raw(v, { expectId: id, anyResponse: id === undefined && !notification, timeoutMs: t, quietMs: notification ? 300 : t }),
       );
+      if (!notification) clock.observe(exchange);
       const crashed = !!exchange.closed;
       sent.push({ method, nearValid: nv, exchange, crashed, notification });
       if (crashed) session = await ctx.reopen();

@@ -58,17 +58,20 @@ export const promptsScenario = scenario<PromptsObs>({
   checks: [
     check<PromptsObs>({
       id: 'prompts.get',
-      title: 'prompts/get with every required argument returns messages',
-      requirements: ['P26'],
-      level: 'MUST',
+      title: 'prompts/get with every required argument returns messages, or refuses the generated values with -32602',
+      requirements: ['P26', 'PM-01'],
+      level: 'SHOULD',
       versions: ALL_VERSIONS,
       spec: SPEC.prompts26,
       judge({ declared, gets }) {
         if (!declared) return skip('the server does not declare prompts');
         if (gets.length === 0) return untestable('prompts/list returned no prompts');
-        const bad = gets.filter((g) => !Array.isArray(resultOf(g.exchange)?.messages));
-        if (bad.length) return violated(`${bad.length} of ${gets.length} prompts/get calls failed; first: ${bad[0].prompt} -> ${outcome(bad[0].exchange)}`, bad.slice(0, 3).map((g) => evidence(`prompts/get ${g.prompt}`, g.exchange, { expected: 'a GetPromptResult' })));
-        return holds(`${gets.length} prompts rendered`);
+        // Argument values are free strings in the schema; a server may refuse ours (-32602), but an
+        // internal error or silence means it did not validate them first.
+        const bad = gets.filter((g) => !Array.isArray(resultOf(g.exchange)?.messages) && errorCode(g.exchange) !== -32602);
+        if (bad.length) return violated(`${bad.length} of ${gets.length} prompts/get calls failed; first: ${bad[0].prompt} with ${JSON.stringify(bad[0].args)} -> ${outcome(bad[0].exchange)}`, bad.slice(0, 3).map((g) => evidence(`prompts/get ${g.prompt}`, g.exchange, { expected: 'a GetPromptResult, or -32602 for argument values it refuses' })));
+        const refused = gets.filter((g) => errorCode(g.exchange) === -32602).length;
+        return holds(`${gets.length - refused} prompts rendered${refused ? `, ${refused} refused the generated values with -32602` : ''}`);
       },
     }),
     check<PromptsObs>({

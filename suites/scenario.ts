@@ -12,6 +12,8 @@ export interface RunOptions {
   /** Call tools whose annotations do not say read-only / non-destructive. */
   allowDestructive: boolean;
   timeoutMs: number;
+  /** Budget for one generated tool call; slower calls are reported as not judged. */
+  toolTimeoutMs?: number;
   seed: number;
   /** Generated cases per property (tool arguments, near-valid requests). */
   runs: number;
@@ -46,4 +48,45 @@ export interface Scenario<O = any> {
 
 export function scenario<O>(s: Scenario<O>): Scenario<O> {
   return s;
+}
+
+/**
+ * How long a malformed-input probe waits for an answer. A local server answers a refusal in
+ * milliseconds; one that drops bad input silently would otherwise cost the full timeout per probe.
+ */
+export function probeTimeout(options: RunOptions): number {
+  return Math.min(options.timeoutMs, 500);
+}
+
+/**
+ * Probe waits that shorten once the target has shown it drops bad input silently: after two
+ * unanswered probes in a row each further one waits 150 ms; an answer restores the full wait.
+ */
+export class ProbeClock {
+  private silent = 0;
+  constructor(private readonly max: number) {}
+
+  get timeoutMs(): number {
+    return this.silent >= 2 ? Math.min(this.max, 150) : this.max;
+  }
+
+  observe(ex: Exchange): Exchange {
+    if (ex.response === undefined && !ex.closed) this.silent++;
+    else this.silent = 0;
+    return ex;
+  }
+}
+
+/** Run tasks with at most `limit` in flight (requests with distinct ids may overlap on any transport). */
+export async function inPool<T>(tasks: (() => Promise<T>)[], limit: number): Promise<T[]> {
+  const results: T[] = new Array(tasks.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < tasks.length) {
+      const i = next++;
+      results[i] = await tasks[i]();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, worker));
+  return results;
 }

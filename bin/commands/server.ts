@@ -24,6 +24,7 @@ export function serverOptions(y: Argv) {
     .option('json', { type: 'boolean', default: false, describe: 'print NDJSON events instead of the console report' })
     .option('out', { type: 'string', describe: 'write report.json (and recording.json) into this folder' })
     .option('timeout', { type: 'number', default: 10_000, describe: 'per-request timeout in ms' })
+    .option('tool-timeout', { type: 'number', default: 1500, describe: 'budget for one generated tool call in ms; slower calls are reported as not judged' })
     .option('deadline', { type: 'number', default: 300_000, describe: 'overall deadline for the run in ms' })
     .option('allow-destructive', { type: 'boolean', default: false, describe: 'also call tools not marked read-only / non-destructive' })
     .option('seed', { type: 'number', describe: 'seed for generated inputs (printed, so a run can be repeated)' })
@@ -43,6 +44,7 @@ export interface ServerArgs {
   json: boolean;
   out?: string;
   timeout: number;
+  'tool-timeout': number;
   deadline: number;
   'allow-destructive': boolean;
   seed?: number;
@@ -91,7 +93,7 @@ export async function runServerCommand(args: ServerArgs): Promise<number> {
   if (!Number.isInteger(seed)) throw new UsageError(`--seed must be an integer, got ${args.seed}`);
   const options = {
     strict: args.strict, only: args.only, skip: args.skip, allowDestructive: args['allow-destructive'],
-    timeoutMs: positive(args.timeout, 'timeout'), seed, runs: Math.floor(positive(args.runs, 'runs')),
+    timeoutMs: positive(args.timeout, 'timeout'), toolTimeoutMs: positive(args['tool-timeout'], 'tool-timeout'), seed, runs: Math.floor(positive(args.runs, 'runs')),
   };
   const print = (e: RunEvent) => process.stdout.write(`${JSON.stringify(e)}\n`);
   let run;
