@@ -192,7 +192,7 @@ export async function runServerSuite(target: TargetSpec, opts: EngineOptions): P
     }
   }
 
-  const runObs = { exchanges, events: recorder.events(), version };
+  const runObs = { exchanges, events: recorder.events(), version, deliberate: (ex: Exchange) => deliberate.has(ex) };
   const runScenario = { id: 'run' } as Scenario;
   for (const c of RUN_CHECKS.filter(selected)) record(runScenario, c, judgeSafely(c, runObs, ctxFor));
 

@@ -75,6 +75,7 @@ interface DiscoverObs {
   laterBogus: Exchange[];
   missingVersion: Exchange;
   missingCapabilities: Exchange;
+  missingMeta: Exchange;
 }
 
 export const discoverScenario = scenario<DiscoverObs>({
@@ -87,7 +88,8 @@ export const discoverScenario = scenario<DiscoverObs>({
     const laterBogus = [await withBogusVersion(session, 'server/discover', ctx), await withBogusVersion(session, secondMethod(session), ctx)];
     const missingVersion = await ctx.deliberate(session.request('server/discover', {}, { metaOverrides: { [META_PROTOCOL_VERSION]: undefined } }));
     const missingCapabilities = await ctx.deliberate(session.request('server/discover', {}, { metaOverrides: { [META_CLIENT_CAPABILITIES]: undefined } }));
-    return { discover: session.handshake, version: session.version, laterBogus, missingVersion, missingCapabilities };
+    const missingMeta = await ctx.deliberate(session.request(secondMethod(session), {}, { meta: 'none' }));
+    return { discover: session.handshake, version: session.version, laterBogus, missingVersion, missingCapabilities, missingMeta };
   },
   checks: [
     check<DiscoverObs>({
@@ -143,7 +145,7 @@ export const discoverScenario = scenario<DiscoverObs>({
       level: 'MUST',
       versions: MODERN,
       spec: SPEC.basic26,
-      judge({ missingVersion, missingCapabilities }, ctx) {
+      judge({ missingVersion, missingCapabilities, missingMeta }, ctx) {
         const problems: string[] = [];
         const ev = [];
         // Without protocolVersion in _meta an HTTP body also disagrees with its header: -32020 is fair there.
@@ -152,18 +154,22 @@ export const discoverScenario = scenario<DiscoverObs>({
           problems.push(`without protocolVersion: ${outcome(missingVersion)}`);
           ev.push(evidence('no protocolVersion', missingVersion, { expected: { code: -32602 } }));
         }
+        if (errorCode(missingMeta) !== -32602 && !(ctx.transport === 'http' && errorCode(missingMeta) === -32020)) {
+          problems.push(`${missingMeta.method} with no _meta at all: ${outcome(missingMeta)}`);
+          ev.push(evidence('no _meta', missingMeta, { expected: { code: -32602 } }));
+        }
         if (errorCode(missingCapabilities) !== -32602) {
           problems.push(`without clientCapabilities: ${outcome(missingCapabilities)}`);
           ev.push(evidence('no clientCapabilities', missingCapabilities, { expected: { code: -32602 } }));
         }
-        for (const ex of [missingVersion, missingCapabilities]) {
+        for (const ex of [missingVersion, missingCapabilities, missingMeta]) {
           if (ex.http && errorCode(ex) !== undefined && ex.http.status !== 400) {
             problems.push(`HTTP status ${ex.http.status}, not 400`);
             ev.push(evidence('status', ex, { expected: 'HTTP 400' }));
           }
         }
         if (problems.length) return violated(problems.join('; '), ev);
-        return holds('both were refused with -32602');
+        return holds('no protocolVersion, no clientCapabilities and no _meta were all refused with -32602');
       },
     }),
   ],

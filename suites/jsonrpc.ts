@@ -119,7 +119,7 @@ export const jsonRpcScenario = scenario<JsonRpcObs>({
       judge({ batch }) {
         // The code is not fixed by the spec (-32600 is usual); serving the batch is what is judged.
         const served = Array.isArray(batch.response) || (isObj(batch.response) && 'result' in batch.response) || batch.messages.some((m) => Array.isArray(m) || (isObj(m) && 'result' in m));
-        if (served || errorCode(batch) === undefined) return violated(`a batch of two requests was ${served ? 'served' : `answered with ${outcome(batch)}`}`, [evidence('batch', batch, { expected: 'one error response' })]);
+        if (served || errorCode(batch) === undefined) return violated(`a batch of two requests was ${served ? 'served' : `not refused: ${outcome(batch)}`}`, [evidence('batch', batch, { expected: 'one error response' })]);
         return holds(`refused with error ${errorCode(batch)}`);
       },
     }),

@@ -11,6 +11,23 @@ export interface RunObs {
   exchanges: Exchange[];
   events: WireEvent[];
   version: string;
+  /** Whether mcpspec broke this request on purpose (malformed, near-valid). */
+  deliberate?: (ex: Exchange) => boolean;
+}
+
+/** The envelope branch a message claims by its shape, for a readable first error. */
+function branchOf(msg: unknown): string | undefined {
+  if (!isObj(msg)) return undefined;
+  if (typeof msg.method === 'string') return 'id' in msg ? 'JSONRPCRequest' : 'JSONRPCNotification';
+  if ('result' in msg) return 'JSONRPCResultResponse';
+  if ('error' in msg) return 'JSONRPCErrorResponse';
+  return undefined;
+}
+
+/** A request that names no modern protocolVersion: a dual-era server may answer it by legacy rules. */
+function versionless(request: unknown): boolean {
+  const meta = isObj(request) && isObj(request.params) ? request.params._meta : undefined;
+  return !(isObj(meta) && typeof meta['io.modelcontextprotocol/protocolVersion'] === 'string');
 }
 
 function schemaKey(version: string): string {
@@ -28,6 +45,26 @@ function idlessErrorTolerated(envelope: (v: unknown) => boolean, msg: unknown): 
   return envelope({ ...msg, id: 0 }) as boolean;
 }
 
+/**
+ * An error answering a request whose id mcpspec made invalid on purpose (2.5, true) may echo that
+ * id: the id was readable, just not allowed. The rest of the error must be valid.
+ */
+function echoedIdTolerated(obs: RunObs, ex: Exchange, envelope: (v: unknown) => boolean, msg: unknown): boolean {
+  if (!obs.deliberate?.(ex) || !isObj(msg) || !isObj(msg.error) || !isObj(ex.request)) return false;
+  if (JSON.stringify(msg.id) !== JSON.stringify(ex.request.id)) return false;
+  return envelope({ ...msg, id: 0 }) as boolean;
+}
+
+/**
+ * A request mcpspec broke on purpose so that it names no modern protocolVersion may be answered by
+ * legacy rules (no resultType); that is judged by meta.required-keys and robustness checks, not
+ * blamed twice here. The answer must still be valid for 2025-11-25.
+ */
+function legacyAnswerTolerated(obs: RunObs, ex: Exchange, msg: unknown): boolean {
+  if (schemaKey(obs.version) !== '2026-07-28' || !obs.deliberate?.(ex) || !versionless(ex.request)) return false;
+  return loadSchema('2025-11-25').validator('JSONRPCMessage')(msg) as boolean;
+}
+
 /** Validate each inbound message: the envelope, then a result against its method's result type. */
 export function wireProblems(obs: RunObs): Evidence[] {
   const key = schemaKey(obs.version);
@@ -40,12 +77,16 @@ export function wireProblems(obs: RunObs): Evidence[] {
     for (const msg of ex.messages) {
       if (seen.has(msg)) continue;
       seen.add(msg);
-      if (!envelope(msg) && !idlessErrorTolerated(envelope, msg)) {
-        const e = envelope.errors?.[0];
+      if (!envelope(msg) && !idlessErrorTolerated(envelope, msg) && !echoedIdTolerated(obs, ex, envelope, msg) && !legacyAnswerTolerated(obs, ex, msg)) {
+        const branch = branchOf(msg);
+        const detail = branch && doc.definitions().includes(branch) ? doc.validator(branch) : undefined;
+        if (detail) detail(msg);
+        const e = (detail?.errors ?? envelope.errors)?.[0];
         problems.push({ what: `a message during ${ex.method ?? 'a raw request'} is not a valid JSONRPCMessage`, actual: clipJson(msg), pointer: e?.instancePath, expected: e?.message });
         continue;
       }
       if (msg !== ex.response || !isObj(msg) || !isObj(msg.result) || !ex.method) continue;
+      if (legacyAnswerTolerated(obs, ex, msg)) continue;
       const info = index.get(ex.method);
       if (!info?.resultDefinition) continue;
       const def = msg.result.resultType === 'input_required' && doc.definitions().includes('InputRequiredResult') ? 'InputRequiredResult' : info.resultDefinition;
