@@ -88,6 +88,9 @@ function positive(n: number, name: string): number {
 
 /** Run the server suite; resolves to the exit code. */
 export async function runServerCommand(args: ServerArgs): Promise<number> {
+  if (!(VERSIONS as readonly string[]).includes(args['spec-version'])) {
+    throw new UsageError(`unknown --spec-version ${args['spec-version']}; choose one of ${VERSIONS.join(', ')}`);
+  }
   const target = targetOf(args);
   const seed = args.seed ?? Math.floor(Math.random() * 2 ** 31);
   if (!Number.isInteger(seed)) throw new UsageError(`--seed must be an integer, got ${args.seed}`);

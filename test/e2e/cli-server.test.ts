@@ -1,0 +1,129 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHttpTarget, type HttpTarget } from '../helpers/targets.js';
+
+const REF = ['node', 'dist/fixtures/servers/reference/main.js'];
+
+/** Run the built CLI; every run is bounded so a hang fails the test instead of stalling it. */
+function cli(args: string[], timeoutMs = 90_000): Promise<{ code: number | null; out: string; err: string }> {
+  return new Promise((resolve) => {
+    const child = spawn('node', ['dist/bin/mcpspec.js', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, out, err });
+    });
+  });
+}
+
+describe('mcpspec server (built CLI) against the reference fixture', () => {
+  let http: HttpTarget;
+  beforeAll(async () => {
+    http = await startHttpTarget('reference');
+  });
+  afterAll(async () => {
+    await http?.stop();
+  });
+
+  it('stdio: a conformant server exits 0 with a grouped console report', async () => {
+    const r = await cli(['server', '--seed', '3', '--stdio', '--', ...REF]);
+    expect(r.code, r.out + r.err).toBe(0);
+    expect(r.out).toMatch(/^tools {2}6 pass/m);
+    expect(r.out).toContain('CONFORMANT: ');
+    expect(r.out).toContain('seed: 3');
+  });
+
+  it('HTTP: a conformant server exits 0, era detected', async () => {
+    const r = await cli(['server', '--seed', '3', '--url', http.url]);
+    expect(r.code, r.out + r.err).toBe(0);
+    expect(r.out).toContain('era: modern 2026-07-28 (server/discover answered');
+  });
+
+  it('a MUST broken: exit 1, the failure shown with its evidence and spec link', async () => {
+    const r = await cli(['server', '--seed', '3', '--only', 'resources.*', '--stdio', '--', ...REF, '--fault', 'resources.unknown-modern']);
+    expect(r.code).toBe(1);
+    expect(r.out).toContain('FAIL resources.unknown-modern');
+    expect(r.out).toContain('https://modelcontextprotocol.io/specification/2026-07-28/server/resources');
+    expect(r.out).toMatch(/sent: +\{"jsonrpc":"2.0","id":\d+,"method":"resources\/read"/);
+    expect(r.out).toContain('expected: {"error":{"code":-32602}}');
+    expect(r.out).toContain('NONCONFORMANT');
+  });
+
+  it('a SHOULD broken: a warning, exit 0; with --strict, exit 1', async () => {
+    const lenient = await cli(['server', '--seed', '3', '--only', 'prompts.*', '--stdio', '--', ...REF, '--fault', 'prompts.unknown']);
+    expect(lenient.code).toBe(0);
+    expect(lenient.out).toContain('WARN prompts.unknown');
+    const strict = await cli(['server', '--seed', '3', '--only', 'prompts.*', '--strict', '--stdio', '--', ...REF, '--fault', 'prompts.unknown']);
+    expect(strict.code).toBe(1);
+  });
+
+  it('--only and --skip select checks by id glob', async () => {
+    const r = await cli(['server', '--json', '--only', 'jsonrpc.*', '--skip', 'jsonrpc.batch', '--url', http.url]);
+    const checks = r.out.trim().split('\n').map((l) => JSON.parse(l)).filter((e) => e.type === 'check').map((e) => e.result.id);
+    expect(checks.length).toBeGreaterThan(3);
+    expect(checks.every((id: string) => id.startsWith('jsonrpc.'))).toBe(true);
+    expect(checks).not.toContain('jsonrpc.batch');
+  });
+
+  it('--json prints NDJSON events ending with the summary; --out writes a report.json that matches its schema', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcpspec-out-'));
+    const r = await cli(['server', '--json', '--seed', '5', '--out', dir, '--url', http.url]);
+    expect(r.code).toBe(0);
+    const events = r.out.trim().split('\n').map((l) => JSON.parse(l));
+    expect(events[0].type).toBe('run-start');
+    expect(events.at(-1)).toMatchObject({ type: 'run-end', summary: { conformant: true }, seed: 5 });
+    const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8'));
+    const ajv = new Ajv2020({ allErrors: true, strict: false });
+    ((addFormatsModule as any).default ?? addFormatsModule)(ajv);
+    const validate = ajv.compile(JSON.parse(readFileSync('reports/report.schema.json', 'utf8')));
+    expect(validate(report), JSON.stringify(validate.errors)).toBe(true);
+    expect(report.checks.length).toBe(events.filter((e) => e.type === 'check').length);
+    const recording = JSON.parse(readFileSync(join(dir, 'recording.json'), 'utf8'));
+    expect(recording.format).toBe('mcpspec-recording');
+  });
+
+  it('a server that crashes on some input: the crash is reported and the run goes on', async () => {
+    const r = await cli(['server', '--seed', '1', '--only', 'robustness.*', '--stdio', '--', ...REF, '--fault', 'robustness.survives-near-valid']);
+    expect(r.code).toBe(1);
+    expect(r.out).toContain('FAIL robustness.survives-near-valid');
+    expect(r.out).toMatch(/crashed the server/);
+    expect(r.out).toMatch(/crash: the target exited with code 70/);
+  });
+});
+
+describe('mcpspec server: targets that cannot be tested, and usage mistakes (exit 2, one line)', () => {
+  it.each([
+    [['server'], /say which server to test/],
+    [['server', '--stdio'], /--stdio needs the server command after --/],
+    [['server', '--url', 'not a url'], /--url is not a URL/],
+    [['server', '--url', 'ftp://127.0.0.1/x'], /--url must be http or https/],
+    [['server', '--spec-version', '1999-01-01', '--url', 'http://127.0.0.1:9/mcp'], /unknown --spec-version 1999-01-01; choose one of auto, 2026-07-28/],
+    [['server', '--stdio', '--', 'mcpspec-no-such-command-xyz'], /cannot test the target: .*(ENOENT|not found|spawn)/i],
+    [['server', '--url', 'http://127.0.0.1:9/mcp'], /cannot test the target: cannot reach http:\/\/127\.0\.0\.1:9\/mcp/],
+    [['server', '--timeout', '800', '--stdio', '--', 'node', '-e', 'setInterval(() => {}, 1000)'], /cannot test the target: .*(no answer|did not answer|timed out|within)/i],
+    [['server', '--stdio', '--', 'node', '-e', 'process.exit(3)'], /cannot test the target: .*(exit|code 3)/i],
+  ])('%j', async (args, message) => {
+    const r = await cli(args as string[], 30_000);
+    expect(r.code, r.out + r.err).toBe(2);
+    expect(r.err).toMatch(message as RegExp);
+    expect(r.err.trim().split('\n')).toHaveLength(1);
+    expect(r.err).not.toMatch(/\n\s+at /); // no stack trace
+  });
+
+  it('mcpspec list prints the catalogue', async () => {
+    const r = await cli(['list', '--spec-version', '2026-07-28']);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^caching\.fields +MUST +CA-01,CA-02,CA-03 /m);
+    expect(r.out).not.toContain('lifecycle.ping');
+    expect(r.out).toMatch(/\d+ checks\n$/);
+  });
+});
