@@ -10,7 +10,7 @@
 import { createParser } from 'eventsource-parser';
 import { MAX_BODY_BYTES, readBounded } from './bounded-reader.js';
 import { applyHeaderOverrides, modernHeadersFor } from './http-headers.js';
-import { idMatch, isJsonRpcMessage, isRequest, isResponse, methodNotFound, tryParseJson } from './jsonrpc.js';
+import { idMatch, isJsonRpcMessage, isRequest, isResponse, replyToServerRequest, tryParseJson } from './jsonrpc.js';
 import { Recorder } from './recorder.js';
 import {
   TargetStartError,
@@ -418,16 +418,7 @@ export class HttpTransport implements Transport {
   /** Legacy servers may send requests inside an SSE response; answer each by POSTing the reply. */
   private answerServerRequest(req: ServerRequest): void {
     const run = async () => {
-      let reply: unknown;
-      if (this.onServerRequest) {
-        try {
-          reply = await this.onServerRequest({ id: req.id, method: req.method, params: req.params });
-        } catch (err) {
-          reply = { jsonrpc: '2.0', id: req.id, error: { code: -32603, message: `mcpspec handler failed: ${String(err)}` } };
-        }
-      } else {
-        reply = methodNotFound(req.id, req.method);
-      }
+      const reply = await replyToServerRequest(this.onServerRequest, req);
       if (reply === undefined) return;
       try {
         await this.exchange(reply, { timeoutMs: this.auxTimeoutMs });

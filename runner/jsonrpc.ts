@@ -62,3 +62,19 @@ export function tryParseJson(text: string): { ok: true; value: unknown } | { ok:
     return { ok: false };
   }
 }
+
+/**
+ * The reply to a server->client request: the handler's answer, a -32603 when the handler throws,
+ * or -32601 when there is no handler. `undefined` means the handler chose not to answer.
+ */
+export async function replyToServerRequest(
+  handler: ((req: { id: string | number; method: string; params?: unknown }) => unknown) | undefined,
+  req: { id: string | number; method: string; params?: unknown },
+): Promise<unknown> {
+  if (!handler) return methodNotFound(req.id, req.method);
+  try {
+    return await handler({ id: req.id, method: req.method, params: req.params });
+  } catch (err) {
+    return { jsonrpc: '2.0', id: req.id, error: { code: -32603, message: `mcpspec handler failed: ${String(err)}` } };
+  }
+}

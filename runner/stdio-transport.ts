@@ -4,7 +4,7 @@
 
 import { existsSync } from 'node:fs';
 import { execa, type ResultPromise } from 'execa';
-import { isJsonRpcMessage, isRequest, isResponse, idMatch, methodNotFound, tryParseJson } from './jsonrpc.js';
+import { isJsonRpcMessage, isRequest, isResponse, idMatch, replyToServerRequest, tryParseJson } from './jsonrpc.js';
 import { LineSplitter, MAX_LINE_CHARS } from './line-splitter.js';
 import { Recorder } from './recorder.js';
 import { isAlive, listDescendants, registerLive, signalAll } from './reaper.js';
@@ -398,16 +398,7 @@ export class StdioTransport implements Transport {
   }
 
   private async answerServerRequest(req: ServerRequest): Promise<void> {
-    let reply: unknown;
-    if (this.onServerRequest) {
-      try {
-        reply = await this.onServerRequest({ id: req.id, method: req.method, params: req.params });
-      } catch (err) {
-        reply = { jsonrpc: '2.0', id: req.id, error: { code: -32603, message: `mcpspec handler failed: ${String(err)}` } };
-      }
-    } else {
-      reply = methodNotFound(req.id, req.method);
-    }
+    const reply = await replyToServerRequest(this.onServerRequest, req);
     if (reply === undefined || this.closedInfo || !this.proc?.stdin?.writable) return; // handler chose silence
     const text = serializeBody(reply);
     this.recorder.record({ dir: 'out', channel: 'stdio', raw: text, kind: 'message', message: reply });

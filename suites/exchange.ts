@@ -1,5 +1,5 @@
 import type { Exchange } from '../runner/session-types.js';
-import type { Evidence } from './check.js';
+import { holds, violated, type Evidence, type Judgement } from './check.js';
 
 type Obj = Record<string, unknown>;
 
@@ -80,4 +80,10 @@ export async function listAll(
     cursor = next;
   }
   return { items, pages, truncated: true };
+}
+
+/** The common judgement "this request must be refused with error `code`". */
+export function expectErrorCode(ex: Exchange | undefined, code: number, what: string, passed = String(code)): Judgement {
+  if (errorCode(ex) === code) return holds(passed);
+  return violated(`${what} got ${outcome(ex)}`, [evidence(what, ex, { expected: { error: { code } } })]);
 }

@@ -1,5 +1,5 @@
 import { ALL_VERSIONS, check, holds, violated, type Evidence } from './check.js';
-import { errorCode, evidence, isObj, outcome, resultOf } from './exchange.js';
+import { errorCode, evidence, isObj, outcome, expectErrorCode } from './exchange.js';
 import { ProbeClock, probeTimeout, scenario, type ScenarioContext } from './scenario.js';
 import { SPEC } from './spec-links.js';
 import type { Exchange, Session } from '../runner/session-types.js';
@@ -131,8 +131,7 @@ export const jsonRpcScenario = scenario<JsonRpcObs>({
       versions: ALL_VERSIONS,
       spec: SPEC.basic26,
       judge({ unknownMethod }) {
-        if (errorCode(unknownMethod) === -32601) return holds('-32601');
-        return violated(`mcpspec/no-such-method got ${outcome(unknownMethod)}`, [evidence('unknown method', unknownMethod, { expected: { error: { code: -32601 } } })]);
+        return expectErrorCode(unknownMethod, -32601, 'mcpspec/no-such-method');
       },
     }),
     check<JsonRpcObs>({
@@ -181,4 +180,3 @@ export const jsonRpcScenario = scenario<JsonRpcObs>({
   ],
 });
 
-export { resultOf };

@@ -1,5 +1,5 @@
 import { check, holds, LEGACY, untestable, violated } from './check.js';
-import { errorCode, evidence, isObj, outcome, resultOf } from './exchange.js';
+import { errorCode, evidence, isObj, outcome, resultOf, expectErrorCode } from './exchange.js';
 import { scenario } from './scenario.js';
 import { SPEC } from './spec-links.js';
 import type { Exchange } from '../runner/session-types.js';
@@ -162,9 +162,7 @@ export const undeclaredCapability = scenario<UndeclaredObs>({
       spec: SPEC.basic25,
       judge({ probe }) {
         if (!probe) return untestable('the server declares every gated capability mcpspec knows (logging, completions, prompts, resources, tools)');
-        const code = errorCode(probe.exchange);
-        if (code === -32601) return holds(`${probe.method} (capability ${probe.capability} not declared) got -32601`);
-        return violated(`${probe.method} without the ${probe.capability} capability got ${outcome(probe.exchange)}`, [evidence(probe.method, probe.exchange, { expected: { code: -32601 } })]);
+        return expectErrorCode(probe.exchange, -32601, `${probe.method} without the ${probe.capability} capability`, `${probe.method} (capability ${probe.capability} not declared) got -32601`);
       },
     }),
   ],

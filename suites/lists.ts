@@ -1,5 +1,5 @@
 import { ALL_VERSIONS, check, holds, MODERN, skip, untestable, violated, type Evidence } from './check.js';
-import { errorCode, evidence, isObj, listAll, outcome, resultOf } from './exchange.js';
+import { evidence, expectErrorCode, listAll, resultOf } from './exchange.js';
 import { scenario } from './scenario.js';
 import { SPEC } from './spec-links.js';
 import type { Exchange } from '../runner/session-types.js';
@@ -77,8 +77,7 @@ export const listsScenario = scenario<ListsObs>({
       spec: SPEC.pagination26,
       judge({ invalidCursor }) {
         if (!invalidCursor) return skip('the server declares no listable capability');
-        if (errorCode(invalidCursor.exchange) === -32602) return holds(`${invalidCursor.method} with a made-up cursor got -32602`);
-        return violated(`${invalidCursor.method} with a made-up cursor got ${outcome(invalidCursor.exchange)}`, [evidence('invalid cursor', invalidCursor.exchange, { expected: { error: { code: -32602 } } })]);
+        return expectErrorCode(invalidCursor.exchange, -32602, `${invalidCursor.method} with a made-up cursor`, `${invalidCursor.method} with a made-up cursor got -32602`);
       },
     }),
     check<ListsObs>({
@@ -122,4 +121,3 @@ export const listsScenario = scenario<ListsObs>({
   ],
 });
 
-export { isObj };

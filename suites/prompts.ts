@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { ALL_VERSIONS, check, holds, skip, untestable, violated } from './check.js';
-import { errorCode, evidence, isObj, listAll, outcome, resultOf } from './exchange.js';
+import { errorCode, evidence, isObj, listAll, outcome, resultOf, expectErrorCode } from './exchange.js';
 import { scenario } from './scenario.js';
 import { SPEC } from './spec-links.js';
 import type { Exchange } from '../runner/session-types.js';
@@ -84,8 +84,7 @@ export const promptsScenario = scenario<PromptsObs>({
       judge({ declared, missingArgs }) {
         if (!declared) return skip('the server does not declare prompts');
         if (!missingArgs) return untestable('no listed prompt has a required argument');
-        if (errorCode(missingArgs.exchange) === -32602) return holds(`${missingArgs.prompt} without arguments got -32602`);
-        return violated(`${missingArgs.prompt} without its required arguments got ${outcome(missingArgs.exchange)}`, [evidence('prompts/get without arguments', missingArgs.exchange, { expected: { error: { code: -32602 } } })]);
+        return expectErrorCode(missingArgs.exchange, -32602, `prompts/get ${missingArgs.prompt} without its required arguments`, `${missingArgs.prompt} without arguments got -32602`);
       },
     }),
     check<PromptsObs>({
@@ -97,8 +96,7 @@ export const promptsScenario = scenario<PromptsObs>({
       spec: SPEC.prompts26,
       judge({ declared, unknown }) {
         if (!declared || !unknown) return skip('the server does not declare prompts');
-        if (errorCode(unknown) === -32602) return holds('-32602');
-        return violated(`prompts/get ${UNKNOWN_PROMPT} got ${outcome(unknown)}`, [evidence('unknown prompt', unknown, { expected: { error: { code: -32602 } } })]);
+        return expectErrorCode(unknown, -32602, `prompts/get ${UNKNOWN_PROMPT}`);
       },
     }),
     check<PromptsObs>({
@@ -110,8 +108,7 @@ export const promptsScenario = scenario<PromptsObs>({
       spec: SPEC.completion26,
       judge({ completionDeclared, unknownCompletion }) {
         if (!completionDeclared || !unknownCompletion) return skip('the server does not declare completions');
-        if (errorCode(unknownCompletion) === -32602) return holds('-32602');
-        return violated(`completion/complete for ${UNKNOWN_PROMPT} got ${outcome(unknownCompletion)}`, [evidence('unknown completion ref', unknownCompletion, { expected: { error: { code: -32602 } } })]);
+        return expectErrorCode(unknownCompletion, -32602, `completion/complete for ${UNKNOWN_PROMPT}`);
       },
     }),
   ],

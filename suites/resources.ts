@@ -1,5 +1,5 @@
 import { ALL_VERSIONS, check, holds, LEGACY, MODERN, skip, untestable, violated } from './check.js';
-import { errorCode, evidence, isObj, listAll, outcome, resultOf } from './exchange.js';
+import { evidence, expectErrorCode, isObj, listAll, outcome, resultOf } from './exchange.js';
 import { scenario } from './scenario.js';
 import { SPEC } from './spec-links.js';
 import type { Exchange } from '../runner/session-types.js';
@@ -63,8 +63,7 @@ export const resourcesScenario = scenario<ResourcesObs>({
       spec: SPEC.resources26,
       judge({ declared, unknown }) {
         if (!declared || !unknown) return skip('the server does not declare resources');
-        if (errorCode(unknown) === -32602) return holds('-32602');
-        return violated(`resources/read ${UNKNOWN_URI} got ${outcome(unknown)}`, [evidence('unknown resource', unknown, { expected: { error: { code: -32602 } } })]);
+        return expectErrorCode(unknown, -32602, `resources/read ${UNKNOWN_URI}`);
       },
     }),
     check<ResourcesObs>({
@@ -76,8 +75,7 @@ export const resourcesScenario = scenario<ResourcesObs>({
       spec: SPEC.resources25,
       judge({ declared, unknown }) {
         if (!declared || !unknown) return skip('the server does not declare resources');
-        if (errorCode(unknown) === -32002) return holds('-32002');
-        return violated(`resources/read ${UNKNOWN_URI} got ${outcome(unknown)}`, [evidence('unknown resource', unknown, { expected: { error: { code: -32002 } } })]);
+        return expectErrorCode(unknown, -32002, `resources/read ${UNKNOWN_URI}`);
       },
     }),
   ],

@@ -3,7 +3,7 @@ import { schemaArbitraries } from '../arbitraries/schema-arbitraries.js';
 import { schemaFromObject } from '../arbitraries/schema-registry.js';
 import type { NearValid } from '../arbitraries/near-valid.js';
 import { ALL_VERSIONS, check, holds, skip, untestable, violated, type Evidence } from './check.js';
-import { errorCode, evidence, isObj, listAll, outcome, resultOf } from './exchange.js';
+import { errorCode, evidence, isObj, listAll, outcome, resultOf, expectErrorCode } from './exchange.js';
 import { inPool, scenario } from './scenario.js';
 import { SPEC } from './spec-links.js';
 import type { Exchange } from '../runner/session-types.js';
@@ -226,8 +226,7 @@ export const toolsScenario = scenario<ToolsObs>({
       spec: SPEC.tools26,
       judge({ declared, unknown }) {
         if (!declared || !unknown) return skip('the server does not declare tools');
-        if (errorCode(unknown) === -32602) return holds('-32602');
-        return violated(`tools/call ${UNKNOWN_TOOL} got ${outcome(unknown)}`, [evidence('unknown tool', unknown, { expected: { error: { code: -32602 } } })]);
+        return expectErrorCode(unknown, -32602, `tools/call ${UNKNOWN_TOOL}`);
       },
     }),
   ],
