@@ -19,6 +19,8 @@ export interface EngineOptions extends RunOptions {
   deadlineMs: number;
   /** Scenarios run at once (each on its own session/process). Default 4. */
   concurrency?: number;
+  /** The scenarios to run; default every server scenario (tests inject their own). */
+  scenarios?: Scenario[];
   onEvent?: (e: RunEvent) => void;
 }
 
@@ -176,12 +178,13 @@ export async function runServerSuite(target: TargetSpec, opts: EngineOptions): P
 
   // Scenarios are independent (each has its own session and, on stdio, its own process): run a few at once.
   const startRank = (s: Scenario) => (START_ORDER.includes(s.id) ? START_ORDER.indexOf(s.id) : START_ORDER.length);
-  const queue = [...SERVER_SCENARIOS].sort((a, b) => startRank(a) - startRank(b));
+  const all = opts.scenarios ?? SERVER_SCENARIOS;
+  const queue = [...all].sort((a, b) => startRank(a) - startRank(b));
   const workers = Array.from({ length: Math.max(1, opts.concurrency ?? 4) }, async () => {
     for (let s = queue.shift(); s; s = queue.shift()) await runOne(s);
   });
   await Promise.all(workers);
-  const order = (id: string) => SERVER_SCENARIOS.findIndex((x) => x.id === id);
+  const order = (id: string) => all.findIndex((x) => x.id === id);
   scenarios.sort((a, b) => order(a.id) - order(b.id));
   checks.sort((a, b) => order(a.scenario) - order(b.scenario));
 
