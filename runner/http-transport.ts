@@ -249,23 +249,11 @@ export class HttpTransport implements Transport {
           onEvent: (ev) => {
             if (finishedEarly) return;
             if (ev.data === '') return; // priming event (HL-04): carries only an id
-            const p = tryParseJson(ev.data);
             const data: Record<string, unknown> = {};
             if (ev.id !== undefined) data.sseId = ev.id;
             if (ev.event !== undefined) data.sseEvent = ev.event;
-            if (!p.ok) {
-              this.recorder.record({ dir: 'in', channel: 'http', kind: 'parse-error', raw: ev.data, data });
-              return;
-            }
-            this.recorder.record({
-              dir: 'in',
-              channel: 'http',
-              kind: isJsonRpcMessage(p.value) ? 'message' : undefined,
-              raw: ev.data,
-              message: p.value,
-              data,
-            });
-            if (isJsonRpcMessage(p.value) && accept(p.value)) finishedEarly = true;
+            const p = this.recordSseData(ev.data, data);
+            if (p.ok && isJsonRpcMessage(p.value) && accept(p.value)) finishedEarly = true;
           },
         });
         const out = await readBounded(res.body, this.maxBody, (t) => {
@@ -334,19 +322,8 @@ export class HttpTransport implements Transport {
     const parser = createParser({
       onEvent: (ev) => {
         if (ev.data === '') return;
-        const p = tryParseJson(ev.data);
-        if (!p.ok) {
-          this.recorder.record({ dir: 'in', channel: 'http', kind: 'parse-error', raw: ev.data });
-          return;
-        }
-        this.recorder.record({
-          dir: 'in',
-          channel: 'http',
-          kind: isJsonRpcMessage(p.value) ? 'message' : undefined,
-          raw: ev.data,
-          message: p.value,
-          data: { stream: 'GET', ...(ev.id !== undefined ? { sseId: ev.id } : {}) },
-        });
+        const p = this.recordSseData(ev.data, { stream: 'GET', ...(ev.id !== undefined ? { sseId: ev.id } : {}) });
+        if (!p.ok) return;
         messages.push(p.value);
         if (isRequest(p.value)) this.answerServerRequest(p.value);
       },
@@ -428,6 +405,14 @@ export class HttpTransport implements Transport {
     };
     const p = run().finally(() => this.replies.delete(p));
     this.replies.add(p);
+  }
+
+  /** Record one SSE event's data: a JSON-RPC message, other JSON, or a parse error. */
+  private recordSseData(raw: string, data: Record<string, unknown>): ReturnType<typeof tryParseJson> {
+    const p = tryParseJson(raw);
+    if (!p.ok) this.recorder.record({ dir: 'in', channel: 'http', kind: 'parse-error', raw, data });
+    else this.recorder.record({ dir: 'in', channel: 'http', kind: isJsonRpcMessage(p.value) ? 'message' : undefined, raw, message: p.value, data });
+    return p;
   }
 
   private noteOversize(): void {
