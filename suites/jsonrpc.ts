@@ -20,6 +20,14 @@ function harmlessMethod(session: Session): string {
   return session.era === 'modern' ? 'server/discover' : 'ping';
 }
 
+/**
+ * How long the warm target takes to answer a harmless request (the handshake includes the
+ * process start, so it is no measure): malformed-input probes wait in proportion.
+ */
+export async function warmLatency(session: Session): Promise<number> {
+  return (await session.request(harmlessMethod(session))).elapsedMs;
+}
+
 interface Case {
   name: string;
   exchange: Exchange;
@@ -40,7 +48,10 @@ const clocks = new WeakMap<ScenarioContext, ProbeClock>();
 
 async function raw(ctx: ScenarioContext, body: unknown, expectId?: string | number | null): Promise<Exchange> {
   let clock = clocks.get(ctx);
-  if (!clock) clocks.set(ctx, (clock = new ProbeClock(probeTimeout(ctx.options))));
+  if (!clock) {
+    const warm = await warmLatency(ctx.session);
+    clocks.set(ctx, (clock = new ProbeClock(probeTimeout(ctx.options, warm), warm)));
+  }
   // Malformed input may not carry a readable id: take the first response, whatever its id.
   const t = clock.timeoutMs;
   return clock.observe(await ctx.deliberate(ctx.session.raw(body, { expectId, anyResponse: true, timeoutMs: t, quietMs: t })));

@@ -3,6 +3,7 @@ import { messages } from '../arbitraries/messages.js';
 import type { NearValid } from '../arbitraries/near-valid.js';
 import { ALL_VERSIONS, check, holds, untestable, violated } from './check.js';
 import { errorCode, evidence, isObj, outcome } from './exchange.js';
+import { warmLatency } from './jsonrpc.js';
 import { ProbeClock, probeTimeout, scenario } from './scenario.js';
 import { SPEC } from './spec-links.js';
 import type { Exchange, Session } from '../runner/session-types.js';
@@ -51,7 +52,8 @@ export const nearValidRequests = scenario<NearValidObs>({
     const arb = fc.oneof(...methods.map((method) => m.request(method).nearValid.map((nv) => ({ method, nv }))));
     const cases = fc.sample(arb, { numRuns: ctx.options.runs, seed: ctx.options.seed });
     const sent: Sent[] = [];
-    const clock = new ProbeClock(probeTimeout(ctx.options));
+    const warm = await warmLatency(session);
+    const clock = new ProbeClock(probeTimeout(ctx.options, warm), warm);
     for (const { method, nv } of cases) {
       const v = withoutMadeUpCursor(nv);
       const id = isObj(v) && (typeof v.id === 'string' || typeof v.id === 'number') && !nv.label.path.startsWith('/id') ? v.id : undefined;

@@ -51,23 +51,31 @@ export function scenario<O>(s: Scenario<O>): Scenario<O> {
 }
 
 /**
- * How long a malformed-input probe waits for an answer. A local server answers a refusal in
- * milliseconds; one that drops bad input silently would otherwise cost the full timeout per probe.
+ * How long a malformed-input probe waits for an answer. A local server refuses garbage in
+ * milliseconds; one that drops it silently would otherwise cost the full timeout per probe. A slow
+ * or loaded target (a warm request took long) gets proportionally longer.
  */
-export function probeTimeout(options: RunOptions): number {
-  return Math.min(options.timeoutMs, 500);
+export function probeTimeout(options: RunOptions, warmMs = 0): number {
+  return Math.min(options.timeoutMs, Math.max(500, 10 * warmMs));
 }
 
 /**
  * Probe waits that shorten once the target has shown it drops bad input silently: after two
- * unanswered probes in a row each further one waits 150 ms; an answer restores the full wait.
+ * unanswered probes in a row each further one waits a short while (150 ms, or three warm round
+ * trips on a slow target); an answer restores the full wait.
  */
 export class ProbeClock {
   private silent = 0;
-  constructor(private readonly max: number) {}
+  private readonly short: number;
+  constructor(
+    private readonly max: number,
+    warmMs = 0,
+  ) {
+    this.short = Math.min(max, Math.max(150, 3 * warmMs));
+  }
 
   get timeoutMs(): number {
-    return this.silent >= 2 ? Math.min(this.max, 150) : this.max;
+    return this.silent >= 2 ? this.short : this.max;
   }
 
   observe(ex: Exchange): Exchange {
