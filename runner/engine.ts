@@ -191,7 +191,8 @@ export async function runServerSuite(target: TargetSpec, opts: EngineOptions): P
   // Crashes seen anywhere (a scenario may have restarted the target and gone on).
   for (const e of recorder.events()) {
     if (e.kind === 'process-exit' && e.data && e.data.expected !== true && (e.data.exitCode !== 0 || e.data.signal)) {
-      finding({ kind: 'crash', message: `the target exited with code ${String(e.data.exitCode)}${e.data.signal ? ` (signal ${String(e.data.signal)})` : ''}`, data: e.data });
+      const last = typeof e.data.lastSent === 'string' ? `; last message sent: ${e.data.lastSent.slice(0, 200)}` : '';
+      finding({ kind: 'crash', scenario: e.source, message: `the target exited with code ${String(e.data.exitCode)}${e.data.signal ? ` (signal ${String(e.data.signal)})` : ''}${last}`, data: e.data });
     }
   }
 

@@ -416,7 +416,10 @@ export class StdioTransport implements Transport {
       channel: 'stdio',
       kind: 'process-exit',
       raw: this.closing ? `target ${how} after mcpspec closed it` : `target ${how} unexpectedly`,
-      data: { exitCode: code, signal, expected: this.closing, pid: this.pidValue },
+      // An unexpected death keeps what explains it: the last words on stderr and the last message sent.
+      data: this.closing
+        ? { exitCode: code, signal, expected: true, pid: this.pidValue }
+        : { exitCode: code, signal, expected: false, pid: this.pidValue, stderrTail: info.stderrTail.slice(-2000), lastSent: info.lastSent?.slice(0, 2000) },
     });
     this.markExited();
     for (const p of [...this.active]) p.done({ timedOut: false, closed: info });
