@@ -1,5 +1,5 @@
 import { messages } from '../arbitraries/messages.js';
-import { appliesTo, verdictOf, type CheckInfo, type JudgeContext, type Verdict } from '../suites/check.js';
+import { appliesTo, checkInfo, verdictOf, type CheckInfo, type JudgeContext, type Verdict } from '../suites/check.js';
 import { areaOf, RUN_CHECKS, SERVER_SCENARIOS, START_ORDER } from '../suites/catalogue.js';
 import type { RawTarget, RunOptions, Scenario, ScenarioContext } from '../suites/scenario.js';
 import { HttpTransport, type HttpTarget } from './http-transport.js';
@@ -120,7 +120,7 @@ export async function runServerSuite(target: TargetSpec, opts: EngineOptions): P
   const scenarios: ScenarioResult[] = [];
 
   const record = (s: Scenario, info: CheckInfo, verdict: Verdict) => {
-    const r: CheckResult = { ...strip(info), ...verdict, area: areaOf(info.id), scenario: s.id };
+    const r: CheckResult = { ...checkInfo(info), ...verdict, area: areaOf(info.id), scenario: s.id };
     checks.push(r);
     emit({ type: 'check', result: r });
   };
@@ -213,11 +213,6 @@ function judgeSafely<O>(c: CheckInfo & { judge(o: O, ctx: JudgeContext): import(
   }
 }
 
-function strip(c: CheckInfo): CheckInfo {
-  const { id, title, requirements, level, versions, transports, spec } = c;
-  return { id, title, requirements, level, versions, transports, spec };
-}
-
 class DeadlineError extends Error {}
 
 function withDeadline<T>(p: Promise<T>, ms: number, message: string): Promise<T> {
@@ -267,6 +262,7 @@ function instrument(session: Session, exchanges: Exchange[]): Session {
 function scenarioContext(session: Session, deps: ContextDeps): ScenarioContext {
   const ctx: ScenarioContext = {
     session: instrument(session, deps.exchanges),
+    version: deps.version as ScenarioContext['version'],
     options: deps.opts,
     async reopen() {
       await ctx.session.close().catch(() => undefined);

@@ -1,4 +1,4 @@
-import type { CheckInfo } from './check.js';
+import { checkInfo, type CheckInfo } from './check.js';
 import { discoverScenario, versionFirstRequest } from './discover.js';
 import { httpScenario } from './http-transport.js';
 import { jsonRpcScenario } from './jsonrpc.js';
@@ -46,13 +46,8 @@ export function areaOf(id: string): string {
 export function catalogue(version?: string): CatalogueEntry[] {
   const entries: CatalogueEntry[] = [];
   for (const s of SERVER_SCENARIOS) {
-    for (const c of s.checks) entries.push({ ...strip(c), area: areaOf(c.id), scenario: s.id });
+    for (const c of s.checks) entries.push({ ...checkInfo(c), area: areaOf(c.id), scenario: s.id });
   }
-  for (const c of RUN_CHECKS) entries.push({ ...strip(c), area: areaOf(c.id), scenario: 'run' });
+  for (const c of RUN_CHECKS) entries.push({ ...checkInfo(c), area: areaOf(c.id), scenario: 'run' });
   return version ? entries.filter((e) => e.versions.includes(version as never)) : entries;
-}
-
-function strip(c: CheckInfo & { judge?: unknown }): CheckInfo {
-  const { id, title, requirements, level, versions, transports, spec } = c;
-  return { id, title, requirements, level, versions, transports, spec };
 }

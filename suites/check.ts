@@ -66,6 +66,12 @@ export interface JudgeContext {
   capabilities: Record<string, unknown>;
 }
 
+/** The record of a check without its judgement (what catalogues and reports carry). */
+export function checkInfo(c: CheckInfo): CheckInfo {
+  const { id, title, requirements, level, versions, transports, spec } = c;
+  return { id, title, requirements, level, versions, transports, spec };
+}
+
 export function check<O>(c: Check<O>): Check<O> {
   return c;
 }

@@ -47,7 +47,7 @@ export const nearValidRequests = scenario<NearValidObs>({
   versions: ALL_VERSIONS,
   async run(ctx) {
     let { session } = ctx;
-    const m = messages(session.version === '2026-07-28' || session.era === 'modern' ? '2026-07-28' : session.version);
+    const m = messages(ctx.version);
     const methods = fuzzableMethods(session);
     const arb = fc.oneof(...methods.map((method) => m.request(method).nearValid.map((nv) => ({ method, nv }))));
     const cases = fc.sample(arb, { numRuns: ctx.options.runs, seed: ctx.options.seed });

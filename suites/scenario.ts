@@ -22,6 +22,8 @@ export interface RunOptions {
 /** What a scenario gets: a fresh session on a freshly started target, and the run options. */
 export interface ScenarioContext {
   session: Session;
+  /** The version the run is judged by (a negotiated version mcpspec has no schema for maps to the nearest). */
+  version: '2026-07-28' | '2025-11-25' | '2025-06-18';
   options: RunOptions;
   /** Close the session and start the target again (a scenario that crashed it goes on). */
   reopen(): Promise<Session>;

@@ -170,9 +170,11 @@ export const toolsScenario = scenario<ToolsObs>({
         const calls = validCalls.filter((c) => withSchema.has(c.tool) && resultOf(c.exchange) && resultOf(c.exchange)!.isError !== true);
         if (calls.length === 0) return untestable(withSchema.size ? 'no successful call of a tool with an outputSchema' : 'no tool declares an outputSchema');
         const bad: Evidence[] = [];
+        let judged = 0;
         for (const c of calls) {
           const schema = withSchema.get(c.tool)!;
           const r = resultOf(c.exchange)!;
+          judged++;
           if (!('structuredContent' in r)) {
             bad.push(evidence(`${c.tool}: no structuredContent`, c.exchange, { expected: 'structuredContent' }));
             continue;
@@ -181,14 +183,16 @@ export const toolsScenario = scenario<ToolsObs>({
           try {
             validate = schemaFromObject(schema, 'outputSchema').validatorForNodes([schema]);
           } catch {
-            continue; // an uncompilable outputSchema is tools.input-schema's finding
+            judged--; // an uncompilable outputSchema is tools.input-schema's finding, not judged here
+            continue;
           }
           if (!validate(r.structuredContent)) {
             bad.push(evidence(`${c.tool}: structuredContent does not match outputSchema`, c.exchange, { pointer: `/result/structuredContent${validate.errors?.[0]?.instancePath ?? ''}`, expected: validate.errors?.[0]?.message }));
           }
         }
-        if (bad.length) return violated(`${bad.length} of ${calls.length} structured results break their outputSchema`, bad.slice(0, 3));
-        return holds(`${calls.length} structured results match their outputSchema`);
+        if (bad.length) return violated(`${bad.length} of ${judged} structured results break their outputSchema`, bad.slice(0, 3));
+        if (judged === 0) return untestable('every tool with an outputSchema has one that does not compile');
+        return holds(`${judged} structured results match their outputSchema`);
       },
     }),
     check<ToolsObs>({
