@@ -1,5 +1,9 @@
-/** mcpspec's programmatic API: schema-derived arbitraries, the server suite engine and its catalogue. */
+/** mcpspec's programmatic API: schema-derived arbitraries, properties, the engine and its catalogue, the report builder. */
 export * from './arbitraries/index.js';
-export { runServerSuite, type RunResult, type TargetSpec, type EngineOptions, type CheckResult, type Finding } from './runner/engine.js';
-export { catalogue, type CatalogueEntry } from './suites/catalogue.js';
+export { runServerSuite, type ServerRunOptions } from './runner/run-server.js';
+export { runSuite, type Driver, type EngineOptions } from './runner/engine.js';
+export type { ServerTarget } from './runner/server-driver.js';
+export type { CheckResult, Finding, RunResult, RunEvent, TargetInfo } from './results/run.js';
+export type { CheckRecord } from './results/check-record.js';
+export { catalogue, CHECKS, type CatalogueEntry } from './suites/catalogue.js';
 export { buildReport, exitCodeOf, type Report, type Summary } from './reports/report.js';

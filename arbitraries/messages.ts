@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { NearValid } from './near-valid.js';
 import { definitionArbitraries, type SchemaArbitraries } from './schema-arbitraries.js';
-import { loadSchema, SchemaLookupError, type SchemaDocument, type SchemaNode } from './schema-registry.js';
+import { loadSchema, SchemaLookupError, type SchemaDocument, type SchemaNode } from '../protocol/schema-registry.js';
 
 export type MessageKind = 'request' | 'notification';
 export type Direction = 'client-to-server' | 'server-to-client' | 'either';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { escapePointer, type SchemaDocument, type SchemaNode } from './schema-registry.js';
+import { escapePointer, type SchemaDocument, type SchemaNode } from '../protocol/schema-registry.js';
 import { normalize, propertySchemas, type Flat, type JsonType, type Norm, type Union } from './normalize.js';
 import { brokenFormatValues } from './string-formats.js';
 import type { ValidBuilder } from './valid.js';

@@ -1,4 +1,4 @@
-import type { SchemaDocument, SchemaNode } from './schema-registry.js';
+import type { SchemaDocument, SchemaNode } from '../protocol/schema-registry.js';
 
 export type JsonType = 'null' | 'boolean' | 'integer' | 'number' | 'string' | 'array' | 'object';
 export const JSON_TYPES: JsonType[] = ['null', 'boolean', 'integer', 'number', 'string', 'array', 'object'];

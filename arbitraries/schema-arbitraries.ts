@@ -1,6 +1,6 @@
 import type fc from 'fast-check';
 import { NearValidBuilder, type NearValid } from './near-valid.js';
-import { schemaFromObject, type SchemaDocument, type SchemaNode } from './schema-registry.js';
+import { schemaFromObject, type SchemaDocument, type SchemaNode } from '../protocol/schema-registry.js';
 import { ValidBuilder, type GenOptions } from './valid.js';
 
 /** The valid and near-valid arbitraries of one schema node. */

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { FLOAT32_MAX, INT_FORMAT_RANGES } from './formats.js';
+import { FLOAT32_MAX, INT_FORMAT_RANGES } from '../protocol/formats.js';
 
 const word = fc.constantFrom('alpha', 'beta', 'gamma', 'notes', 'report', 'data', 'item', 'user', 'main', 'docs', 'a1', 'x');
 const host = fc.constantFrom('example.com', 'api.example.org', 'localhost', 'mcp.example.dev', '127.0.0.1');

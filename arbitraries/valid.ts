@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { SchemaDocument, SchemaNode } from './schema-registry.js';
+import type { SchemaDocument, SchemaNode } from '../protocol/schema-registry.js';
 import { conjunctKey, isNotAnything, JSON_TYPES, normalize, propertySchemas, type Flat, type JsonType, type Norm } from './normalize.js';
 import { formatArbitrary, formatType, hintedString } from './string-formats.js';
 

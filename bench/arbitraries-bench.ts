@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { generateSync } from 'json-schema-faker';
 import { definitionArbitraries } from '../arbitraries/schema-arbitraries.js';
-import { loadSchema, VENDORED_SCHEMAS } from '../arbitraries/schema-registry.js';
+import { loadSchema, VENDORED_SCHEMAS } from '../protocol/schema-registry.js';
 import { confirms } from '../arbitraries/near-valid.js';
 
 export interface GeneratorFigures {

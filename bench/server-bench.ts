@@ -4,8 +4,10 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
-import { packageRoot } from '../arbitraries/package-root.js';
-import { runServerSuite, type RunResult, type TargetSpec } from '../runner/engine.js';
+import { packageRoot } from '../protocol/package-root.js';
+import type { RunResult } from '../results/run.js';
+import { runServerSuite } from '../runner/run-server.js';
+import type { ServerTarget } from '../runner/server-driver.js';
 
 const require = createRequire(import.meta.url);
 const EVERYTHING = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
@@ -111,10 +113,10 @@ async function baselineHttp(url: string, requests: Record<string, unknown>[]): P
   return (performance.now() - t0) / 1000;
 }
 
-const OPTIONS = { specVersion: 'auto', allowDestructive: false, timeoutMs: 10_000, toolTimeoutMs: 1500, seed: 1, runs: 20, deadlineMs: 300_000, concurrency: 4 } as const;
+const OPTIONS = { specVersion: 'auto', allowDestructive: false, allowOpenWorld: false, timeoutMs: 10_000, seed: 1, runs: 20, deadlineMs: 300_000, concurrency: 4 } as const;
 
 async function measure(transport: 'stdio' | 'http'): Promise<Row> {
-  let target: TargetSpec;
+  let target: ServerTarget;
   let stop = async () => undefined as void;
   if (transport === 'stdio') target = { kind: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] };
   else {

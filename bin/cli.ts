@@ -16,7 +16,7 @@ export async function runCli(argv: string[]): Promise<number> {
     .command('server', 'test an MCP server over stdio (--stdio -- <command>) or Streamable HTTP (--url)', serverOptions, async (a) => {
       code = await runServerCommand(a as unknown as ServerArgs);
     })
-    .command('list', 'print the check catalogue: id, level, requirement IDs, title', listOptions, (a) => runList(a))
+    .command('list', 'print the check catalogue: id, level, requirement IDs, title', listOptions, (a) => runList(a as never))
     .command('demo', 'print generated valid and near-valid MCP messages with their violation labels', demoCommand, (a) => runDemo({ seed: Number(a.seed), n: Number(a.n) }))
     .demandCommand(1, 'say which command to run')
     .strict()

@@ -1,5 +1,7 @@
-import type { CheckResult } from '../runner/engine.js';
-import type { Status } from '../suites/check.js';
+// The console report: grouped by area, counts per area, every failure with its evidence and spec link.
+
+import type { CheckResult } from '../results/run.js';
+import type { Status } from '../results/verdict.js';
 import type { Report } from './report.js';
 
 const MARK: Record<Status, string> = { pass: 'PASS', fail: 'FAIL', warn: 'WARN', skip: 'SKIP', untestable: 'N/T ', error: 'ERR ' };
@@ -22,9 +24,9 @@ export function renderConsole(report: Report, opts: { color: boolean; verbose?: 
   const c = (code: number, s: string) => color(opts.color, code, s);
   const out: string[] = [];
   const t = report.target;
-  out.push(c(1, `mcpspec ${report.tool.version}: ${t.transport === 'stdio' ? `${t.command} ${t.args.join(' ')}` : t.url}`));
-  const info = report.server.info as { name?: string; version?: string } | undefined;
-  out.push(`server: ${info?.name ?? 'unnamed'} ${info?.version ?? ''} | era: ${report.era.era} ${report.era.version} (${report.era.reason}) | capabilities: ${Object.keys(report.server.capabilities).join(', ') || 'none'}`);
+  out.push(c(1, `mcpspec ${report.tool.version}: ${'url' in t ? t.url : `${t.command} ${t.args.join(' ')}`} (${report.role} under test, ${t.transport})`));
+  const info = report.peer.info as { name?: string; version?: string } | undefined;
+  out.push(`${report.role}: ${info?.name ?? 'unnamed'} ${info?.version ?? ''} | era: ${report.era.era} ${report.era.version} (${report.era.reason}) | capabilities: ${Object.keys(report.peer.capabilities).join(', ') || 'none'}`);
   const areas = new Map<string, CheckResult[]>();
   for (const r of report.checks) areas.set(r.area, [...(areas.get(r.area) ?? []), r]);
   for (const [area, rows] of areas) {
@@ -36,6 +38,7 @@ export function renderConsole(report: Report, opts: { color: boolean; verbose?: 
       if (r.status === 'fail' || r.status === 'warn' || r.status === 'error' || opts.verbose) {
         if (r.status !== 'pass') {
           out.push(c(90, `       ${r.title} (${r.requirements.join(', ')}) ${r.spec}`));
+          if (r.case) out.push(c(90, `       generated case (seed ${r.case.seed}, path ${r.case.path}, ${r.case.shrinks} shrinks${r.case.shrinkBudgetReached ? ', budget reached' : ''}): ${json(r.case.value)}`));
           for (const e of r.evidence.slice(0, 2)) {
             out.push(c(90, `       - ${e.what}`));
             if (e.request !== undefined) out.push(c(90, `         sent:     ${json(e.request)}`));
@@ -58,11 +61,16 @@ export function renderConsole(report: Report, opts: { color: boolean; verbose?: 
   if (report.findings.length) {
     out.push('');
     out.push(c(1, 'findings'));
-    for (const f of report.findings) out.push(`  ${f.kind}: ${f.message.split('\n')[0]}`);
+    for (const f of report.findings) {
+      out.push(`  ${f.kind}: ${f.message.split('\n')[0]}${f.scenario ? ` [${f.scenario}]` : ''}`);
+      if (f.lastSent) out.push(c(90, `       last message sent: ${json(f.lastSent, 200)}`));
+      if (f.stderrTail) out.push(c(90, `       stderr: ${json(f.stderrTail.trim().split('\n').slice(-3).join(' | '), 300)}`));
+    }
   }
   const s = report.summary;
   out.push('');
-  const verdict = s.error || s.harnessErrors ? c(31, 'MCPSPEC ERROR') : s.conformant ? c(32, 'CONFORMANT') : c(31, 'NONCONFORMANT');
+  const judged = s.pass + s.fail + s.warn;
+  const verdict = s.error || s.harnessErrors ? c(31, 'MCPSPEC ERROR') : judged === 0 ? c(31, 'NOTHING JUDGED') : s.conformant ? c(32, 'CONFORMANT') : c(31, 'NONCONFORMANT');
   out.push(`${verdict}: ${s.pass} passed, ${s.fail} failed, ${s.warn} warnings${report.options.strict ? ' (strict)' : ''}, ${s.skip} skipped, ${s.untestable} untestable, ${s.error} errors; ${s.targetFailures} crash/hang findings; ${(report.durationMs / 1000).toFixed(1)} s`);
   return out.join('\n');
 }

@@ -1,7 +1,12 @@
-import type { CheckResult, Finding, RunResult, ScenarioResult } from '../runner/engine.js';
-import type { Status } from '../suites/check.js';
+// report.json: the one versioned structure every reporter renders (docs/report-format.md, schema in
+// reports/report.schema.json). Built from a RunResult; reads only result types.
 
-export const REPORT_VERSION = 1;
+import { createHash } from 'node:crypto';
+import type { CheckResult, EraInfo, Finding, PeerInfo, RunResult, ScenarioResult, TargetInfo } from '../results/run.js';
+import type { Role } from '../results/check-record.js';
+import type { Status } from '../results/verdict.js';
+
+export const REPORT_VERSION = 2;
 
 export interface Summary {
   pass: number;
@@ -18,17 +23,40 @@ export interface Summary {
   conformant: boolean;
 }
 
-/** report.json: the versioned, documented structure every reporter renders (docs/report-format.md). */
+/** What was asked for: enough to repeat the run (`mcpspec verify` re-runs it). */
+export interface ReportOptions {
+  specVersion: string;
+  strict: boolean;
+  only?: string[];
+  skip?: string[];
+  allowDestructive: boolean;
+  allowOpenWorld: boolean;
+  timeoutMs: number;
+  toolTimeoutMs?: number;
+  deadlineMs: number;
+  seed: number;
+  runs: number;
+  /** Names of variables set or passed to the target (never their values). */
+  env?: string[];
+}
+
 export interface Report {
   reportVersion: typeof REPORT_VERSION;
   tool: { name: 'mcpspec'; version: string };
   startedAt: string;
   durationMs: number;
-  target: { transport: 'stdio'; command: string; args: string[] } | { transport: 'http'; url: string };
-  era: RunResult['era'];
-  server: RunResult['server'];
-  options: { strict: boolean; only?: string[]; skip?: string[]; allowDestructive: boolean; timeoutMs: number; toolTimeoutMs?: number; seed: number; runs: number };
+  /** The side under test. */
+  role: Role;
+  target: TargetInfo;
+  era: EraInfo;
+  /** What the peer under test declared. */
+  peer: PeerInfo;
+  options: ReportOptions;
   summary: Summary;
+  /** sha256 over the sorted `id:status` pairs and the judged version: two runs with equal verdicts have equal digests. */
+  digest: string;
+  /** Present when the run was one shard of a sharded run. */
+  shard?: { index: number; count: number };
   scenarios: ScenarioResult[];
   checks: CheckResult[];
   findings: Finding[];
@@ -37,7 +65,12 @@ export interface Report {
 export function summarize(checks: CheckResult[], findings: Finding[], strict: boolean): Summary {
   const count = (s: Status) => checks.filter((c) => c.status === s).length;
   const s = {
-    pass: count('pass'), fail: count('fail'), warn: count('warn'), skip: count('skip'), untestable: count('untestable'), error: count('error'),
+    pass: count('pass'),
+    fail: count('fail'),
+    warn: count('warn'),
+    skip: count('skip'),
+    untestable: count('untestable'),
+    error: count('error'),
     total: checks.length,
     targetFailures: findings.filter((f) => f.kind === 'crash' || f.kind === 'hang').length,
     harnessErrors: findings.filter((f) => f.kind === 'harness').length,
@@ -45,26 +78,33 @@ export function summarize(checks: CheckResult[], findings: Finding[], strict: bo
   return { ...s, conformant: s.fail === 0 && s.targetFailures === 0 && (!strict || s.warn === 0) };
 }
 
-export function buildReport(run: RunResult, options: Report['options'], toolVersion: string): Report {
-  const t = run.target;
+export function verdictDigest(checks: Pick<CheckResult, 'id' | 'status'>[], judgedBy: string): string {
+  const pairs = checks.map((c) => `${c.id}:${c.status}`).sort();
+  return `sha256:${createHash('sha256').update(JSON.stringify([judgedBy, pairs])).digest('hex')}`;
+}
+
+export function buildReport(run: RunResult, options: ReportOptions, toolVersion: string): Report {
   return {
     reportVersion: REPORT_VERSION,
     tool: { name: 'mcpspec', version: toolVersion },
     startedAt: run.startedAt,
     durationMs: run.durationMs,
-    target: t.kind === 'stdio' ? { transport: 'stdio', command: t.command, args: t.args } : { transport: 'http', url: t.url },
+    role: run.role,
+    target: run.target,
     era: run.era,
-    server: run.server,
+    peer: run.peer,
     options,
     summary: summarize(run.checks, run.findings, options.strict),
+    digest: verdictDigest(run.checks, run.era.judgedBy),
     scenarios: run.scenarios,
     checks: run.checks,
     findings: run.findings,
   };
 }
 
-/** 0 conformant, 1 nonconformant, 2 when mcpspec itself failed (its verdicts cannot be trusted). */
+/** 0 conformant, 1 nonconformant, 2 when mcpspec itself failed (its verdicts cannot be trusted) or judged nothing. */
 export function exitCodeOf(report: Report): 0 | 1 | 2 {
   if (report.summary.error > 0 || report.summary.harnessErrors > 0) return 2;
+  if (report.summary.pass + report.summary.fail + report.summary.warn === 0) return 2;
   return report.summary.conformant ? 0 : 1;
 }

@@ -1,43 +1,107 @@
-// What legacy and modern sessions share: request ids, building the JSON-RPC envelope, turning a
-// transport result into an Exchange, and explaining a failed handshake.
+// What legacy and modern sessions share: request ids, the JSON-RPC envelope, turning a transport
+// result into an Exchange, fenced notifications, id-less probes one at a time on stdio, and
+// explaining a failed handshake.
 
-import { serializeBody, type ExchangeOptions, type Transport } from './transport.js';
+import { serializeBody, type RequestId } from '../protocol/jsonrpc.js';
+import type { Implementation } from '../protocol/meta.js';
+import type { Era } from '../protocol/versions.js';
+import type { CloseInfo, WireEvent } from '../results/wire.js';
+import type { EraDetection, Exchange, NotifyOptions, ProbeOptions, RequestOptions, Session } from '../suites/ports.js';
 import type { Recorder } from './recorder.js';
-import type { CloseInfo } from './types.js';
-import {
-  DEFAULT_TIMEOUT_MS,
-  HandshakeError,
-  type Era,
-  type Exchange,
-  type NotifyOptions,
-  type RequestOptions,
-  type ServerInfo,
-  type Session,
-  type EraDetection,
-} from './session-types.js';
+import type { ExchangeOptions, ExchangeResult, Transport } from './transport.js';
+
+export const DEFAULT_TIMEOUT_MS = 10_000;
+
+export interface SessionOptions {
+  clientInfo?: Implementation;
+  /** Default timeout for every request of this session (and the handshake). */
+  timeoutMs?: number;
+  /** Ends every wait when the run ends. */
+  signal?: AbortSignal;
+}
+
+/**
+ * The handshake itself failed (no answer, target died, error). Carries the exchange so a report can
+ * say which request went unanswered and what the target printed on stderr.
+ */
+export class HandshakeError extends Error {
+  override readonly name = 'HandshakeError';
+  constructor(
+    message: string,
+    readonly exchange: Exchange,
+    readonly stderrTail?: string,
+  ) {
+    super(message);
+  }
+
+  /** What happened, said plainly: the target died (crash), said nothing (hang), or refused. */
+  get kind(): 'crash' | 'hang' | 'refused' {
+    if (this.exchange.closed) return 'crash';
+    if (this.exchange.timedOut || this.exchange.aborted) return 'hang';
+    return 'refused';
+  }
+}
+
+/** One at a time: an id-less answer on stdio can only be attributed while a single id-less message is outstanding. */
+class Mutex {
+  private tail: Promise<void> = Promise.resolve();
+  run<T>(fn: () => Promise<T>): Promise<T> {
+    const next = this.tail.then(fn);
+    this.tail = next.then(
+      () => undefined,
+      () => undefined,
+    );
+    return next;
+  }
+}
 
 export abstract class BaseSession implements Session {
   abstract readonly era: Era;
   version: string;
-  serverInfo?: ServerInfo;
+  serverInfo?: Implementation;
   capabilities: Record<string, unknown> = {};
   instructions?: string;
   handshake!: Exchange;
   detection?: EraDetection;
   readonly timeoutMs: number;
+  readonly signal?: AbortSignal;
   private nextId = 1;
+  private readonly idless = new Mutex();
+  private idlessOutstanding = 0;
 
   constructor(
     readonly transport: Transport,
     version: string,
-    timeoutMs: number | undefined,
+    opts: SessionOptions,
   ) {
     this.version = version;
-    this.timeoutMs = timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.signal = opts.signal;
+  }
+
+  get kind(): 'stdio' | 'http' {
+    return this.transport.kind;
   }
 
   get recorder(): Recorder {
     return this.transport.recorder;
+  }
+
+  get httpSessionId(): string | undefined {
+    return (this.transport as { getSessionId?: () => string | undefined }).getSessionId?.();
+  }
+
+  /** Id-less messages waiting for an answer on this connection (stdio lanes take one at a time). */
+  get idlessBusy(): boolean {
+    return this.idlessOutstanding > 0;
+  }
+
+  events(): WireEvent[] {
+    return this.recorder.events();
+  }
+
+  defaultMeta(): Record<string, unknown> {
+    return {};
   }
 
   /** Integer ids from a per-session counter: unique for the whole session (JR-03 and JR-03b). */
@@ -46,11 +110,10 @@ export abstract class BaseSession implements Session {
   }
 
   /** Era-specific params (modern adds `_meta`). Undefined = send no `params` member. */
-  protected abstract buildParams(
-    method: string,
-    params: Record<string, unknown> | undefined,
-    opts: RequestOptions,
-  ): Record<string, unknown> | undefined;
+  protected abstract buildParams(method: string, params: Record<string, unknown> | undefined, opts: RequestOptions): Record<string, unknown> | undefined;
+
+  /** The request a fence uses: answered by any live server of this era. */
+  protected abstract fenceMethod(): string;
 
   async request(method: string, params?: Record<string, unknown>, opts: RequestOptions = {}): Promise<Exchange> {
     const id = opts.id ?? this.nextRequestId();
@@ -60,55 +123,79 @@ export abstract class BaseSession implements Session {
     return this.send(msg, { expectId: id, timeoutMs: opts.timeoutMs ?? this.timeoutMs, headers: opts.headers }, id, method);
   }
 
+  fence(): Promise<Exchange> {
+    return this.request(this.fenceMethod());
+  }
+
   async notify(method: string, params?: Record<string, unknown>, opts: NotifyOptions = {}): Promise<Exchange> {
     const msg: Record<string, unknown> = { jsonrpc: '2.0', method };
     if (params !== undefined) msg.params = params;
-    return this.send(
-      msg,
-      { timeoutMs: opts.timeoutMs ?? this.timeoutMs, quietMs: opts.quietMs, headers: opts.headers },
-      undefined,
-      method,
-    );
+    const timeoutMs = opts.timeoutMs ?? this.timeoutMs;
+    if (this.transport.kind === 'http') return this.send(msg, { timeoutMs, headers: opts.headers, idless: true }, undefined, method);
+    return this.exclusive(() => this.fenced(msg, { timeoutMs, idless: true }, method));
   }
 
-  async raw(body: string | unknown, opts: ExchangeOptions): Promise<Exchange> {
-    let id: string | number | null | undefined;
-    let method: string | undefined;
-    const obj = typeof body === 'string' ? safeParse(body) : body;
-    if (typeof obj === 'object' && obj !== null && !Array.isArray(obj)) {
-      const o = obj as Record<string, unknown>;
-      if (typeof o.id === 'string' || typeof o.id === 'number' || o.id === null) id = o.id;
-      if (typeof o.method === 'string') method = o.method;
-    }
-    return this.send(body, opts, id, method);
+  /**
+   * stdio: a notification has no answer to wait for. An answer to it would come before the answer to
+   * a later request on a server that reads in order; a late one shows up as an unattributed answer
+   * in the recording (judged by the oracles).
+   */
+  private async fenced(body: unknown, opts: ExchangeOptions, method: string | undefined): Promise<Exchange> {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const pending = this.send(body, { ...opts, until: gate }, undefined, method);
+    const fence = await this.fence();
+    release();
+    const ex = await pending;
+    if (fence.timedOut && !ex.response) ex.timedOut = true;
+    return ex;
+  }
+
+  async probe(body: unknown, opts: ProbeOptions): Promise<Exchange> {
+    const o: ExchangeOptions = { expectId: opts.expectId, idless: opts.idless, timeoutMs: opts.timeoutMs ?? this.timeoutMs, headers: opts.headers, httpMethod: opts.httpMethod };
+    const { id, method, notification } = describe(body);
+    if (this.transport.kind === 'stdio' && notification && opts.expectId === undefined) return this.exclusive(() => this.fenced(body, { ...o, idless: true }, method));
+    const go = () => this.send(body, o, opts.expectId ?? id, method);
+    return opts.idless && this.transport.kind === 'stdio' ? this.exclusive(go) : go();
   }
 
   close(): Promise<CloseInfo | undefined> {
     return this.transport.close();
   }
 
-  protected async send(
-    body: unknown,
-    opts: ExchangeOptions,
-    id: string | number | null | undefined,
-    method: string | undefined,
-  ): Promise<Exchange> {
+  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    this.idlessOutstanding++;
+    return this.idless.run(fn).finally(() => this.idlessOutstanding--);
+  }
+
+  protected async send(body: unknown, opts: ExchangeOptions, id: RequestId | null | undefined, method: string | undefined): Promise<Exchange> {
     const startedAt = Date.now();
-    const from = this.recorder.lastSeq() + 1;
-    const res = await this.transport.exchange(body, opts);
-    const ex: Exchange = { ...res, request: body, startedAt, seqRange: { from, to: this.recorder.lastSeq() } };
+    let res: ExchangeResult;
+    if (this.signal?.aborted) res = { messages: [], timedOut: false, aborted: true, elapsedMs: 0, seq: [] };
+    else res = await this.transport.exchange(body, { ...opts, signal: this.signal });
+    const ex: Exchange = { ...res, request: body, startedAt, timeoutMs: opts.timeoutMs };
     if (id !== undefined) ex.id = id;
     if (method !== undefined) ex.method = method;
     return ex;
   }
 }
 
-function safeParse(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
+function describe(body: unknown): { id?: RequestId | null; method?: string; notification?: boolean } {
+  let obj = body;
+  if (typeof body === 'string') {
+    try {
+      obj = JSON.parse(body);
+    } catch {
+      return {};
+    }
   }
+  if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) return {};
+  const o = obj as Record<string, unknown>;
+  const out: { id?: RequestId | null; method?: string; notification?: boolean } = {};
+  if (typeof o.id === 'string' || typeof o.id === 'number' || o.id === null) out.id = o.id;
+  if (typeof o.method === 'string') out.method = o.method;
+  out.notification = typeof o.method === 'string' && !('id' in o);
+  return out;
 }
 
 function excerpt(s: string, n: number): string {
@@ -120,7 +207,7 @@ function excerpt(s: string, n: number): string {
  * Why a handshake exchange failed, or undefined if it produced a result object. The message names
  * the request that went unanswered and quotes the target's stderr when it died.
  */
-export function handshakeFailure(ex: Exchange, what: string, timeoutMs: number, transport: Transport): HandshakeError | undefined {
+export function handshakeFailure(ex: Exchange, what: string, transport: Transport): HandshakeError | undefined {
   const label = `${what} (id ${JSON.stringify(ex.id)})`;
   const stderrTail = ex.closed?.stderrTail ?? (transport as { stderrTail?: () => string }).stderrTail?.();
   const tail = stderrTail ? `; stderr: ${excerpt(stderrTail, 800)}` : '';
@@ -129,9 +216,8 @@ export function handshakeFailure(ex: Exchange, what: string, timeoutMs: number, 
     const target = transport.kind === 'http' ? 'the server connection was lost' : `the target ${how}`;
     return new HandshakeError(`${target} before answering ${label}${tail}`, ex, stderrTail);
   }
-  if (ex.timedOut) {
-    return new HandshakeError(`${label} was never answered within ${timeoutMs} ms${tail}`, ex, stderrTail);
-  }
+  if (ex.aborted) return new HandshakeError(`the run ended before ${label} was answered`, ex, stderrTail);
+  if (ex.timedOut) return new HandshakeError(`${label} was not answered within the ${ex.timeoutMs} ms timeout${tail}`, ex, stderrTail);
   const resp = ex.response as Record<string, unknown> | undefined;
   if (resp === undefined) {
     const http = ex.http ? ` (HTTP ${ex.http.status}${ex.http.body ? `: ${excerpt(ex.http.body, 300)}` : ''})` : '';
@@ -139,11 +225,7 @@ export function handshakeFailure(ex: Exchange, what: string, timeoutMs: number, 
   }
   if ('error' in resp) {
     const err = resp.error as { code?: unknown; message?: unknown } | undefined;
-    return new HandshakeError(
-      `${label} was rejected: ${String(err?.code)} ${String(err?.message)} (${serializeBody(resp.error).slice(0, 300)})`,
-      ex,
-      stderrTail,
-    );
+    return new HandshakeError(`${label} was rejected: ${String(err?.code)} ${String(err?.message)} (${serializeBody(resp.error).slice(0, 300)})`, ex, stderrTail);
   }
   if (typeof resp.result !== 'object' || resp.result === null || Array.isArray(resp.result)) {
     return new HandshakeError(`${label} returned no result object`, ex, stderrTail);

@@ -1,66 +1,45 @@
 // Era detection as a dual-era client does it (ED-01 stdio, ED-04 HTTP): probe with a modern
 // `server/discover`. A DiscoverResult or a recognised modern error means modern; anything else
-// (other errors, whatever their code (ED-02), 4xx without a modern body, silence) means legacy.
+// (other errors, whatever their code (ED-02), 4xx without a modern body, silence for the whole
+// timeout) means legacy. A slow server gets the whole timeout: a late answer is still an answer.
 
+import { MODERN_ERROR_CODES } from '../protocol/jsonrpc.js';
+import { MCPSPEC_INFO, modernMeta, type Implementation } from '../protocol/meta.js';
+import { DEFAULT_LEGACY_VERSION, DEFAULT_MODERN_VERSION, type LegacyVersion, type ModernVersion } from '../protocol/versions.js';
+import type { EraDetection, Exchange } from '../suites/ports.js';
+import { DEFAULT_TIMEOUT_MS } from './base-session.js';
 import { HttpTransport } from './http-transport.js';
-import { modernMeta } from './modern-session.js';
-import { Recorder } from './recorder.js';
-import type { EraDetection, Exchange } from './session-types.js';
-import type { Transport, TransportFactory } from './transport.js';
-import {
-  DEFAULT_LEGACY_VERSION,
-  DEFAULT_MODERN_VERSION,
-  MCPSPEC_CLIENT_INFO,
-  type ClientInfo,
-  type LegacyVersion,
-  type ModernVersion,
-} from './versions.js';
-
-/** JSON-RPC error codes only a modern server sends (B26): header mismatch, missing capability, unsupported version. */
-export const MODERN_ERROR_CODES = new Set([-32020, -32021, -32022]);
+import type { Transport } from './transport.js';
 
 export interface DetectEraOptions {
-  /** The session timeout; the probe uses min(timeoutMs, 3000) so a silent legacy server costs little. */
+  /** The request timeout: the probe waits for all of it. */
   timeoutMs?: number;
-  probeTimeoutMs?: number;
-  clientInfo?: ClientInfo;
+  clientInfo?: Implementation;
   modernVersion?: ModernVersion;
   /** Reported as `version` when the result is legacy (initialize will negotiate the real one). */
   legacyVersion?: LegacyVersion;
-  recorder?: Recorder;
+  signal?: AbortSignal;
 }
 
 const PROBE_ID = 'mcpspec-probe-1';
-
-function probeTimeout(opts: DetectEraOptions): number {
-  return opts.probeTimeoutMs ?? Math.min(opts.timeoutMs ?? 3000, 3000);
-}
 
 /** Probe an already-open transport. The transport stays open; HTTP header state is reset on a legacy verdict. */
 export async function probeEra(transport: Transport, opts: DetectEraOptions = {}): Promise<EraDetection> {
   const modern = opts.modernVersion ?? DEFAULT_MODERN_VERSION;
   const legacy = opts.legacyVersion ?? DEFAULT_LEGACY_VERSION;
-  const timeoutMs = probeTimeout(opts);
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const request = {
     jsonrpc: '2.0',
     id: PROBE_ID,
     method: 'server/discover',
-    params: { _meta: modernMeta(modern, opts.clientInfo ?? MCPSPEC_CLIENT_INFO) },
+    params: { _meta: modernMeta(modern, {}, opts.clientInfo ?? MCPSPEC_INFO) },
   };
   const http = transport instanceof HttpTransport ? transport : undefined;
   http?.setProtocolVersionHeader(modern);
   http?.setModernHeaders(true);
   const startedAt = Date.now();
-  const from = transport.recorder.lastSeq() + 1;
-  const res = await transport.exchange(request, { expectId: PROBE_ID, timeoutMs });
-  const probe: Exchange = {
-    ...res,
-    id: PROBE_ID,
-    request,
-    method: 'server/discover',
-    startedAt,
-    seqRange: { from, to: transport.recorder.lastSeq() },
-  };
+  const res = await transport.exchange(request, { expectId: PROBE_ID, timeoutMs, signal: opts.signal });
+  const probe: Exchange = { ...res, id: PROBE_ID, request, method: 'server/discover', startedAt, timeoutMs };
   const verdict = classify(probe, modern, legacy, timeoutMs);
   if (verdict.era === 'legacy') {
     http?.setProtocolVersionHeader(undefined);
@@ -80,7 +59,8 @@ function classify(ex: Exchange, modern: string, legacy: string, timeoutMs: numbe
     const how = ex.closed.signal ? `was killed by ${ex.closed.signal}` : `exited with code ${ex.closed.exitCode}`;
     return fallback(`the target ${how} on server/discover`);
   }
-  if (ex.timedOut) return fallback(`server/discover got no answer within ${timeoutMs} ms`);
+  if (ex.aborted) return fallback('the run ended before server/discover was answered');
+  if (ex.timedOut) return fallback(`server/discover got no answer within the ${timeoutMs} ms timeout`);
   const resp = ex.response as { result?: unknown; error?: { code?: unknown; message?: unknown; data?: unknown } } | undefined;
   const status = ex.http ? ` (HTTP ${ex.http.status})` : '';
   if (resp?.result !== undefined) {
@@ -107,16 +87,3 @@ function classify(ex: Exchange, modern: string, legacy: string, timeoutMs: numbe
   return fallback('server/discover got no JSON-RPC response');
 }
 
-/**
- * Detect the era of a target on a throwaway transport (closed before returning). openSession uses
- * `probeEra` instead so a modern target's probe transport can be reused.
- */
-export async function detectEra(makeTransport: TransportFactory, opts: DetectEraOptions = {}): Promise<EraDetection> {
-  const transport = makeTransport(opts.recorder ?? new Recorder());
-  try {
-    await transport.open();
-    return await probeEra(transport, opts);
-  } finally {
-    await transport.close();
-  }
-}

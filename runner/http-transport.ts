@@ -9,19 +9,14 @@
 
 import { createParser } from 'eventsource-parser';
 import { MAX_BODY_BYTES, readBounded } from './bounded-reader.js';
-import { applyHeaderOverrides, modernHeadersFor } from './http-headers.js';
-import { idMatch, isJsonRpcMessage, isRequest, isResponse, replyToServerRequest, tryParseJson } from './jsonrpc.js';
+import { applyHeaderOverrides, modernHeadersFor } from '../protocol/http-headers.js';
+import { idMatch, isJsonRpcMessage, isRequest, isResponse, responseId, serializeBody, tryParseJson } from '../protocol/jsonrpc.js';
+import type { CloseInfo } from '../results/wire.js';
+import type { HttpOutcome } from '../suites/ports.js';
+import { redactHeaders } from './redact.js';
 import { Recorder } from './recorder.js';
-import {
-  TargetStartError,
-  serializeBody,
-  type ExchangeOptions,
-  type ExchangeResult,
-  type HttpResult,
-  type ServerRequest,
-  type Transport,
-} from './transport.js';
-import type { CloseInfo } from './types.js';
+import { replyToServerRequest } from './server-requests.js';
+import { TargetStartError, type ExchangeOptions, type ExchangeResult, type ServerRequest, type Transport } from './transport.js';
 
 export interface HttpTarget {
   /** The MCP endpoint, e.g. http://127.0.0.1:3000/mcp */
@@ -36,26 +31,10 @@ export interface HttpTransportOptions {
   auxTimeoutMs?: number;
 }
 
-export interface GetStream {
-  status: number;
-  /** Messages received so far on the stream (grows in the background). */
-  messages: unknown[];
-  /** Settles when the stream ends or is closed. */
-  done: Promise<void>;
-  close(): void;
-}
 
 const ACCEPT_BOTH = 'application/json, text/event-stream';
 const LAST_SENT_CHARS = 4096;
 
-const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie']);
-
-/** Recordings end up in reports and CI logs: never keep credentials in them. */
-function redact(h: Record<string, string>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(h)) out[k] = SECRET_HEADERS.has(k.toLowerCase()) ? '<redacted>' : v;
-  return out;
-}
 
 function headersToRecord(h: Headers): Record<string, string> {
   const out: Record<string, string> = {};
@@ -93,7 +72,6 @@ export class HttpTransport implements Transport {
   private reachable = false;
   private closedInfo?: CloseInfo;
   private lastSent?: string;
-  private readonly streams = new Set<AbortController>();
   private readonly replies = new Set<Promise<void>>();
   private readonly maxBody: number;
   private readonly auxTimeoutMs: number;
@@ -135,7 +113,7 @@ export class HttpTransport implements Transport {
     return;
   }
 
-  async exchange(body: string | unknown, opts: ExchangeOptions): Promise<ExchangeResult> {
+  async exchange(body: unknown, opts: ExchangeOptions): Promise<ExchangeResult> {
     const started = Date.now();
     const method = opts.httpMethod ?? 'POST';
     const text = method === 'POST' ? serializeBody(body) : undefined;
@@ -144,29 +122,40 @@ export class HttpTransport implements Transport {
     const headers = applyHeaderOverrides(this.baseHeaders(method, parsed.ok ? parsed.value : undefined), opts.headers);
 
     const messages: unknown[] = [];
+    const seq: number[] = [];
     let response: unknown;
     let firstResponse: unknown;
     const controller = new AbortController();
     let timedOut = false;
+    let aborted = false;
     let finishedEarly = false;
     const timer = setTimeout(() => {
       timedOut = true;
       controller.abort();
     }, opts.timeoutMs);
+    const onAbort = () => {
+      aborted = true;
+      controller.abort();
+    };
+    if (opts.signal?.aborted) onAbort();
+    else opts.signal?.addEventListener('abort', onAbort, { once: true });
 
-    this.recorder.record({
+    const sent = this.recorder.record({
       dir: 'out',
       channel: 'http',
       raw: text ?? '',
       kind: parsed.ok && isJsonRpcMessage(parsed.value) ? 'message' : undefined,
       message: parsed.ok ? parsed.value : undefined,
-      http: { method, headers: redact(headers), url: this.target.url },
+      http: { method, headers: redactHeaders(headers), url: this.target.url },
     });
+    seq.push(sent.seq);
     if (text !== undefined) this.lastSent = text.length > LAST_SENT_CHARS ? `${text.slice(0, LAST_SENT_CHARS)}…` : text;
 
     const result = (extra: Partial<ExchangeResult> = {}): ExchangeResult => {
       clearTimeout(timer);
-      const r: ExchangeResult = { messages, timedOut, elapsedMs: Date.now() - started, ...extra };
+      opts.signal?.removeEventListener('abort', onAbort);
+      const r: ExchangeResult = { messages, timedOut: timedOut && !aborted, elapsedMs: Date.now() - started, seq, ...extra };
+      if (aborted) r.aborted = true;
       const chosen = response ?? firstResponse;
       if (chosen !== undefined) r.response = chosen;
       return r;
@@ -192,6 +181,7 @@ export class HttpTransport implements Transport {
     try {
       res = await fetch(this.target.url, { method, headers: wireHeaders, body: text, signal: controller.signal });
     } catch (err) {
+      if (aborted) return result();
       if (timedOut) {
         noteTimeout();
         return result();
@@ -210,31 +200,38 @@ export class HttpTransport implements Transport {
     }
     const contentType = res.headers.get('content-type') ?? undefined;
     const isSse = contentType?.toLowerCase().startsWith('text/event-stream') ?? false;
-    this.recorder.record({
+    const head = this.recorder.record({
       dir: 'in',
       channel: 'http',
       kind: 'http-response',
       raw: '',
-      http: { method, status: res.status, headers: redact(resHeaders), url: res.url || this.target.url },
+      http: { method, status: res.status, headers: redactHeaders(resHeaders), url: res.url || this.target.url },
     });
+    seq.push(head.seq);
 
     const waitsForId = opts.expectId !== undefined;
+    // Everything on this HTTP response answers this POST alone: an id-less answer is attributable.
     const accept = (msg: unknown): boolean => {
       // Returns true when this message ends the exchange.
       messages.push(msg);
+      seq.push(this.recorder.lastSeq());
       if (isRequest(msg)) {
         this.answerServerRequest(msg);
         return false;
       }
       if (!isResponse(msg)) return false;
-      if (firstResponse === undefined) firstResponse = msg;
-      if (opts.anyResponse) {
-        response ??= msg;
+      const id = responseId(msg);
+      if (id === undefined) {
+        firstResponse ??= msg;
+        return !waitsForId || opts.idless === true;
+      }
+      if (!waitsForId) {
+        firstResponse ??= msg;
         return true;
       }
-      const m = waitsForId ? idMatch(msg.id, opts.expectId as string | number | null) : 'none';
+      const m = idMatch(id, opts.expectId!);
       if (m === 'none') return false;
-      // An exact id wins; a loose one (1 vs "1") also ends the wait so the suite can flag the id type.
+      // An exact id wins; a loose one (1 vs "1") also ends the wait so a check can flag the id type.
       if (m === 'exact' || response === undefined) response = msg;
       return true;
     };
@@ -272,74 +269,22 @@ export class HttpTransport implements Transport {
         this.recordBody(bodyText, contentType, out.overflow, accept);
       }
     } catch (err) {
-      if (timedOut) {
-        if (waitsForId || opts.anyResponse) noteTimeout();
+      if (aborted) {
+        // the run ended: nothing to note
+      } else if (timedOut) {
+        if (waitsForId || opts.idless) noteTimeout();
         else timedOut = false; // a notification's stream that never ended is not a missed answer
       } else if (!finishedEarly) {
         const why = describeNetworkError(err);
         this.recorder.note('http', 'stream-error', `response body broke off: ${why.text}`);
       }
     }
-    const http: HttpResult = { status: res.status, headers: resHeaders, body: bodyText };
+    const http: HttpOutcome = { status: res.status, headers: resHeaders, body: bodyText };
     if (contentType !== undefined) http.contentType = contentType;
     return result({ http });
   }
 
-  /**
-   * Legacy GET stream (HL-05): server-initiated messages outside any request. 405 is a valid answer.
-   * Messages are collected in the background until `close()` or the server ends the stream.
-   */
-  async openGetStream(opts: { timeoutMs: number; headers?: Record<string, string | undefined> }): Promise<GetStream> {
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), opts.timeoutMs);
-    const headers = applyHeaderOverrides(this.baseHeaders('GET', undefined), opts.headers);
-    this.recorder.record({ dir: 'out', channel: 'http', raw: '', http: { method: 'GET', headers: redact(headers), url: this.target.url } });
-    const messages: unknown[] = [];
-    let res: Response;
-    try {
-      res = await fetch(this.target.url, { method: 'GET', headers, signal: controller.signal });
-    } catch (err) {
-      clearTimeout(timer);
-      const why = controller.signal.aborted ? 'no response headers before the timeout' : describeNetworkError(err).text;
-      this.recorder.note('http', 'get-stream-failed', `GET stream failed: ${why}`);
-      return { status: 0, messages, done: Promise.resolve(), close: () => undefined };
-    }
-    clearTimeout(timer);
-    const resHeaders = headersToRecord(res.headers);
-    this.recorder.record({
-      dir: 'in',
-      channel: 'http',
-      kind: 'http-response',
-      raw: '',
-      http: { method: 'GET', status: res.status, headers: redact(resHeaders), url: this.target.url },
-    });
-    const sse = (res.headers.get('content-type') ?? '').toLowerCase().startsWith('text/event-stream');
-    if (res.status !== 200 || !sse) {
-      await res.body?.cancel().catch(() => undefined);
-      return { status: res.status, messages, done: Promise.resolve(), close: () => undefined };
-    }
-    this.streams.add(controller);
-    const parser = createParser({
-      onEvent: (ev) => {
-        if (ev.data === '') return;
-        const p = this.recordSseData(ev.data, { stream: 'GET', ...(ev.id !== undefined ? { sseId: ev.id } : {}) });
-        if (!p.ok) return;
-        messages.push(p.value);
-        if (isRequest(p.value)) this.answerServerRequest(p.value);
-      },
-    });
-    const done = readBounded(res.body, this.maxBody, (t) => parser.feed(t))
-      .then((out) => {
-        if (out.overflow) this.noteOversize();
-      })
-      .catch(() => undefined)
-      .finally(() => this.streams.delete(controller));
-    return { status: res.status, messages, done, close: () => controller.abort() };
-  }
-
   async close(): Promise<CloseInfo | undefined> {
-    for (const c of this.streams) c.abort();
-    this.streams.clear();
     // Let in-flight replies to server requests finish (bounded).
     await Promise.race([Promise.allSettled([...this.replies]), new Promise((r) => setTimeout(r, this.auxTimeoutMs).unref())]);
     if (this.sessionId !== undefined && !this.closedInfo && this.reachable) {

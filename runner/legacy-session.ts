@@ -2,16 +2,12 @@
 // capabilities for the life of the connection; `notifications/initialized` completes it (LC-05).
 // On HTTP the session id and MCP-Protocol-Version header then ride on every request (HL-07/08).
 
-import { BaseSession, handshakeFailure } from './base-session.js';
+import { MCPSPEC_INFO, type Implementation } from '../protocol/meta.js';
+import { DEFAULT_LEGACY_VERSION, isLegacyVersion, type LegacyVersion } from '../protocol/versions.js';
+import type { Exchange, RequestOptions } from '../suites/ports.js';
+import { BaseSession, handshakeFailure, type SessionOptions } from './base-session.js';
 import { HttpTransport } from './http-transport.js';
 import type { Transport } from './transport.js';
-import {
-  DEFAULT_LEGACY_VERSION,
-  MCPSPEC_CLIENT_INFO,
-  isLegacyVersion,
-  type LegacyVersion,
-} from './versions.js';
-import type { Exchange, NotifyOptions, RequestOptions, ServerInfo, SessionOptions } from './session-types.js';
 
 export interface LegacySessionOptions extends SessionOptions {
   version?: LegacyVersion;
@@ -27,22 +23,22 @@ export class LegacySession extends BaseSession {
   readonly requestedVersion: string;
   initialized = false;
 
-  constructor(transport: Transport, requestedVersion: string, timeoutMs: number | undefined) {
-    super(transport, requestedVersion, timeoutMs);
+  constructor(transport: Transport, requestedVersion: string, opts: SessionOptions) {
+    super(transport, requestedVersion, opts);
     this.requestedVersion = requestedVersion;
   }
 
-  protected buildParams(
-    _method: string,
-    params: Record<string, unknown> | undefined,
-    _opts: RequestOptions,
-  ): Record<string, unknown> | undefined {
+  protected buildParams(_method: string, params: Record<string, unknown> | undefined, _opts: RequestOptions): Record<string, unknown> | undefined {
     return params;
   }
 
+  protected fenceMethod(): string {
+    return 'ping';
+  }
+
   /** LC-05: tells the server the client is ready. Sent automatically unless `skipInitialized`. */
-  async sendInitialized(opts: NotifyOptions = {}): Promise<Exchange> {
-    const ex = await this.notify('notifications/initialized', undefined, { quietMs: 100, ...opts });
+  async sendInitialized(): Promise<Exchange> {
+    const ex = await this.notify('notifications/initialized');
     this.initialized = true;
     return ex;
   }
@@ -52,20 +48,17 @@ export class LegacySession extends BaseSession {
 export async function openLegacySession(transport: Transport, opts: LegacySessionOptions = {}): Promise<LegacySession> {
   const requested = opts.version ?? DEFAULT_LEGACY_VERSION;
   await transport.open();
-  const session = new LegacySession(transport, requested, opts.timeoutMs);
+  const session = new LegacySession(transport, requested, opts);
   if (transport instanceof HttpTransport) {
     // A fresh legacy session: no leftover id or modern headers from a probe.
     transport.setSessionId(undefined);
     transport.setProtocolVersionHeader(undefined);
     transport.setModernHeaders(false);
   }
-  const ex = await session.request('initialize', {
-    protocolVersion: requested,
-    capabilities: opts.capabilities ?? {},
-    clientInfo: opts.clientInfo ?? MCPSPEC_CLIENT_INFO,
-  });
+  const clientInfo: Implementation = opts.clientInfo ?? MCPSPEC_INFO;
+  const ex = await session.request('initialize', { protocolVersion: requested, capabilities: opts.capabilities ?? {}, clientInfo });
   session.handshake = ex;
-  const failure = handshakeFailure(ex, 'initialize', session.timeoutMs, transport);
+  const failure = handshakeFailure(ex, 'initialize', transport);
   if (failure) throw failure;
 
   const result = (ex.response as { result: Record<string, unknown> }).result;
@@ -74,21 +67,14 @@ export async function openLegacySession(transport: Transport, opts: LegacySessio
     session.version = answered;
     if (!isLegacyVersion(answered)) {
       // LC-03 allows any version; LC-04 says a client that cannot speak it should disconnect.
-      // We keep going so the report can show what happened, and leave a note.
-      transport.recorder.note(transport.kind, 'unknown-version', `server answered protocolVersion ${answered}, which mcpspec does not speak`, {
-        requested,
-        answered,
-      });
+      // mcpspec keeps going so the report can show what happened, and leaves a note.
+      transport.recorder.note(transport.kind, 'unknown-version', `server answered protocolVersion ${answered}, which mcpspec does not speak`, { requested, answered });
     }
   } else {
     transport.recorder.note(transport.kind, 'unknown-version', 'initialize result has no protocolVersion string', { requested });
   }
-  if (typeof result.capabilities === 'object' && result.capabilities !== null) {
-    session.capabilities = result.capabilities as Record<string, unknown>;
-  }
-  if (typeof result.serverInfo === 'object' && result.serverInfo !== null) {
-    session.serverInfo = result.serverInfo as ServerInfo;
-  }
+  if (typeof result.capabilities === 'object' && result.capabilities !== null) session.capabilities = result.capabilities as Record<string, unknown>;
+  if (typeof result.serverInfo === 'object' && result.serverInfo !== null) session.serverInfo = result.serverInfo as Implementation;
   if (typeof result.instructions === 'string') session.instructions = result.instructions;
 
   if (transport instanceof HttpTransport) transport.setProtocolVersionHeader(session.version);

@@ -3,43 +3,23 @@
 // run for a long time; counts and findings survive the drops.
 
 import { performance } from 'node:perf_hooks';
-import type { WireChannel, WireDirection, WireEvent, WireKind } from './types.js';
+import type { Recording, RecordingJson, RecorderCounts, WireChannel, WireDirection, WireEvent, WireIncident, WireIncidentType, WireKind } from '../results/wire.js';
 
 /** Maximum characters kept in `raw` per event. */
 export const MAX_RAW_CHARS = 64 * 1024;
 export const DEFAULT_MAX_EVENTS = 20_000;
 /** Approximate payload budget; past it the oldest payloads are dropped (events stay). */
 export const DEFAULT_MAX_PAYLOAD_CHARS = 64 * 1024 * 1024;
-const MAX_FINDINGS = 2_000;
+const MAX_INCIDENTS = 2_000;
 
 /** Notes that indicate something wrong with the target (the rest are informational). */
-const FINDING_NOTES = new Set([
+const INCIDENT_NOTES = new Set([
   'multi-line-message',
   'line-too-long',
   'body-too-large',
   'hook-error',
 ]);
 
-export type FindingType =
-  | 'noise'
-  | 'parse-error'
-  | 'crash'
-  | 'timeout'
-  | 'multi-line-message'
-  | 'line-too-long'
-  | 'body-too-large'
-  | 'hook-error';
-
-export interface Finding {
-  type: FindingType;
-  seq: number;
-  t: number;
-  channel: WireChannel;
-  /** One line for a report. */
-  summary: string;
-  /** An excerpt of the offending bytes (bounded to 500 chars). */
-  excerpt?: string;
-}
 
 export interface RecordInput {
   dir: WireDirection;
@@ -70,31 +50,12 @@ export interface RecorderOptions {
   source?: string;
 }
 
-export interface RecordingJson {
-  format: 'mcpspec-recording';
-  version: 1;
-  startedAt: string;
-  counts: RecorderCounts;
-  findings: Finding[];
-  events: WireEvent[];
-}
-
-export interface RecorderCounts {
-  total: number;
-  /** Events removed because the list exceeded `maxEvents`. */
-  droppedEvents: number;
-  /** Events whose payload was removed to stay within `maxPayloadChars`. */
-  droppedPayloads: number;
-  byKind: Record<string, number>;
-  byDir: Record<string, number>;
-  findings: number;
-}
 
 function excerpt(s: string, n = 500): string {
   return s.length > n ? `${s.slice(0, n)}…` : s;
 }
 
-export class Recorder {
+export class Recorder implements Recording {
   /** Schema validation and other observers plug in here; the runner itself never judges. */
   onInbound?: (msg: unknown, ctx: HookContext) => void;
   onOutbound?: (msg: unknown, ctx: HookContext) => void;
@@ -107,14 +68,14 @@ export class Recorder {
   private payloadChars = 0;
   private payloadCursor = 0; // oldest event that may still hold a payload
   private readonly cost = new WeakMap<WireEvent, number>(); // payload chars charged per event
-  private readonly found: Finding[] = [];
+  private readonly found: WireIncident[] = [];
   private readonly counts: RecorderCounts = {
     total: 0,
     droppedEvents: 0,
     droppedPayloads: 0,
     byKind: {},
     byDir: {},
-    findings: 0,
+    incidents: 0,
   };
   private readonly maxEvents: number;
   private readonly maxPayloadChars: number;
@@ -137,7 +98,8 @@ export class Recorder {
   record(input: RecordInput): WireEvent {
     const cut = input.raw.length > MAX_RAW_CHARS;
     const ev: WireEvent = {
-      seq: this.nextSeq++,
+      // Scenario logs share the run log's numbering, so a sequence number means the same event in both.
+      seq: this.parent ? this.parent.record({ ...input, source: input.source ?? this.source }).seq : this.nextSeq++,
       t: this.now(),
       dir: input.dir,
       channel: input.channel,
@@ -151,7 +113,6 @@ export class Recorder {
     if (input.data !== undefined) ev.data = input.data;
     if (input.source !== undefined) ev.source = input.source;
     // Concurrent scenarios each keep their own log; the run-wide log gets a tagged copy.
-    this.parent?.record({ ...input, source: input.source ?? this.source });
 
     this.list.push(ev);
     this.counts.total++;
@@ -162,7 +123,7 @@ export class Recorder {
     const cost = ev.raw.length + (ev.message !== undefined ? input.raw.length : 0);
     this.cost.set(ev, cost);
     this.payloadChars += cost;
-    this.noteFinding(ev);
+    this.noteIncident(ev);
     this.enforceBounds();
     this.runHooks(ev);
     return ev;
@@ -185,11 +146,11 @@ export class Recorder {
 
   /** The last sequence number handed out (0 before the first event). */
   lastSeq(): number {
-    return this.nextSeq - 1;
+    return this.parent ? this.parent.lastSeq() : this.nextSeq - 1;
   }
 
   /** Problems seen on the wire: noise lines, parse errors, crashes, timeouts, oversize, notes. */
-  findings(): Finding[] {
+  incidents(): WireIncident[] {
     return this.found.slice();
   }
 
@@ -201,26 +162,16 @@ export class Recorder {
   toJSON(): RecordingJson {
     return {
       format: 'mcpspec-recording',
-      version: 1,
+      version: 2,
       startedAt: this.startedAt.toISOString(),
       counts: this.stats(),
-      findings: this.findings(),
+      incidents: this.incidents(),
       events: this.events(),
     };
   }
 
-  /** Rebuild a recorder from `toJSON()` output (for `mcpspec replay` and report tooling). */
-  static fromJSON(data: RecordingJson): Recorder {
-    const r = new Recorder();
-    r.list = data.events.map((e) => ({ ...e }));
-    r.nextSeq = (r.list.at(-1)?.seq ?? 0) + 1;
-    Object.assign(r.counts, data.counts);
-    r.found.push(...data.findings);
-    return r;
-  }
-
-  private noteFinding(ev: WireEvent): void {
-    let type: FindingType | undefined;
+  private noteIncident(ev: WireEvent): void {
+    let type: WireIncidentType | undefined;
     let summary = '';
     if (ev.kind === 'noise') {
       type = 'noise';
@@ -234,14 +185,14 @@ export class Recorder {
     } else if (ev.kind === 'process-exit' && ev.data?.expected === false) {
       type = 'crash';
       summary = ev.raw;
-    } else if (ev.dir === 'note' && ev.note !== undefined && FINDING_NOTES.has(ev.note)) {
-      type = ev.note as FindingType;
+    } else if (ev.dir === 'note' && ev.note !== undefined && INCIDENT_NOTES.has(ev.note)) {
+      type = ev.note as WireIncidentType;
       summary = ev.raw;
     }
     if (type === undefined) return;
-    this.counts.findings++;
-    if (this.found.length >= MAX_FINDINGS) return; // counted, not kept
-    const f: Finding = { type, seq: ev.seq, t: ev.t, channel: ev.channel, summary: excerpt(summary, 300) };
+    this.counts.incidents++;
+    if (this.found.length >= MAX_INCIDENTS) return; // counted, not kept
+    const f: WireIncident = { type, seq: ev.seq, t: ev.t, channel: ev.channel, summary: excerpt(summary, 300) };
     if (type === 'noise' || type === 'parse-error') f.excerpt = excerpt(ev.raw);
     this.found.push(f);
   }

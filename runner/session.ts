@@ -1,33 +1,30 @@
-// openSession: the one entry point suites and the CLI use. It picks the era (fixed by
+// openSession: how every scenario and the CLI get a session. It picks the era (fixed by
 // --spec-version, or detected with a server/discover probe) and hands back a Session.
 
-import { probeEra, type DetectEraOptions } from './detect-era.js';
+import type { Implementation } from '../protocol/meta.js';
+import { isModernVersion, type LegacyVersion, type SpecVersion } from '../protocol/versions.js';
+import type { BaseSession } from './base-session.js';
+import { probeEra } from './detect-era.js';
 import { openLegacySession } from './legacy-session.js';
 import { openModernSession } from './modern-session.js';
 import { Recorder } from './recorder.js';
-import type { Session } from './session-types.js';
 import type { Transport, TransportFactory } from './transport.js';
-import { isModernVersion, type ClientInfo, type LegacyVersion, type SpecVersion } from './versions.js';
-
-export * from './session-types.js';
 
 export interface OpenSessionOptions {
   specVersion: 'auto' | SpecVersion;
-  clientInfo?: ClientInfo;
-  /** Default per-request timeout (and handshake timeout). Default 10 000 ms. */
+  clientInfo?: Implementation;
+  /** Per-request timeout (and handshake timeout). */
   timeoutMs?: number;
-  /** Era probe timeout for 'auto'. Default min(timeoutMs, 3000). */
-  probeTimeoutMs?: number;
   /** The legacy version to request when 'auto' falls back. Default 2025-11-25. */
   legacyVersion?: LegacyVersion;
-  /** Legacy: do not send notifications/initialized (see LegacySession.sendInitialized). */
+  /** Legacy: do not send notifications/initialized yet. */
   skipInitialized?: boolean;
   /** Modern: capabilities declared on every request. */
   clientCapabilities?: Record<string, unknown>;
   /** Legacy: capabilities offered in initialize. */
   capabilities?: Record<string, unknown>;
-  /** Share a recorder (e.g. one per target run); default a new one. */
   recorder?: Recorder;
+  signal?: AbortSignal;
 }
 
 /**
@@ -35,12 +32,12 @@ export interface OpenSessionOptions {
  * or reached, HandshakeError when it starts but the handshake fails. The transport is closed on
  * any failure, so callers only clean up sessions they got back.
  */
-export async function openSession(makeTransport: TransportFactory, opts: OpenSessionOptions): Promise<Session> {
+export async function openSession(makeTransport: TransportFactory, opts: OpenSessionOptions): Promise<BaseSession> {
   const recorder = opts.recorder ?? new Recorder();
   let transport: Transport = makeTransport(recorder);
   try {
     await transport.open();
-    const common = { clientInfo: opts.clientInfo, timeoutMs: opts.timeoutMs };
+    const common = { clientInfo: opts.clientInfo, timeoutMs: opts.timeoutMs, signal: opts.signal };
     const legacyOpts = { ...common, skipInitialized: opts.skipInitialized, capabilities: opts.capabilities };
     const modernOpts = { ...common, clientCapabilities: opts.clientCapabilities };
 
@@ -49,19 +46,13 @@ export async function openSession(makeTransport: TransportFactory, opts: OpenSes
       return await openLegacySession(transport, { ...legacyOpts, version: opts.specVersion });
     }
 
-    const detectOpts: DetectEraOptions = {
-      timeoutMs: opts.timeoutMs,
-      probeTimeoutMs: opts.probeTimeoutMs,
-      clientInfo: opts.clientInfo,
-      legacyVersion: opts.legacyVersion,
-    };
-    const detection = await probeEra(transport, detectOpts);
-    let session: Session;
+    const detection = await probeEra(transport, { timeoutMs: opts.timeoutMs, clientInfo: opts.clientInfo, legacyVersion: opts.legacyVersion, signal: opts.signal });
+    let session: BaseSession;
     if (detection.era === 'modern') {
       session = await openModernSession(transport, modernOpts);
     } else {
       if (transport.kind === 'stdio') {
-        // The probe may have confused a legacy server (pre-init request, or it went silent): restart it.
+        // The probe may have confused a legacy server (a request before initialize): start it afresh.
         await transport.close();
         transport = makeTransport(recorder);
         await transport.open();

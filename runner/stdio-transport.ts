@@ -4,28 +4,21 @@
 
 import { existsSync } from 'node:fs';
 import { execa, type ResultPromise } from 'execa';
-import { isJsonRpcMessage, isRequest, isResponse, idMatch, replyToServerRequest, tryParseJson } from './jsonrpc.js';
+import { idMatch, isJsonRpcMessage, isRequest, isResponse, responseId, serializeBody, tryParseJson, type RequestId } from '../protocol/jsonrpc.js';
+import type { CloseInfo } from '../results/wire.js';
 import { LineSplitter, MAX_LINE_CHARS } from './line-splitter.js';
 import { Recorder } from './recorder.js';
 import { isAlive, listDescendants, registerLive, signalAll } from './reaper.js';
+import { replyToServerRequest } from './server-requests.js';
 import { TailBuffer } from './tail-buffer.js';
-import {
-  DEFAULT_QUIET_MS,
-  TargetStartError,
-  serializeBody,
-  type ExchangeOptions,
-  type ExchangeResult,
-  type ServerRequest,
-  type Transport,
-} from './transport.js';
-import type { CloseInfo } from './types.js';
+import { TargetStartError, type ExchangeOptions, type ExchangeResult, type ServerRequest, type Transport } from './transport.js';
 
 export interface StdioTarget {
   command: string;
   args: string[];
   cwd?: string;
-  /** Added to (not replacing) the parent environment; `undefined` values unset a variable. */
-  env?: Record<string, string | undefined>;
+  /** The target's whole environment (see target-env.ts); mcpspec's own is not inherited. */
+  env?: Record<string, string>;
 }
 
 export interface StdioTransportOptions {
@@ -42,17 +35,18 @@ export interface StdioTransportOptions {
 }
 
 interface Pending {
-  expectId: string | number | null | undefined;
-  anyResponse: boolean;
-  quietMs: number;
-  timeoutMs: number;
+  expectId?: RequestId;
+  idless: boolean;
   started: number;
   messages: unknown[];
   response?: unknown;
+  seq: number[];
   timer?: NodeJS.Timeout;
-  quietTimer?: NodeJS.Timeout;
-  done: (r: { timedOut: boolean; closed?: CloseInfo }) => void;
+  done: (r: { timedOut?: boolean; closed?: CloseInfo; aborted?: boolean }) => void;
 }
+
+/** How many ids of requests that timed out are remembered, so a late answer is not called unsolicited. */
+const TIMED_OUT_IDS = 1000;
 
 const LAST_SENT_CHARS = 4096;
 const MULTILINE_MAX_LINES = 2000;
@@ -89,6 +83,7 @@ export class StdioTransport implements Transport {
   private unregister?: () => void;
   private knownDescendants = new Set<number>();
   private noiseRun: string[] = [];
+  private readonly timedOutIds = new Set<string>();
   private noiseRunChars = 0;
   private readonly opts: Required<StdioTransportOptions>;
 
@@ -137,8 +132,8 @@ export class StdioTransport implements Transport {
     }
     const proc = execa(command, args, {
       cwd,
-      env,
-      extendEnv: true,
+      env: env ?? { PATH: process.env.PATH ?? '' },
+      extendEnv: false,
       stdin: 'pipe',
       stdout: 'pipe',
       stderr: 'pipe',
@@ -208,59 +203,64 @@ export class StdioTransport implements Transport {
     );
   }
 
-  async exchange(body: string | unknown, opts: ExchangeOptions): Promise<ExchangeResult> {
+  async exchange(body: unknown, opts: ExchangeOptions): Promise<ExchangeResult> {
     const started = Date.now();
     if (!this.proc) throw new Error('StdioTransport.exchange() before open()');
-    if (this.closedInfo) {
-      return { messages: [], timedOut: false, closed: this.closedInfo, elapsedMs: 0 };
-    }
+    if (this.closedInfo) return { messages: [], timedOut: false, closed: this.closedInfo, elapsedMs: 0, seq: [] };
     const text = serializeBody(body);
     const line = text.endsWith('\n') ? text : `${text}\n`;
     const parsed = typeof body === 'string' ? tryParseJson(text) : { ok: true as const, value: body };
 
     return new Promise<ExchangeResult>((resolve) => {
+      const onAbort = () => p.done({ aborted: true });
       const p: Pending = {
         expectId: opts.expectId,
-        anyResponse: opts.anyResponse ?? false,
-        quietMs: opts.quietMs ?? DEFAULT_QUIET_MS,
-        timeoutMs: opts.timeoutMs,
+        idless: opts.idless ?? false,
         started,
         messages: [],
-        done: ({ timedOut, closed }) => {
+        seq: [],
+        done: ({ timedOut = false, closed, aborted }) => {
           if (!this.active.delete(p)) return;
           clearTimeout(p.timer);
-          clearTimeout(p.quietTimer);
-          const r: ExchangeResult = { messages: p.messages, timedOut, elapsedMs: Date.now() - started };
+          opts.signal?.removeEventListener('abort', onAbort);
+          if (timedOut && p.expectId !== undefined) this.rememberTimedOut(p.expectId);
+          const r: ExchangeResult = { messages: p.messages, timedOut, elapsedMs: Date.now() - started, seq: p.seq };
           if (p.response !== undefined) r.response = p.response;
           if (closed) r.closed = closed;
+          if (aborted) r.aborted = true;
           resolve(r);
         },
       };
       // Register before writing: a fast server can answer before write() returns.
       this.active.add(p);
       p.timer = setTimeout(() => {
-        if (this.waitsForResponse(p)) {
-          this.recorder.record({
+        if (p.expectId !== undefined || (p.idless && opts.until === undefined)) {
+          const ev = this.recorder.record({
             dir: 'note',
             channel: 'stdio',
             kind: 'timeout',
-            raw: `no response with id ${JSON.stringify(p.expectId ?? null)} within ${p.timeoutMs} ms`,
-            data: { expectId: p.expectId ?? null, timeoutMs: p.timeoutMs },
+            raw: `no answer ${p.expectId !== undefined ? `with id ${JSON.stringify(p.expectId)}` : 'to an id-less message'} within ${opts.timeoutMs} ms`,
+            data: { expectId: p.expectId ?? null, timeoutMs: opts.timeoutMs },
           });
-          p.done({ timedOut: true });
-        } else {
-          p.done({ timedOut: false }); // a quiet wait that never went quiet ends at the timeout
+          p.seq.push(ev.seq);
         }
+        p.done({ timedOut: true });
       }, opts.timeoutMs);
-      if (!this.waitsForResponse(p)) this.armQuiet(p);
+      if (opts.signal?.aborted) queueMicrotask(onAbort);
+      else opts.signal?.addEventListener('abort', onAbort, { once: true });
+      void opts.until?.then(
+        () => p.done({}),
+        () => p.done({}),
+      );
 
-      this.recorder.record({
+      const ev = this.recorder.record({
         dir: 'out',
         channel: 'stdio',
         raw: text,
         kind: parsed.ok && isJsonRpcMessage(parsed.value) ? 'message' : undefined,
         message: parsed.ok ? parsed.value : undefined,
       });
+      p.seq.push(ev.seq);
       this.lastSent = text.length > LAST_SENT_CHARS ? `${text.slice(0, LAST_SENT_CHARS)}…` : text;
       this.proc?.stdin?.write(line);
     });
@@ -292,7 +292,7 @@ export class StdioTransport implements Transport {
       await this.reapDescendants();
       this.unregister?.();
       // Anything still waiting learns the target is gone.
-      for (const p of [...this.active]) p.done({ timedOut: false, closed: this.closedInfo });
+      for (const p of [...this.active]) p.done({ closed: this.closedInfo });
     } else {
       await within(this.exited, this.opts.closeGraceMs + this.opts.killGraceMs + 2500);
     }
@@ -301,13 +301,9 @@ export class StdioTransport implements Transport {
 
   // --- internals -----------------------------------------------------------------------------
 
-  private waitsForResponse(p: Pending): boolean {
-    return p.expectId !== undefined || p.anyResponse;
-  }
-
-  private armQuiet(p: Pending): void {
-    clearTimeout(p.quietTimer);
-    p.quietTimer = setTimeout(() => p.done({ timedOut: false }), p.quietMs);
+  private rememberTimedOut(id: RequestId): void {
+    this.timedOutIds.add(JSON.stringify(id));
+    if (this.timedOutIds.size > TIMED_OUT_IDS) this.timedOutIds.delete(this.timedOutIds.values().next().value as string);
   }
 
   private onStdoutLine(line: string, truncated: boolean): void {
@@ -320,11 +316,11 @@ export class StdioTransport implements Transport {
     if (parsed.ok && isJsonRpcMessage(parsed.value)) {
       this.noiseRun = [];
       this.noiseRunChars = 0;
-      this.recorder.record({ dir: 'in', channel: 'stdio', raw: line, kind: 'message', message: parsed.value });
-      this.deliver(parsed.value);
+      const ev = this.recorder.record({ dir: 'in', channel: 'stdio', raw: line, kind: 'message', message: parsed.value });
+      this.deliver(parsed.value, ev.seq);
       return;
     }
-    this.recorder.record({
+    const noise = this.recorder.record({
       dir: 'in',
       channel: 'stdio',
       raw: line,
@@ -332,6 +328,8 @@ export class StdioTransport implements Transport {
       truncated,
       message: parsed.ok ? parsed.value : undefined,
     });
+    // A batch answer (an array) is not an MCP message, but it answers whoever sent the batch.
+    if (parsed.ok && Array.isArray(parsed.value) && parsed.value.some(isResponse)) this.attributeIdless(parsed.value, noise.seq);
     // Even a line that parses on its own (`"2025-06-18"`, `{}`) can be one line of a pretty-printed
     // message, so every noise line joins the run.
     this.trackMultiLine(line);
@@ -361,40 +359,52 @@ export class StdioTransport implements Transport {
           { lines },
           parsed.value,
         );
-        if (this.opts.acceptMultiLine) this.deliver(parsed.value);
+        if (this.opts.acceptMultiLine) this.deliver(parsed.value, this.recorder.lastSeq());
         return;
       }
     }
   }
 
-  private deliver(msg: unknown): void {
-    for (const p of this.active) {
-      p.messages.push(msg);
-      if (!this.waitsForResponse(p)) this.armQuiet(p); // activity restarts the quiet period
-    }
+  private deliver(msg: unknown, seq: number): void {
     if (isRequest(msg)) {
       void this.answerServerRequest(msg);
       return;
     }
-    if (!isResponse(msg)) return;
-    const target = this.claim(msg);
-    if (target) {
-      target.response = msg;
-      if (this.waitsForResponse(target)) target.done({ timedOut: false });
+    if (!isResponse(msg)) return; // notifications are recorded, not attributed
+    const id = responseId(msg);
+    if (id === undefined) {
+      this.attributeIdless(msg, seq);
+      return;
     }
+    const waiting = [...this.active].filter((p) => p.expectId !== undefined && p.response === undefined);
+    let target = waiting.find((p) => idMatch(id, p.expectId!) === 'exact');
+    if (!target) {
+      const loose = waiting.filter((p) => idMatch(id, p.expectId!) === 'loose');
+      if (loose.length === 1) target = loose[0];
+    }
+    if (!target) {
+      const late = this.timedOutIds.has(JSON.stringify(id));
+      this.recorder.note('stdio', 'unmatched-response', late ? `a late answer with id ${JSON.stringify(id)}, after its request timed out` : `a response with id ${JSON.stringify(id)} matches no request waiting for an answer`, { id, late }, msg);
+      return;
+    }
+    this.claim(target, msg, seq);
   }
 
-  /** Which waiting exchange does this response end? Exact id first, then loose id, then any-response waits. */
-  private claim(msg: Record<string, unknown>): Pending | undefined {
-    const waiting = [...this.active].filter((p) => p.expectId !== undefined && p.response === undefined);
-    const exact = waiting.find((p) => idMatch(msg.id, p.expectId as string | number | null) === 'exact');
-    if (exact) return exact;
-    const loose = waiting.find((p) => idMatch(msg.id, p.expectId as string | number | null) === 'loose');
-    if (loose) return loose;
-    const any = [...this.active].find((p) => p.anyResponse && p.response === undefined);
-    if (any) return any;
-    // A probe or notification wait keeps the first unsolicited response it saw as evidence.
-    return [...this.active].find((p) => !this.waitsForResponse(p) && p.response === undefined);
+  /** An answer without a usable id belongs to the one id-less message outstanding, or to nobody. */
+  private attributeIdless(msg: unknown, seq: number): void {
+    const candidates = [...this.active].filter((p) => p.idless && p.response === undefined);
+    if (candidates.length === 1) {
+      this.claim(candidates[0], msg, seq);
+      return;
+    }
+    this.recorder.note('stdio', 'unattributed-response', `an answer without an id arrived while ${candidates.length} id-less messages were outstanding`, { candidates: candidates.length }, msg);
+  }
+
+  private claim(p: Pending, msg: unknown, seq: number): void {
+    p.response = msg;
+    p.messages.push(msg);
+    p.seq.push(seq);
+    p.done({});
   }
 
   private async answerServerRequest(req: ServerRequest): Promise<void> {
@@ -422,7 +432,7 @@ export class StdioTransport implements Transport {
         : { exitCode: code, signal, expected: false, pid: this.pidValue, stderrTail: info.stderrTail.slice(-2000), lastSent: info.lastSent?.slice(0, 2000) },
     });
     this.markExited();
-    for (const p of [...this.active]) p.done({ timedOut: false, closed: info });
+    for (const p of [...this.active]) p.done({ closed: info });
   }
 
   private snapshotDescendants(pid: number): void {

@@ -1,12 +1,14 @@
-// The contract both transports (stdio process, Streamable HTTP) implement. Suites never see it
-// directly; sessions drive it. One `exchange` = one message sent + everything that came back
-// until the expected answer, a quiet period, a timeout, or the target's death.
+// The contract both client-side transports (stdio child process, Streamable HTTP client)
+// implement. One `exchange` = one message sent + the answer attributed to it: by id only, or, for
+// an id-less answer, only when exactly one id-less message is outstanding on the connection.
 
+import type { RequestId } from '../protocol/jsonrpc.js';
+import type { CloseInfo } from '../results/wire.js';
+import type { HttpOutcome } from '../suites/ports.js';
 import type { Recorder } from './recorder.js';
-import type { CloseInfo } from './types.js';
 
 export interface ServerRequest {
-  id: string | number;
+  id: RequestId;
   method: string;
   params?: unknown;
 }
@@ -16,60 +18,51 @@ export interface Transport {
   /** Every message in and out of this transport lands here. */
   readonly recorder: Recorder;
   open(): Promise<void>;
-  /** Send one body: a string is sent verbatim (malformed-input tests), anything else is JSON.stringify'd compactly. */
-  exchange(body: string | unknown, opts: ExchangeOptions): Promise<ExchangeResult>;
+  /** Send one body: a string is sent verbatim (malformed input), anything else compact JSON. */
+  exchange(body: unknown, opts: ExchangeOptions): Promise<ExchangeResult>;
   close(): Promise<CloseInfo | undefined>;
   /** Set once the target died (stdio: process exit; http: connection lost after it was reachable). */
   readonly closed: CloseInfo | undefined;
-  /**
-   * Answers server->client requests (legacy era: roots/list, sampling, elicitation, ping).
-   * Return a full JSON-RPC response object. Unset = answer -32601.
-   */
+  /** Answers server->client requests (legacy era). Return a full JSON-RPC response; unset = -32601. */
   onServerRequest?: (req: ServerRequest) => unknown;
 }
 
 export interface ExchangeOptions {
-  /** The response id that ends the exchange; `undefined` = a notification or raw probe: wait `quietMs` for unsolicited answers. */
-  expectId?: string | number | null;
-  /** End on the first response whatever its id (malformed / id-less tests). */
-  anyResponse?: boolean;
-  /** Every wait has a timeout. */
+  /** The id the answer carries (exact JSON type; a loose `1` vs `"1"` match also ends the wait). */
+  expectId?: RequestId;
+  /** An answer without an id may belong to this message (malformed input, notifications, batches). */
+  idless?: boolean;
+  /** Stop waiting when this settles (a notification's fence was answered). */
+  until?: Promise<unknown>;
+  /** Every wait has a timeout: silence is a verdict only after it. */
   timeoutMs: number;
-  /** Quiet period for notifications and probes (stdio). Default 300 ms. For HTTP the HTTP response ends it. */
-  quietMs?: number;
+  /** The run ended: stop waiting at once. */
+  signal?: AbortSignal;
   /** HTTP only: extra headers; a value `undefined` removes a header the transport would add. */
   headers?: Record<string, string | undefined>;
   httpMethod?: 'POST' | 'GET' | 'DELETE';
 }
 
-export interface HttpResult {
-  status: number;
-  headers: Record<string, string>;
-  contentType?: string;
-  /** Response body text, bounded (4 MiB). */
-  body: string;
-}
-
 export interface ExchangeResult {
-  /** The JSON-RPC response that ended the exchange (see each transport for loose-id handling). */
+  /** The JSON-RPC response attributed to this message. */
   response?: unknown;
-  /** Every inbound JSON-RPC message seen during this exchange (notifications, server requests, the response). */
+  /** Messages that came back for it (the response; over HTTP everything on its response stream). */
   messages: unknown[];
   timedOut: boolean;
-  http?: HttpResult;
-  /** The target died during (or before) the exchange. */
+  aborted?: boolean;
+  http?: HttpOutcome;
   closed?: CloseInfo;
   elapsedMs: number;
+  /** Recorder sequence numbers of what was sent and received for this exchange. */
+  seq: number[];
 }
 
-/** Builds a fresh transport writing into the given recorder (era detection may need a second process). */
+/** Builds a fresh transport writing into the given recorder (era detection or a restart may need a second one). */
 export type TransportFactory = (recorder: Recorder) => Transport;
 
-export const DEFAULT_QUIET_MS = 300;
-
 /**
- * The target could not be started or reached at all. The CLI maps this to exit code 2 (tool/usage
- * error), distinct from "nonconformant".
+ * The target could not be started or reached at all. The CLI maps this to exit code 2 (the target
+ * could not be tested), distinct from "nonconformant".
  */
 export class TargetStartError extends Error {
   override readonly name = 'TargetStartError';
@@ -79,10 +72,4 @@ export class TargetStartError extends Error {
   ) {
     super(message);
   }
-}
-
-/** Compact serialization (IO-01: no embedded newlines), strings pass through untouched. */
-export function serializeBody(body: unknown): string {
-  if (typeof body === 'string') return body;
-  return JSON.stringify(body) ?? ''; // undefined (no body) serializes to nothing
 }

@@ -1,53 +1,61 @@
-import { checkInfo, type CheckInfo } from './check.js';
-import { discoverScenario, versionFirstRequest } from './discover.js';
-import { httpScenario } from './http-transport.js';
-import { jsonRpcScenario } from './jsonrpc.js';
-import { legacyCounteroffer, legacyHandshake, undeclaredCapability } from './lifecycle.js';
-import { listsScenario } from './lists.js';
-import { nearValidRequests } from './near-valid-requests.js';
-import { promptsScenario } from './prompts.js';
-import { resourcesScenario } from './resources.js';
+// The catalogue: every check of every area file. Adding a check = its record and judge in its
+// area file (suites/<area>.ts, the id's prefix) + its fault in the reference fixture.
+
+import { areaOf, type CheckRecord } from '../results/check-record.js';
+import { cachingChecks } from './caching.js';
+import { capabilitiesChecks } from './capabilities.js';
+import { checkRecord, type Check } from './check.js';
+import { completionChecks } from './completion.js';
+import { discoverChecks } from './discover.js';
+import { httpChecks } from './http.js';
+import { jsonrpcChecks } from './jsonrpc.js';
+import { lifecycleChecks } from './lifecycle.js';
+import { metaChecks } from './meta.js';
+import { paginationChecks } from './pagination.js';
+import { promptsChecks } from './prompts.js';
+import { resourcesChecks } from './resources.js';
+import { robustnessChecks } from './robustness.js';
 import type { Scenario } from './scenario.js';
-import { toolsScenario } from './tools.js';
+import { stdioChecks } from './stdio.js';
+import { toolsChecks } from './tools.js';
+import { versionChecks } from './version.js';
 import { wireChecks } from './wire.js';
 
-/** Every server scenario, in the order they run. */
-export const SERVER_SCENARIOS: Scenario[] = [
-  legacyHandshake,
-  legacyCounteroffer,
-  versionFirstRequest,
-  discoverScenario,
-  undeclaredCapability,
-  jsonRpcScenario,
-  listsScenario,
-  toolsScenario,
-  resourcesScenario,
-  promptsScenario,
-  httpScenario,
-  nearValidRequests,
+/** Every check, area by area, in the order reports list them. */
+export const CHECKS: Check[] = [
+  ...lifecycleChecks,
+  ...discoverChecks,
+  ...versionChecks,
+  ...metaChecks,
+  ...capabilitiesChecks,
+  ...jsonrpcChecks,
+  ...paginationChecks,
+  ...cachingChecks,
+  ...toolsChecks,
+  ...resourcesChecks,
+  ...promptsChecks,
+  ...completionChecks,
+  ...httpChecks,
+  ...robustnessChecks,
+  ...wireChecks,
+  ...stdioChecks,
 ];
 
-/** The order scenarios start in: the slowest first, so they overlap the rest. */
-export const START_ORDER = ['tools', 'robustness.near-valid', 'jsonrpc'];
+/** The scenarios the checks are bound to, in catalogue order. */
+export const SCENARIOS: Scenario[] = [...new Set(CHECKS.map((c) => c.scenario).filter((s): s is Scenario => s !== undefined))];
 
-/** Checks judged over the whole run rather than one scenario. */
-export const RUN_CHECKS = wireChecks;
+/** The oracles: checks judged over every message of the run. */
+export const ORACLES: Check[] = CHECKS.filter((c) => c.kind === 'oracle');
 
-export interface CatalogueEntry extends CheckInfo {
+export interface CatalogueEntry extends CheckRecord {
   area: string;
+  /** The scenario whose observations it judges, or `run` for an oracle. */
   scenario: string;
 }
 
-export function areaOf(id: string): string {
-  return id.split('.')[0];
-}
-
-/** The check catalogue: every check with its record, optionally for one spec version. */
-export function catalogue(version?: string): CatalogueEntry[] {
-  const entries: CatalogueEntry[] = [];
-  for (const s of SERVER_SCENARIOS) {
-    for (const c of s.checks) entries.push({ ...checkInfo(c), area: areaOf(c.id), scenario: s.id });
-  }
-  for (const c of RUN_CHECKS) entries.push({ ...checkInfo(c), area: areaOf(c.id), scenario: 'run' });
-  return version ? entries.filter((e) => e.versions.includes(version as never)) : entries;
+/** The check catalogue: every check's record, optionally for one spec version. */
+export function catalogue(version?: string, checks: Check[] = CHECKS): CatalogueEntry[] {
+  return checks
+    .filter((c) => !version || c.versions.includes(version as never))
+    .map((c) => ({ ...checkRecord(c), area: areaOf(c.id), scenario: c.scenario?.id ?? 'run' }));
 }

@@ -1,11 +1,12 @@
-import type { Exchange } from '../runner/session-types.js';
-import { holds, violated, type Evidence, type Judgement } from './check.js';
+// Reading exchanges: error codes, results, short descriptions and evidence for verdicts.
 
+import { isObj } from '../protocol/jsonrpc.js';
+import type { Evidence } from '../results/verdict.js';
+import { holds, violated, type Judgement } from './check.js';
+import type { Exchange } from './ports.js';
+
+export { isObj };
 type Obj = Record<string, unknown>;
-
-export function isObj(v: unknown): v is Obj {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
 
 /** The JSON-RPC error object of the exchange's response, if it is an error. */
 export function errorOf(ex: Exchange | undefined): { code: unknown; message: unknown; data?: unknown } | undefined {
@@ -27,7 +28,8 @@ export function resultOf(ex: Exchange | undefined): Obj | undefined {
 export function outcome(ex: Exchange | undefined): string {
   if (!ex) return 'not sent';
   if (ex.closed) return `the target exited (code ${ex.closed.exitCode ?? 'none'}${ex.closed.signal ? `, signal ${ex.closed.signal}` : ''})`;
-  if (ex.timedOut && !ex.response) return `no answer within ${Math.round(ex.elapsedMs)} ms`;
+  if (ex.aborted && !ex.response) return 'the run ended before an answer came';
+  if (ex.timedOut && !ex.response) return `no answer within the ${ex.timeoutMs} ms timeout`;
   const err = errorOf(ex);
   if (err) return `error ${String(err.code)} "${clip(String(err.message), 80)}"${ex.http ? ` (HTTP ${ex.http.status})` : ''}`;
   if (resultOf(ex)) return `a result${ex.http ? ` (HTTP ${ex.http.status})` : ''}`;
@@ -39,7 +41,8 @@ export function evidence(what: string, ex: Exchange | undefined, extra: Partial<
   const e: Evidence = { what, request: clipJson(ex?.request), response: clipJson(ex?.response) };
   if (ex?.http) e.http = { status: ex.http.status, contentType: ex.http.contentType, body: clip(ex.http.body, 400) };
   if (ex?.closed) e.actual = { exited: ex.closed.exitCode, signal: ex.closed.signal, stderrTail: clip(ex.closed.stderrTail, 600) };
-  else if (ex?.timedOut && !ex.response) e.actual = `no answer within ${Math.round(ex.elapsedMs)} ms`;
+  else if (ex?.timedOut && !ex.response) e.actual = `no answer within the ${ex.timeoutMs} ms timeout`;
+  if (ex?.seq.length) e.seq = ex.seq.slice(0, 20);
   return { ...e, ...extra };
 }
 
@@ -86,4 +89,9 @@ export async function listAll(
 export function expectErrorCode(ex: Exchange | undefined, code: number, what: string, passed = String(code)): Judgement {
   if (errorCode(ex) === code) return holds(passed);
   return violated(`${what} got ${outcome(ex)}`, [evidence(what, ex, { expected: { error: { code } } })]);
+}
+
+/** The exchange got no answer because the run ended, not because the target was silent. */
+export function unanswerable(ex: Exchange | undefined): boolean {
+  return !!ex && !ex.response && !!ex.aborted;
 }

@@ -1,90 +1,61 @@
-import type { Exchange, Session } from '../runner/session-types.js';
-import type { ExchangeOptions } from '../runner/transport.js';
+// A scenario: a scripted interaction with the peer under test whose observations checks judge.
+// Scenarios touch only the ports (suites/ports.ts); checks are pure functions of the observations.
 
-/** A target spoken to without any session: every body goes out verbatim. */
-export interface RawTarget {
-  kind: 'stdio' | 'http';
-  send(body: unknown, opts: Omit<ExchangeOptions, 'timeoutMs'> & { timeoutMs?: number }): Promise<Exchange>;
-}
-import type { Check, SpecVersion } from './check.js';
+import type { Role, TransportKind } from '../results/check-record.js';
+import type { SpecVersion } from '../protocol/versions.js';
+import type { Exchange, ProbeOptions, RawConnection, Session } from './ports.js';
 
 export interface RunOptions {
   /** Call tools whose annotations do not say read-only / non-destructive. */
   allowDestructive: boolean;
+  /** Call tools marked openWorldHint: true (they reach outside the machine). */
+  allowOpenWorld: boolean;
+  /** Per-request timeout: silence is a verdict only after it. */
   timeoutMs: number;
-  /** Budget for one generated tool call; slower calls are reported as not judged. */
+  /** Timeout for one generated tool call (default: the request timeout). */
   toolTimeoutMs?: number;
   seed: number;
   /** Generated cases per property (tool arguments, near-valid requests). */
   runs: number;
 }
 
-/** What a scenario gets: a fresh session on a freshly started target, and the run options. */
+/** What a server-role scenario gets: a fresh session on a freshly started target, and the run options. */
 export interface ScenarioContext {
   session: Session;
-  /** The version the run is judged by (a negotiated version mcpspec has no schema for maps to the nearest). */
-  version: '2026-07-28' | '2025-11-25' | '2025-06-18';
+  /** The version the run is judged by. */
+  version: SpecVersion;
   options: RunOptions;
   /** Close the session and start the target again (a scenario that crashed it goes on). */
   reopen(): Promise<Session>;
-  /** A freshly started target with no handshake at all, for first-message tests; closed by the engine. */
-  openRaw(): Promise<RawTarget>;
-  /** Mark a request as deliberately malformed, so the outbound schema check does not flag it. */
+  /** A fresh connection with no handshake at all, for first-message tests; closed by the engine. */
+  openRaw(): Promise<RawConnection>;
+  /**
+   * Send a deliberately malformed or unusual message. Probes run in parallel; a probe whose answer
+   * may lack an id (`idless`) shares its connection with no other such probe, so an id-less answer
+   * is attributed to it alone (stdio opens extra connections when all are busy).
+   */
+  probe(body: unknown, opts?: ProbeOptions): Promise<Exchange>;
+  /** Mark a request as deliberately invalid, so mcpspec's outbound check does not flag it. */
   deliberate<T extends Exchange>(ex: Promise<T>): Promise<T>;
+  /** Ends when the run is interrupted or reaches its deadline. */
+  readonly signal: AbortSignal;
 }
 
-/**
- * A scripted interaction with the target whose observations several checks judge. Scenarios touch
- * only the Session; checks are pure functions of the observations.
- */
 export interface Scenario<O = any> {
   id: string;
   title: string;
+  role: Role;
   versions: SpecVersion[];
-  transports?: ('stdio' | 'http')[];
+  transports?: TransportKind[];
   /** Legacy sessions that must not send `notifications/initialized` yet. */
   skipInitialized?: boolean;
+  /** Longer scenarios start first so they overlap the rest. */
+  startEarly?: boolean;
   run(ctx: ScenarioContext): Promise<O>;
-  checks: Check<O>[];
 }
 
-export function scenario<O>(s: Scenario<O>): Scenario<O> {
-  return s;
-}
-
-/**
- * How long a malformed-input probe waits for an answer. A local server refuses garbage in
- * milliseconds; one that drops it silently would otherwise cost the full timeout per probe. A slow
- * or loaded target (a warm request took long) gets proportionally longer.
- */
-export function probeTimeout(options: RunOptions, warmMs = 0): number {
-  return Math.min(options.timeoutMs, Math.max(500, 10 * warmMs));
-}
-
-/**
- * Probe waits that shorten once the target has shown it drops bad input silently: after two
- * unanswered probes in a row each further one waits a short while (150 ms, or three warm round
- * trips on a slow target); an answer restores the full wait.
- */
-export class ProbeClock {
-  private silent = 0;
-  private readonly short: number;
-  constructor(
-    private readonly max: number,
-    warmMs = 0,
-  ) {
-    this.short = Math.min(max, Math.max(150, 3 * warmMs));
-  }
-
-  get timeoutMs(): number {
-    return this.silent >= 2 ? this.short : this.max;
-  }
-
-  observe(ex: Exchange): Exchange {
-    if (ex.response === undefined && !ex.closed) this.silent++;
-    else this.silent = 0;
-    return ex;
-  }
+export function scenario<O>(s: Omit<Scenario<O>, 'role'> & { role?: Role }): Scenario<O> {
+  return { ...s, role: s.role ?? 'server' };
 }
 
 /** Run tasks with at most `limit` in flight (requests with distinct ids may overlap on any transport). */

@@ -1,19 +1,19 @@
-import { messages } from '../arbitraries/messages.js';
-import { loadSchema } from '../arbitraries/schema-registry.js';
-import type { Exchange } from '../runner/session-types.js';
-import type { WireEvent } from '../runner/types.js';
-import { ALL_VERSIONS, check, holds, MODERN, untestable, violated, type Check, type Evidence } from './check.js';
-import { clipJson, isObj } from './exchange.js';
-import { SPEC } from './spec-links.js';
+// wire.*: invariants over every message the server sent in the run (§16 of the requirements
+// digest): schema validity, direction, resultType values and where each may appear.
 
-/** What the whole run saw: every exchange of every scenario, and the raw wire log. */
-export interface RunObs {
-  exchanges: Exchange[];
-  events: WireEvent[];
-  version: string;
-  /** Whether mcpspec broke this request on purpose (malformed, near-valid). */
-  deliberate?: (ex: Exchange) => boolean;
-}
+import { messages } from '../arbitraries/messages.js';
+import { META_CLIENT_CAPABILITIES } from '../protocol/meta.js';
+import { loadSchema } from '../protocol/schema-registry.js';
+import { SPEC } from '../protocol/spec-links.js';
+import { ALL_VERSIONS, MODERN } from '../protocol/versions.js';
+import type { Evidence } from '../results/verdict.js';
+import { holds, oracle, untestable, violated } from './check.js';
+import { clipJson, isObj, resultOf } from './exchange.js';
+import type { RunObservations } from './observations.js';
+import type { Exchange } from './ports.js';
+import { sentRequest } from './request-shape.js';
+
+type RunObs = RunObservations;
 
 /** The envelope branch a message claims by its shape, for a readable first error. */
 function branchOf(msg: unknown): string | undefined {
@@ -30,9 +30,7 @@ function versionless(request: unknown): boolean {
   return !(isObj(meta) && typeof meta['io.modelcontextprotocol/protocolVersion'] === 'string');
 }
 
-function schemaKey(version: string): string {
-  return version === '2025-06-18' || version === '2025-11-25' ? version : '2026-07-28';
-}
+const schemaKey = (version: string): string => version;
 
 /**
  * JSON-RPC answers a request whose id cannot be read with an error whose id is null; 2025-11-25 and
@@ -50,7 +48,7 @@ function idlessErrorTolerated(envelope: (v: unknown) => boolean, msg: unknown): 
  * id: the id was readable, just not allowed. The rest of the error must be valid.
  */
 function echoedIdTolerated(obs: RunObs, ex: Exchange, envelope: (v: unknown) => boolean, msg: unknown): boolean {
-  if (!obs.deliberate?.(ex) || !isObj(msg) || !isObj(msg.error) || !isObj(ex.request)) return false;
+  if (!obs.deliberate(ex) || !isObj(msg) || !isObj(msg.error) || !isObj(ex.request)) return false;
   if (JSON.stringify(msg.id) !== JSON.stringify(ex.request.id)) return false;
   return envelope({ ...msg, id: 0 }) as boolean;
 }
@@ -61,7 +59,7 @@ function echoedIdTolerated(obs: RunObs, ex: Exchange, envelope: (v: unknown) => 
  * blamed twice here. The answer must still be valid for 2025-11-25.
  */
 function legacyAnswerTolerated(obs: RunObs, ex: Exchange, msg: unknown): boolean {
-  if (schemaKey(obs.version) !== '2026-07-28' || !obs.deliberate?.(ex) || !versionless(ex.request)) return false;
+  if (schemaKey(obs.version) !== '2026-07-28' || !obs.deliberate(ex) || !versionless(ex.request)) return false;
   return loadSchema('2025-11-25').validator('JSONRPCMessage')(msg) as boolean;
 }
 
@@ -73,19 +71,24 @@ export function wireProblems(obs: RunObs): Evidence[] {
   const index = messages(key).index;
   const problems: Evidence[] = [];
   const seen = new Set<unknown>();
-  for (const ex of obs.exchanges) {
-    for (const msg of ex.messages) {
+  const fromExchanges = new Set<unknown>();
+  for (const ex of obs.exchanges) for (const m of ex.messages) fromExchanges.add(m);
+  // Messages no exchange claimed (unsolicited, late, unmatched) are judged on their own.
+  const strays = obs.events.filter((e) => e.dir === 'in' && e.kind === 'message' && e.message !== undefined && !fromExchanges.has(e.message)).map((e) => e.message);
+  const all: [Exchange | undefined, unknown[]][] = [...obs.exchanges.map((ex) => [ex, ex.messages] as [Exchange, unknown[]]), [undefined, strays]];
+  for (const [ex, msgs] of all) {
+    for (const msg of msgs) {
       if (seen.has(msg)) continue;
       seen.add(msg);
-      if (!envelope(msg) && !idlessErrorTolerated(envelope, msg) && !echoedIdTolerated(obs, ex, envelope, msg) && !legacyAnswerTolerated(obs, ex, msg)) {
+      if (!envelope(msg) && !idlessErrorTolerated(envelope, msg) && !(ex && echoedIdTolerated(obs, ex, envelope, msg)) && !(ex && legacyAnswerTolerated(obs, ex, msg))) {
         const branch = branchOf(msg);
         const detail = branch && doc.definitions().includes(branch) ? doc.validator(branch) : undefined;
         if (detail) detail(msg);
         const e = (detail?.errors ?? envelope.errors)?.[0];
-        problems.push({ what: `a message during ${ex.method ?? 'a raw request'} is not a valid JSONRPCMessage`, actual: clipJson(msg), pointer: e?.instancePath, expected: e?.message });
+        problems.push({ what: `a message ${ex ? `during ${ex.method ?? 'a raw request'}` : 'that answered nothing mcpspec sent'} is not a valid JSONRPCMessage`, actual: clipJson(msg), pointer: e?.instancePath, expected: e?.message });
         continue;
       }
-      if (msg !== ex.response || !isObj(msg) || !isObj(msg.result) || !ex.method) continue;
+      if (!ex || msg !== ex.response || !isObj(msg) || !isObj(msg.result) || !ex.method) continue;
       if (legacyAnswerTolerated(obs, ex, msg)) continue;
       const info = index.get(ex.method);
       if (!info?.resultDefinition) continue;
@@ -101,8 +104,34 @@ export function wireProblems(obs: RunObs): Evidence[] {
   return problems;
 }
 
-export const wireChecks: Check<RunObs>[] = [
-  check<RunObs>({
+
+/** Whether a request declared the tasks extension in its own clientCapabilities (TB-01, TB-03). */
+function declaredTasks(request: unknown): boolean {
+  const meta = isObj(request) && isObj(request.params) ? request.params._meta : undefined;
+  const caps = isObj(meta) ? meta[META_CLIENT_CAPABILITIES] : undefined;
+  return isObj(caps) && isObj(caps.extensions) && 'io.modelcontextprotocol/tasks' in caps.extensions;
+}
+
+const INPUT_REQUIRED_METHODS = new Set(['tools/call', 'prompts/get', 'resources/read']);
+
+/** resultType problems of one answered request (RT-01, RT-03, RT-06, IR-01, TB-03, TB-05). */
+function resultTypeProblem(ex: Exchange): string | undefined {
+  const req = sentRequest(ex);
+  const r = resultOf(ex);
+  if (!req || !r) return undefined;
+  const t = r.resultType;
+  if (typeof t !== 'string') return `${req.method}: no resultType`;
+  if (t === 'complete') return undefined;
+  if (t === 'input_required') return INPUT_REQUIRED_METHODS.has(req.method) ? undefined : `${req.method}: resultType "input_required", which only tools/call, prompts/get and resources/read may return`;
+  if (t === 'task') {
+    if (req.method !== 'tools/call') return `${req.method}: resultType "task", which only tools/call may return`;
+    return declaredTasks(ex.request) ? undefined : `${req.method}: resultType "task" to a request that did not declare the tasks extension`;
+  }
+  return `${req.method}: unknown resultType ${JSON.stringify(t)}`;
+}
+
+export const wireChecks = [
+  oracle({
     id: 'wire.schema',
     title: 'every message from the server validates against the JSON Schema of the version in use',
     requirements: ['JR-01', 'JR-04', 'JR-06'],
@@ -110,14 +139,14 @@ export const wireChecks: Check<RunObs>[] = [
     versions: ALL_VERSIONS,
     spec: SPEC.basic26,
     judge(obs) {
-      const count = obs.exchanges.reduce((n, ex) => n + ex.messages.length, 0);
+      const count = obs.events.filter((e) => e.dir === 'in' && e.kind === 'message').length;
       if (count === 0) return untestable('the server sent no message');
       const problems = wireProblems(obs);
       if (problems.length) return violated(`${problems.length} invalid message(s); first: ${problems[0].what} (${problems[0].pointer || '/'}: ${String(problems[0].expected)})`, problems.slice(0, 5));
       return holds(`${count} messages valid against the ${schemaKey(obs.version)} schema`);
     },
   }),
-  check<RunObs>({
+  oracle({
     id: 'wire.direction',
     title: 'the server sends no JSON-RPC requests (server-to-client needs go through input_required)',
     requirements: ['JR-09', 'IO-04'],
@@ -126,42 +155,28 @@ export const wireChecks: Check<RunObs>[] = [
     spec: SPEC.patterns26,
     judge(obs) {
       const requests = obs.events.filter((e) => e.dir === 'in' && e.kind === 'message' && isObj(e.message) && typeof e.message.method === 'string' && 'id' in e.message);
-      if (requests.length) return violated(`the server sent ${requests.length} request(s); first: ${String((requests[0].message as { method: string }).method)}`, requests.slice(0, 3).map((e) => ({ what: 'server request', actual: clipJson(e.message) })));
+      if (requests.length) return violated(`the server sent ${requests.length} request(s); first: ${String((requests[0].message as { method: string }).method)}`, requests.slice(0, 3).map((e) => ({ what: 'server request', actual: clipJson(e.message), seq: [e.seq] })));
       const inbound = obs.events.filter((e) => e.dir === 'in' && e.kind === 'message').length;
       if (inbound === 0) return untestable('the server sent no message');
       return holds(`${inbound} inbound messages, none a request`);
     },
   }),
-  check<RunObs>({
-    id: 'stdio.stdout-clean',
-    title: 'the server writes only JSON-RPC messages to stdout',
-    requirements: ['IO-02'],
+  oracle({
+    id: 'wire.result-type',
+    title: 'every result carries a resultType the request allows: complete, input_required only on tools/call, prompts/get and resources/read, task only where the tasks extension was declared',
+    requirements: ['RT-01', 'RT-06', 'IR-01', 'TB-03'],
     level: 'MUST',
-    versions: ALL_VERSIONS,
-    transports: ['stdio'],
-    spec: SPEC.stdio26,
+    versions: MODERN,
+    spec: SPEC.basic26,
     judge(obs) {
-      const noise = obs.events.filter((e) => e.channel === 'stdio' && e.kind === 'noise');
-      if (noise.length) return violated(`${noise.length} stdout line(s) that are not JSON-RPC messages; first: ${JSON.stringify(noise[0].raw.slice(0, 80))}`, noise.slice(0, 3).map((e) => ({ what: 'stdout line', actual: e.raw.slice(0, 300) })));
-      const lines = obs.events.filter((e) => e.channel === 'stdio' && e.dir === 'in').length;
-      if (lines === 0) return untestable('nothing was read from stdout');
-      return holds(`${lines} stdout lines, all JSON-RPC`);
-    },
-  }),
-  check<RunObs>({
-    id: 'stdio.newline-framing',
-    title: 'one message per line: no message spans several lines',
-    requirements: ['IO-01'],
-    level: 'MUST',
-    versions: ALL_VERSIONS,
-    transports: ['stdio'],
-    spec: SPEC.stdio26,
-    judge(obs) {
-      const split = obs.events.filter((e) => e.note === 'multi-line-message');
-      if (split.length) return violated(`${split.length} message(s) were spread over several lines`, split.slice(0, 3).map((e) => ({ what: 'multi-line message', actual: e.raw.slice(0, 300) })));
-      const msgs = obs.events.filter((e) => e.channel === 'stdio' && e.dir === 'in' && e.kind === 'message').length;
-      if (msgs === 0) return untestable('no message was read from stdout');
-      return holds(`${msgs} messages, one per line`);
+      // Requests mcpspec broke so that they name no modern version may be answered by legacy rules:
+      // meta.required-keys judges those.
+      const answered = obs.exchanges.filter((ex) => sentRequest(ex) && resultOf(ex) && !(obs.deliberate(ex) && versionless(ex.request)));
+      if (answered.length === 0) return untestable('no request of the run got a result');
+      const bad = answered.map((ex) => [ex, resultTypeProblem(ex)] as const).filter(([, p]) => p) as [Exchange, string][];
+      if (bad.length) return violated(`${bad.length} of ${answered.length} results have a resultType the request does not allow; first: ${bad[0][1]}`, bad.slice(0, 3).map(([ex, p]) => ({ what: p, request: clipJson(ex.request), actual: clipJson(resultOf(ex)), pointer: '/result/resultType', seq: ex.seq.slice(0, 4) })));
+      const kinds = [...new Set(answered.map((ex) => String(resultOf(ex)!.resultType)))].join(', ');
+      return holds(`${answered.length} results, resultType ${kinds}, each allowed for its request`);
     },
   }),
 ];

@@ -1,25 +1,46 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { Argv } from 'yargs';
+import { packageRoot } from '../../protocol/package-root.js';
+import { isSpecVersion, SPEC_VERSIONS } from '../../protocol/versions.js';
+import { catalogueMarkdown, type FaultNote } from '../../reports/catalogue-markdown.js';
 import { catalogue } from '../../suites/catalogue.js';
 import { UsageError } from '../usage-error.js';
+
+const FORMATS = ['text', 'json', 'md'] as const;
 
 export function listOptions(y: Argv) {
   return y
     .option('spec-version', { type: 'string', describe: 'only checks that apply to this version' })
-    .option('json', { type: 'boolean', default: false, describe: 'print the catalogue as JSON' });
+    .option('format', { type: 'string', default: 'text', choices: FORMATS as unknown as string[], describe: 'text, json, or md (the page docs/checks.md)' })
+    .option('json', { type: 'boolean', default: false, describe: 'same as --format json' });
+}
+
+/** The reference fixture's fault catalogue, shipped beside the code in dist/. */
+async function faults(): Promise<FaultNote[]> {
+  const file = join(packageRoot(), 'dist', 'fixtures', 'servers', 'reference', 'faults.js');
+  if (!existsSync(file)) return [];
+  return ((await import(pathToFileURL(file).href)) as { FAULTS: FaultNote[] }).FAULTS;
 }
 
 /** Print the check catalogue: id, level, requirement IDs, title. */
-export function runList(args: { 'spec-version'?: string; json: boolean }): void {
+export async function runList(args: { 'spec-version'?: string; json: boolean; format: string }): Promise<void> {
   const v = args['spec-version'];
-  if (v && !['2026-07-28', '2025-11-25', '2025-06-18'].includes(v)) throw new UsageError(`unknown --spec-version ${v}; known: 2026-07-28, 2025-11-25, 2025-06-18`);
+  if (v && !isSpecVersion(v)) throw new UsageError(`unknown --spec-version ${v}; known: ${SPEC_VERSIONS.join(', ')}`);
   const rows = catalogue(v);
-  if (args.json) {
+  const format = args.json ? 'json' : args.format;
+  if (format === 'json') {
     console.log(JSON.stringify(rows, null, 2));
+    return;
+  }
+  if (format === 'md') {
+    process.stdout.write(catalogueMarkdown(rows, await faults()));
     return;
   }
   const w = Math.max(...rows.map((r) => r.id.length));
   for (const r of rows) {
-    const where = [r.versions.join(','), r.transports?.join(',')].filter(Boolean).join(' ');
+    const where = [r.versions.join(','), r.requires.transports?.join(','), r.kind === 'oracle' ? 'oracle' : ''].filter(Boolean).join(' ');
     console.log(`${r.id.padEnd(w)}  ${r.level.padEnd(6)}  ${r.requirements.join(',').padEnd(14)}  ${r.title}  [${where}]`);
   }
   console.log(`${rows.length} checks`);

@@ -3,7 +3,7 @@ import { createInterface } from 'node:readline';
 import fc from 'fast-check';
 import type { Argv } from 'yargs';
 import { definitionArbitraries } from '../../arbitraries/schema-arbitraries.js';
-import { loadSchema, loadSchemaFile, SchemaLookupError, VENDORED_SCHEMAS, type SchemaDocument } from '../../arbitraries/schema-registry.js';
+import { loadSchema, loadSchemaFile, SchemaLookupError, VENDORED_SCHEMAS, type SchemaDocument } from '../../protocol/schema-registry.js';
 import { NotMutableError } from '../../arbitraries/near-valid.js';
 import { UsageError } from '../usage-error.js';
 

@@ -3,7 +3,7 @@ import Ajv2020Module from 'ajv/dist/2020.js';
 import AjvModule from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { ValidateFunction } from 'ajv';
-import { addMcpFormats } from '../../arbitraries/formats.js';
+import { addMcpFormats } from '../../protocol/formats.js';
 
 const Ajv2020 = (Ajv2020Module as any).default ?? Ajv2020Module;
 const Ajv07 = (AjvModule as any).default ?? AjvModule;

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServer } from 'node:net';
 import { HttpTransport } from '../../runner/http-transport.js';
-import { decodeHeaderValue, encodeHeaderValue } from '../../runner/http-headers.js';
+import { decodeHeaderValue, encodeHeaderValue } from '../../protocol/http-headers.js';
 import { TargetStartError } from '../../runner/transport.js';
 import { startFakeHttp, type FakeHttp } from './fake-http-server.js';
 import { req } from './helpers.js';
@@ -80,7 +80,7 @@ describe('HttpTransport', () => {
     expect(r.timedOut).toBe(true);
     expect(r.elapsedMs).toBeLessThan(1500);
     expect(r.messages).toHaveLength(1);
-    expect(t.recorder.findings().some((f) => f.type === 'timeout')).toBe(true);
+    expect(t.recorder.incidents().some((f) => f.type === 'timeout')).toBe(true);
   });
 
   it('times out a request whose response headers never come', async () => {

@@ -25,7 +25,7 @@ describe('server-everything over stdio', () => {
       const tools = (ex.response as { result: { tools: Array<{ name: string }> } }).result.tools;
       expect(tools.length).toBeGreaterThan(0);
       // stdout carried only JSON-RPC
-      expect(s.recorder.findings().filter((f) => f.type === 'noise')).toEqual([]);
+      expect(s.recorder.incidents().filter((f) => f.type === 'noise')).toEqual([]);
     } finally {
       const info = await s.close();
       expect(info?.signal ?? null).toBeNull(); // it exits on stdin EOF

@@ -18,7 +18,7 @@ describe('Recorder', () => {
     expect(ev[2].t).toBeGreaterThanOrEqual(ev[0].t);
     expect(outbound).toEqual([{ jsonrpc: '2.0' }]);
     expect(inbound).toEqual([{ jsonrpc: '2.0', id: 1 }]);
-    expect(r.findings()).toMatchObject([{ type: 'noise', seq: 2, excerpt: 'hello' }]);
+    expect(r.incidents()).toMatchObject([{ type: 'noise', seq: 2, excerpt: 'hello' }]);
   });
 
   it('turns a throwing hook into a hook-error finding instead of breaking the transport', () => {
@@ -27,7 +27,7 @@ describe('Recorder', () => {
       throw new Error('validator bug');
     };
     r.record({ dir: 'in', channel: 'http', raw: '{}', kind: 'message', message: {} });
-    expect(r.findings().map((f) => f.type)).toEqual(['hook-error']);
+    expect(r.incidents().map((f) => f.type)).toEqual(['hook-error']);
   });
 
   it('bounds raw payloads to 64 KiB with a truncated flag', () => {
@@ -45,7 +45,7 @@ describe('Recorder', () => {
     expect(ev).toHaveLength(100);
     expect(ev[0].seq).toBe(20_001 - 99);
     expect(r.stats()).toMatchObject({ total: 20_001, droppedEvents: 19_901 });
-    expect(r.findings()).toHaveLength(1);
+    expect(r.incidents()).toHaveLength(1);
   });
 
   it('drops the oldest payloads past the byte budget', () => {
@@ -67,7 +67,7 @@ describe('Recorder', () => {
     expect(json.format).toBe('mcpspec-recording');
     const back = Recorder.fromJSON(json);
     expect(back.events()).toEqual(r.events());
-    expect(back.findings()).toEqual(r.findings());
+    expect(back.incidents()).toEqual(r.incidents());
     expect(back.record({ dir: 'note', channel: 'stdio', raw: 'next' }).seq).toBe(3);
   });
 });

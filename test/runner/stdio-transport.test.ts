@@ -69,7 +69,7 @@ describe('StdioTransport', () => {
     expect(r.response).toBeDefined();
     const noise = t.recorder.events().filter((e) => e.kind === 'noise').map((e) => e.raw);
     expect(noise).toEqual(['Server ready on stdio!', 'this is not json']);
-    const findings = t.recorder.findings().filter((f) => f.type === 'noise');
+    const findings = t.recorder.incidents().filter((f) => f.type === 'noise');
     expect(findings).toHaveLength(2);
   });
 
@@ -79,7 +79,7 @@ describe('StdioTransport', () => {
     expect(r.timedOut).toBe(true); // a strict client cannot read it
     const note = t.recorder.events().find((e) => e.note === 'multi-line-message');
     expect(note?.message).toEqual({ jsonrpc: '2.0', id: 3, result: { pretty: true } });
-    expect(t.recorder.findings().map((f) => f.type)).toEqual(expect.arrayContaining(['noise', 'multi-line-message', 'timeout']));
+    expect(t.recorder.incidents().map((f) => f.type)).toEqual(expect.arrayContaining(['noise', 'multi-line-message', 'timeout']));
   });
 
   it('can accept a multi-line message when asked to', async () => {
@@ -93,7 +93,7 @@ describe('StdioTransport', () => {
     const t = await start({}, { maxLineChars: 1000 });
     const r = await t.exchange(req(1, 'big', { size: 5000 }), { expectId: 1, timeoutMs: 1000 });
     expect(r.timedOut).toBe(true);
-    expect(t.recorder.findings().map((f) => f.type)).toContain('line-too-long');
+    expect(t.recorder.incidents().map((f) => f.type)).toContain('line-too-long');
     const cut = t.recorder.events().find((e) => e.truncated);
     expect(cut?.raw.length).toBe(1000);
     // the stream stays usable after the long line
@@ -109,7 +109,7 @@ describe('StdioTransport', () => {
     expect(r.closed?.stderrTail).toContain('boom: something went badly wrong');
     expect(r.closed?.lastSent).toBe(JSON.stringify(req(9, 'crash')));
     expect(t.closed).toEqual(r.closed);
-    expect(t.recorder.findings().map((f) => f.type)).toContain('crash');
+    expect(t.recorder.incidents().map((f) => f.type)).toContain('crash');
     // later exchanges return at once with the same close info
     const after = await t.exchange(req(10, 'echo'), { expectId: 10, timeoutMs: 5000 });
     expect(after.closed?.exitCode).toBe(3);
@@ -170,7 +170,7 @@ describe('StdioTransport shutdown', () => {
     expect(pidAlive(pid)).toBe(false);
     const exit = t.recorder.events().find((e) => e.kind === 'process-exit');
     expect(exit?.data?.expected).toBe(true);
-    expect(t.recorder.findings().some((f) => f.type === 'crash')).toBe(false);
+    expect(t.recorder.incidents().some((f) => f.type === 'crash')).toBe(false);
   });
 
   it('escalates to SIGKILL for a target that ignores stdin EOF and SIGTERM', async () => {

@@ -1,7 +1,5 @@
-// Shared types for the runner: what goes over the wire and how a target ended.
-// Kept dependency-free so suites and reports can import them without pulling in transports.
-
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+// What crossed the wire, as plain data: recorded events, wire-level incidents, and how a target
+// ended. Written by the runner's recorder, read by checks (stream oracles) and reports.
 
 /** Direction of a recorded event: sent by mcpspec, received from the target, or mcpspec's own remark. */
 export type WireDirection = 'out' | 'in' | 'note';
@@ -55,4 +53,53 @@ export interface CloseInfo {
   stderrTail: string;
   /** The last message mcpspec sent before the target died (bounded), to help reproduce the crash. */
   lastSent?: string;
+}
+
+/** Something wrong seen at the wire level (noise, unparseable data, a crash, a timeout, ...). */
+export type WireIncidentType =
+  | 'noise'
+  | 'parse-error'
+  | 'crash'
+  | 'timeout'
+  | 'multi-line-message'
+  | 'line-too-long'
+  | 'body-too-large'
+  | 'hook-error';
+
+export interface WireIncident {
+  type: WireIncidentType;
+  seq: number;
+  t: number;
+  channel: WireChannel;
+  /** One line for a report. */
+  summary: string;
+  /** An excerpt of the offending bytes (bounded to 500 chars). */
+  excerpt?: string;
+}
+
+export interface RecorderCounts {
+  total: number;
+  /** Events removed because the list exceeded the event budget. */
+  droppedEvents: number;
+  /** Events whose payload was removed to stay within the payload budget. */
+  droppedPayloads: number;
+  byKind: Record<string, number>;
+  byDir: Record<string, number>;
+  incidents: number;
+}
+
+/** recording.json: the ordered events of a run plus counts. */
+export interface RecordingJson {
+  format: 'mcpspec-recording';
+  version: 2;
+  startedAt: string;
+  counts: RecorderCounts;
+  incidents: WireIncident[];
+  events: WireEvent[];
+}
+
+/** Read access to a run's recording (the runner's Recorder implements it). */
+export interface Recording {
+  events(): WireEvent[];
+  toJSON(): RecordingJson;
 }

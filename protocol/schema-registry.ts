@@ -7,6 +7,7 @@ import type { Ajv as AjvCore } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { addMcpFormats } from './formats.js';
 import { packageRoot } from './package-root.js';
+import { SPEC_VERSIONS } from './versions.js';
 
 // ajv-formats is CommonJS with only a default export; under NodeNext it sits on `.default`.
 type FormatsPlugin = (ajv: AjvCore) => AjvCore;
@@ -16,15 +17,11 @@ const addFormats: FormatsPlugin =
 export type AjvInstance = AjvCore;
 export type SchemaNode = Record<string, unknown> | boolean;
 
-/** The MCP protocol versions mcpspec speaks. */
-export const SPEC_VERSIONS = ['2025-06-18', '2025-11-25', '2026-07-28'] as const;
-export type SpecVersion = (typeof SPEC_VERSIONS)[number];
+export { SPEC_VERSIONS, type SpecVersion } from './versions.js';
 
-/** Every vendored schema, by the key users pass to `--spec-version` or `loadSchema`. */
+/** Every vendored schema, by the key users pass to `--spec-version` or `loadSchema`: each spec version's own, then extras. */
 export const VENDORED_SCHEMAS: Record<string, string> = {
-  '2025-06-18': 'mcp-2025-06-18.schema.json',
-  '2025-11-25': 'mcp-2025-11-25.schema.json',
-  '2026-07-28': 'mcp-2026-07-28.schema.json',
+  ...Object.fromEntries(SPEC_VERSIONS.map((v) => [v, `mcp-${v}.schema.json`])),
   'ext-tasks-2025-11-25': 'mcp-ext-tasks-2025-11-25.schema.json',
   'ext-tasks-draft': 'mcp-ext-tasks-draft.schema.json',
   'rmcp-client-2026-07-28': 'rmcp-client-message-2026-07-28.schema.json',

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { packageRoot } from '../arbitraries/package-root.js';
+import { packageRoot } from './package-root.js';
 
 export const TOOL_VERSION: string = (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;

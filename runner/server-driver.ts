@@ -1,0 +1,284 @@
+// The driver for a server under test: mcpspec is its client. Each scenario gets a fresh session (a
+// fresh process on stdio); silence is decided only after the whole timeout, and a target that
+// stops answering even a fence request is declared hung once and restarted where it can be.
+
+import { judgedVersion, type SpecVersion, type VersionChoice } from '../protocol/versions.js';
+import type { EraInfo, Finding, PeerInfo, TargetInfo } from '../results/run.js';
+import type { Recording } from '../results/wire.js';
+import type { RunObservations } from '../suites/observations.js';
+import type { Exchange, ProbeOptions, RawConnection, Session } from '../suites/ports.js';
+import type { RunOptions, Scenario, ScenarioContext } from '../suites/scenario.js';
+import { HandshakeError, type BaseSession } from './base-session.js';
+import type { Driver, ScenarioOutcome } from './engine.js';
+import { HttpTransport } from './http-transport.js';
+import { outboundProblems } from './outbound-check.js';
+import { LanePool } from './probe-lanes.js';
+import { Recorder } from './recorder.js';
+import { openSession } from './session.js';
+import { StdioTransport } from './stdio-transport.js';
+import { makeSandbox, type EnvOptions, type TargetSandbox } from './target-env.js';
+import { TargetStartError, type Transport, type TransportFactory } from './transport.js';
+
+export type ServerTarget = { kind: 'stdio'; command: string; args: string[]; cwd?: string } | { kind: 'http'; url: string; headers?: Record<string, string> };
+
+export interface ServerDriverOptions extends RunOptions {
+  specVersion: VersionChoice;
+  env?: EnvOptions;
+  /** Extra stdio connections a scenario may open for id-less probes. Default 4 in all. */
+  maxLanes?: number;
+}
+
+const LAST_SENT_CHARS = 2000;
+
+export class ServerDriver implements Driver {
+  readonly role = 'server' as const;
+  readonly transport: 'stdio' | 'http';
+  readonly target: TargetInfo;
+  private readonly recorder = new Recorder();
+  private readonly exchanges: Exchange[] = [];
+  private readonly deliberateSet = new WeakSet<object>();
+  private readonly found: Finding[] = [];
+  private readonly sandbox?: TargetSandbox;
+  private readonly factory: TransportFactory;
+  private version: SpecVersion = '2026-07-28';
+  private versionChoice: VersionChoice;
+  /** HTTP: the one server stopped answering; later waits end at once instead of each taking a timeout. */
+  private readonly httpHung = new AbortController();
+  private hangDeclared = false;
+  private slowNoted = false;
+
+  constructor(
+    readonly spec: ServerTarget,
+    private readonly opts: ServerDriverOptions,
+  ) {
+    this.transport = spec.kind;
+    this.versionChoice = opts.specVersion;
+    this.target = spec.kind === 'stdio' ? { role: 'server', transport: 'stdio', command: spec.command, args: spec.args } : { role: 'server', transport: 'http', url: spec.url };
+    if (spec.kind === 'stdio') this.sandbox = makeSandbox(opts.env, spec.cwd);
+    this.factory = (recorder) => {
+      // A pretty-printed message is read anyway (stdio.newline-framing still fails on the note), so one
+      // framing mistake is reported once instead of as a cascade of timeouts.
+      if (spec.kind === 'stdio') return new StdioTransport({ command: spec.command, args: spec.args, cwd: this.sandbox!.cwd, env: this.sandbox!.env }, recorder, { acceptMultiLine: true });
+      return new HttpTransport({ url: spec.url, headers: spec.headers }, recorder);
+    };
+  }
+
+  async start(signal: AbortSignal): Promise<{ era: EraInfo; peer: PeerInfo }> {
+    // The first session fixes the era and version for the run (TargetStartError/HandshakeError propagate).
+    const first = await openSession(this.factory, { specVersion: this.versionChoice, timeoutMs: this.opts.timeoutMs, recorder: this.scenarioRecorder('handshake'), signal });
+    this.exchanges.push(first.handshake);
+    if (first.detection?.probe) this.exchanges.push(first.detection.probe);
+    this.version = judgedVersion(first.version);
+    const era: EraInfo = {
+      era: first.era,
+      version: first.version,
+      judgedBy: this.version,
+      detected: this.versionChoice === 'auto',
+      reason: first.detection?.reason ?? `--spec-version ${this.versionChoice}`,
+    };
+    if (this.version !== first.version) this.found.push({ kind: 'note', message: `the server negotiated ${first.version}; mcpspec judges it by the ${this.version} rules` });
+    const peer: PeerInfo = { info: first.serverInfo, capabilities: first.capabilities };
+    if (first.instructions !== undefined) peer.instructions = first.instructions;
+    await first.close();
+    this.noteCrashes();
+    return { era, peer };
+  }
+
+  async runScenario(s: Scenario, runSignal: AbortSignal): Promise<ScenarioOutcome> {
+    const stop = new AbortController();
+    const onRun = () => stop.abort(runSignal.reason);
+    runSignal.addEventListener('abort', onRun, { once: true });
+    const onHung = () => stop.abort(new Error('hang'));
+    this.httpHung.signal.addEventListener('abort', onHung, { once: true });
+    const recorder = this.scenarioRecorder(s.id);
+    const opened: { close(): Promise<unknown> }[] = [];
+    const open = async (skipInitialized = false): Promise<BaseSession> => {
+      const session = await openSession(this.factory, { specVersion: this.version, timeoutMs: this.opts.timeoutMs, recorder, skipInitialized, signal: stop.signal });
+      opened.push(session);
+      this.exchanges.push(session.handshake);
+      return session;
+    };
+    try {
+      const session = await open(s.skipInitialized);
+      const ctx = this.context(s, session, open, recorder, stop, opened);
+      const observed = await s.run(ctx);
+      if (this.httpHung.signal.aborted) return { aborted: 'the target stopped answering (see the hang finding)' };
+      return { observed };
+    } catch (e) {
+      if (e instanceof HandshakeError || e instanceof TargetStartError) {
+        const kind = e instanceof HandshakeError ? e.kind : 'crash';
+        if (stop.signal.aborted && !this.httpHung.signal.aborted) return { aborted: runSignalText(stop.signal) };
+        this.addFinding({
+          kind: kind === 'refused' ? 'precondition' : kind,
+          scenario: s.id,
+          message: `the target could not be started or initialized for this scenario: ${e.message}`,
+          stderrTail: e instanceof HandshakeError ? e.stderrTail?.slice(-2000) : undefined,
+        });
+        return { aborted: e.message };
+      }
+      throw e;
+    } finally {
+      runSignal.removeEventListener('abort', onRun);
+      this.httpHung.signal.removeEventListener('abort', onHung);
+      await Promise.all(opened.map((o) => o.close().catch(() => undefined)));
+      this.noteCrashes();
+    }
+  }
+
+  observations(): RunObservations {
+    const deliberate = (ex: Exchange) => this.deliberateSet.has(ex);
+    for (const problem of outboundProblems(this.exchanges, deliberate, this.version)) this.addFinding({ kind: 'harness', message: problem });
+    return { exchanges: this.exchanges, events: this.recorder.events(), version: this.version, transport: this.transport, deliberate };
+  }
+
+  findings(): Finding[] {
+    return this.found;
+  }
+
+  recording(): Recording {
+    return this.recorder;
+  }
+
+  async close(): Promise<void> {
+    this.sandbox?.dispose();
+  }
+
+  // --- internals -----------------------------------------------------------------------------
+
+  private scenarioRecorder(source: string): Recorder {
+    // Each scenario keeps its own log (scenarios run at once); the run log gets tagged copies.
+    return new Recorder({ parent: this.recorder, source });
+  }
+
+  private addFinding(f: Finding): void {
+    if (f.kind === 'harness' && this.found.some((x) => x.kind === 'harness' && x.message === f.message)) return;
+    this.found.push(f);
+  }
+
+  /** Crashes seen anywhere in the run log (a scenario may have restarted the target and gone on). */
+  private crashSeqs = new Set<number>();
+  private noteCrashes(): void {
+    for (const e of this.recorder.events()) {
+      if (e.kind !== 'process-exit' || !e.data || e.data.expected === true || this.crashSeqs.has(e.seq)) continue;
+      this.crashSeqs.add(e.seq);
+      if (e.channel === 'stdio' && e.data.exitCode === 0 && !e.data.signal) continue; // a clean exit is not a crash
+      const how = e.channel === 'http' ? `the connection was lost (${String(e.data.reason)})` : `the target exited with code ${String(e.data.exitCode)}${e.data.signal ? ` (signal ${String(e.data.signal)})` : ''}`;
+      const f: Finding = { kind: 'crash', scenario: e.source, message: how };
+      if (typeof e.data.lastSent === 'string') f.lastSent = e.data.lastSent.slice(0, LAST_SENT_CHARS);
+      if (typeof e.data.stderrTail === 'string') f.stderrTail = e.data.stderrTail.slice(-2000);
+      this.found.push(f);
+    }
+  }
+
+  /**
+   * After a request went unanswered for its whole timeout: is the target alive? A fence request
+   * answered means it only ignored that one message (the check judges that); a fence unanswered
+   * too means the target hung: said once, and on stdio the connection is dropped (the next
+   * scenario starts a fresh process); on HTTP the run's remaining waits end at once.
+   */
+  private async afterSilence(s: Scenario, session: BaseSession, ex: Exchange, stop: AbortController): Promise<void> {
+    if (stop.signal.aborted) return;
+    const fence = await session.fence();
+    this.exchanges.push(fence);
+    if (fence.response !== undefined || fence.closed || fence.aborted) return;
+    const lastSent = typeof ex.request === 'string' ? ex.request : JSON.stringify(ex.request);
+    if (!this.hangDeclared) {
+      this.hangDeclared = true;
+      this.addFinding({
+        kind: 'hang',
+        scenario: s.id,
+        message: `the target stopped answering: neither ${ex.method ?? 'a message'} nor a ${fence.method} sent after it were answered within the ${ex.timeoutMs} ms timeout`,
+        lastSent: lastSent?.slice(0, LAST_SENT_CHARS),
+      });
+    }
+    if (this.transport === 'http') this.httpHung.abort(new Error('hang'));
+    else stop.abort(new Error('hang'));
+  }
+
+  private noteSlow(ex: Exchange): void {
+    if (this.slowNoted || ex.response === undefined || ex.elapsedMs < ex.timeoutMs / 2) return;
+    this.slowNoted = true;
+    this.addFinding({ kind: 'slow', message: `the target took ${Math.round(ex.elapsedMs)} ms to answer ${ex.method ?? 'a message'} (timeout ${ex.timeoutMs} ms); answers within the timeout are judged like fast ones` });
+  }
+
+  private context(
+    s: Scenario,
+    first: BaseSession,
+    open: (skipInitialized?: boolean) => Promise<BaseSession>,
+    recorder: Recorder,
+    stop: AbortController,
+    opened: { close(): Promise<unknown> }[],
+  ): ScenarioContext {
+    const keep = async (session: BaseSession, p: Promise<Exchange>): Promise<Exchange> => {
+      const ex = await p;
+      this.exchanges.push(ex);
+      this.noteSlow(ex);
+      if (ex.timedOut && ex.response === undefined && !ex.closed) await this.afterSilence(s, session, ex, stop);
+      return ex;
+    };
+    const instrument = (session: BaseSession): Session =>
+      new Proxy(session, {
+        get: (target, prop, receiver) => {
+          if (prop === 'request' || prop === 'notify' || prop === 'probe') {
+            const fn = Reflect.get(target, prop, receiver) as (...a: unknown[]) => Promise<Exchange>;
+            return (...args: unknown[]) => keep(target, fn.apply(target, args));
+          }
+          const v = Reflect.get(target, prop, receiver);
+          return typeof v === 'function' ? v.bind(target) : v;
+        },
+      });
+    const markDeliberate = async <T extends Exchange>(p: Promise<T>): Promise<T> => {
+      const ex = await p;
+      this.deliberateSet.add(ex);
+      return ex;
+    };
+    let current = first;
+    const lanes = new LanePool({
+      first,
+      open: () => open(),
+      maxLanes: this.opts.maxLanes ?? 4,
+      spawnAfterMs: 250,
+    });
+    const ctx: ScenarioContext = {
+      session: instrument(first),
+      version: this.version,
+      options: this.opts,
+      signal: stop.signal,
+      reopen: async () => {
+        await current.close().catch(() => undefined);
+        current = await open();
+        ctx.session = instrument(current);
+        return ctx.session;
+      },
+      openRaw: async (): Promise<RawConnection> => {
+        const transport: Transport = this.factory(recorder);
+        opened.push(transport);
+        await transport.open();
+        return {
+          kind: transport.kind,
+          send: (body, o) => {
+            const startedAt = Date.now();
+            const timeoutMs = o.timeoutMs ?? this.opts.timeoutMs;
+            const obj = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+            return transport.exchange(body, { expectId: o.expectId, idless: o.idless, timeoutMs, headers: o.headers, httpMethod: o.httpMethod, signal: stop.signal }).then((r) => {
+              const ex: Exchange = { ...r, request: body, startedAt, timeoutMs, method: typeof obj.method === 'string' ? obj.method : undefined };
+              if (typeof obj.id === 'string' || typeof obj.id === 'number') ex.id = obj.id;
+              this.exchanges.push(ex);
+              this.deliberateSet.add(ex);
+              return ex;
+            });
+          },
+        };
+      },
+      probe: (body: unknown, o: ProbeOptions = {}) => markDeliberate(keep(first, this.transport === 'stdio' && o.idless ? lanes.probe(body, o) : first.probe(body, o))),
+      deliberate: markDeliberate,
+    };
+    // Extra lanes are closed with the scenario's other sessions: open() registered them.
+    return ctx;
+  }
+}
+
+function runSignalText(signal: AbortSignal): string {
+  const reason = signal.reason instanceof Error ? signal.reason.message : '';
+  return reason === 'interrupted' ? 'the run was interrupted' : reason === 'hang' ? 'the target stopped answering' : 'the overall deadline passed';
+}

@@ -1,0 +1,140 @@
+// http.*: the Streamable HTTP transport (H26 modern shape, TR25 legacy shape).
+
+import { decodeHeaderValue } from '../protocol/http-headers.js';
+import { META_PROTOCOL_VERSION } from '../protocol/meta.js';
+import { SPEC } from '../protocol/spec-links.js';
+import { ALL_VERSIONS, LEGACY, MODERN } from '../protocol/versions.js';
+import { check, holds, oracle, untestable, violated } from './check.js';
+import { errorCode, evidence, isObj, outcome, unanswerable } from './exchange.js';
+import type { Exchange } from './ports.js';
+import { sentHeaders, sentRequest } from './request-shape.js';
+import { httpScenario } from './scenarios/http.js';
+
+const HTTP = { transports: ['http' as const] };
+const NAME_FIELD: Record<string, string> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
+
+/** Which mirror headers of a sent request disagree with its body (HM-06, HM-08), after sentinel decoding (HM-09). */
+function headerMismatches(ex: Exchange, headers: Record<string, string>): string[] {
+  const req = sentRequest(ex);
+  if (!req) return [];
+  const out: string[] = [];
+  const meta = req.params?._meta;
+  const bodyVersion = isObj(meta) ? meta[META_PROTOCOL_VERSION] : undefined;
+  const hv = headers['mcp-protocol-version'];
+  if (typeof bodyVersion === 'string' && hv !== undefined && hv !== bodyVersion) out.push(`MCP-Protocol-Version ${hv} with ${bodyVersion} in _meta`);
+  const hm = headers['mcp-method'];
+  if (hm !== undefined && decodeHeaderValue(hm) !== req.method) out.push(`Mcp-Method ${hm} on a ${req.method} body`);
+  const field = NAME_FIELD[req.method];
+  const hn = headers['mcp-name'];
+  const bodyName = field ? req.params?.[field] : undefined;
+  if (field && hn !== undefined && typeof bodyName === 'string' && decodeHeaderValue(hn) !== bodyName) out.push(`Mcp-Name ${hn} with ${field} ${bodyName}`);
+  return out;
+}
+
+export const httpChecks = [
+  check(httpScenario, {
+    id: 'http.origin',
+    title: 'a request with a foreign Origin is refused with 403 (2025-06-18: any 4xx)',
+    requirements: ['HM-13'],
+    level: 'MUST',
+    versions: ALL_VERSIONS,
+    requires: HTTP,
+    spec: SPEC.http26,
+    judge({ foreignOrigin }, ctx) {
+      if (unanswerable(foreignOrigin)) return untestable('the run ended before the answer came');
+      if (foreignOrigin.http?.status === 403) return holds('403');
+      // 2025-06-18 requires validating Origin but names no status; any refusal counts there.
+      const status = foreignOrigin.http?.status ?? 0;
+      if (ctx.version === '2025-06-18' && status >= 400 && status < 500) return holds(`refused with HTTP ${status}`);
+      return violated(`Origin: https://evil.example got ${outcome(foreignOrigin)}`, [evidence('foreign Origin', foreignOrigin, { expected: 'HTTP 403' })]);
+    },
+  }),
+  check(httpScenario, {
+    id: 'http.notification-202',
+    title: 'an accepted notification gets 202 with an empty body',
+    requirements: ['HM-02', 'HL-02'],
+    level: 'MUST',
+    versions: ALL_VERSIONS,
+    requires: HTTP,
+    spec: SPEC.http26,
+    judge({ notification }) {
+      const h = notification.http;
+      if (!h && (notification.timedOut || notification.aborted)) return untestable('the notification POST got no HTTP response in time');
+      if (h?.status === 202 && h.body.trim() === '') return holds('202, empty body');
+      if (h && h.status >= 400) return untestable(`the server refused notifications/cancelled with HTTP ${h.status}; a refused notification may get an error status`);
+      return violated(`notifications/cancelled got HTTP ${h?.status ?? 'nothing'}${h?.body ? ` with body ${h.body.slice(0, 80)}` : ''}`, [evidence('notification', notification, { expected: 'HTTP 202, empty body' })]);
+    },
+  }),
+  check(httpScenario, {
+    id: 'http.malformed-body',
+    title: 'an unparseable body gets a 4xx with a JSON-RPC -32700 body, not an HTML page',
+    requirements: ['JR-06', 'HM-02'],
+    level: 'MUST',
+    versions: ALL_VERSIONS,
+    requires: HTTP,
+    spec: SPEC.http26,
+    judge({ malformed }) {
+      const h = malformed.http;
+      if (!h && (malformed.timedOut || malformed.aborted)) return untestable('the malformed POST got no HTTP response in time');
+      const problems: string[] = [];
+      if (!h || h.status < 400 || h.status > 499) problems.push(`HTTP ${h?.status ?? 'nothing'}`);
+      if (!h?.contentType?.includes('json')) problems.push(`content type ${h?.contentType ?? 'none'}`);
+      if (errorCode(malformed) !== -32700) problems.push(`body ${isObj(malformed.response) ? `error ${String(errorCode(malformed))}` : 'not a JSON-RPC error'}`);
+      if (problems.length) return violated(`a truncated JSON body got ${problems.join(', ')}`, [evidence('malformed body', malformed, { expected: 'HTTP 4xx, application/json, error -32700' })]);
+      return holds(`HTTP ${h!.status}, -32700`);
+    },
+  }),
+  check(httpScenario, {
+    id: 'http.unknown-session',
+    title: 'after the session is ended with DELETE, a request carrying its Mcp-Session-Id gets 404',
+    requirements: ['HL-07'],
+    level: 'MUST',
+    versions: LEGACY,
+    requires: HTTP,
+    spec: SPEC.transports25,
+    judge({ usesSessions, deleted, unknownSession }) {
+      if (!usesSessions) return untestable('the server issued no Mcp-Session-Id, so it does not use sessions');
+      // A DELETE that did not end the session (405: not allowed; 404: no such route) leaves nothing to test.
+      if (!unknownSession) return untestable(`the session was not ended (DELETE got ${deleted?.http ? `HTTP ${deleted.http.status}` : 'no answer'}), so there is no ended session to test`);
+      if (unanswerable(unknownSession)) return untestable('the run ended before the answer came');
+      if (unknownSession.http?.status === 404) return holds('404 after DELETE');
+      return violated(`a request with the ended session's id got ${outcome(unknownSession)}`, [evidence('DELETE', deleted), evidence('request with the ended session id', unknownSession, { expected: 'HTTP 404' })]);
+    },
+  }),
+  oracle({
+    id: 'http.header-mismatch',
+    title: 'every request whose MCP-Protocol-Version, Mcp-Method or Mcp-Name header disagrees with its body gets 400 and -32020',
+    requirements: ['HM-06', 'HM-08'],
+    level: 'MUST',
+    versions: MODERN,
+    requires: HTTP,
+    spec: SPEC.http26,
+    judge({ exchanges, events }) {
+      const mismatched: [Exchange, string[]][] = [];
+      for (const ex of exchanges) {
+        if (!ex.http || unanswerable(ex)) continue;
+        const headers = sentHeaders(ex, events);
+        const m = headers ? headerMismatches(ex, headers) : [];
+        if (m.length) mismatched.push([ex, m]);
+      }
+      if (mismatched.length === 0) return untestable('no request of the run had headers that disagree with its body');
+      const bad = mismatched.filter(([ex]) => !(ex.http?.status === 400 && errorCode(ex) === -32020));
+      if (bad.length) return violated(bad.map(([ex, m]) => `${m.join(', ')}: ${outcome(ex)}`).join('; '), bad.slice(0, 3).map(([ex, m]) => evidence(m.join(', '), ex, { expected: 'HTTP 400, error -32020' })));
+      return holds(`${mismatched.length} requests with mismatched headers got 400 and -32020`);
+    },
+  }),
+  check(httpScenario, {
+    id: 'http.unknown-method-404',
+    title: 'an unknown method gets HTTP 404 with -32601 in the body',
+    requirements: ['HM-07'],
+    level: 'MUST',
+    versions: MODERN,
+    requires: HTTP,
+    spec: SPEC.http26,
+    judge({ unknownMethod }) {
+      if (unanswerable(unknownMethod)) return untestable('the run ended before the answer came');
+      if (unknownMethod.http?.status === 404 && errorCode(unknownMethod) === -32601) return holds('404 with -32601');
+      return violated(`mcpspec/no-such-method got ${outcome(unknownMethod)}`, [evidence('unknown method', unknownMethod, { expected: 'HTTP 404, error -32601' })]);
+    },
+  }),
+];

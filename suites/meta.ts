@@ -1,0 +1,36 @@
+// meta.*: the per-request `_meta` of the modern era (B26, MT-01..MT-02).
+
+import { SPEC } from '../protocol/spec-links.js';
+import { MODERN } from '../protocol/versions.js';
+import { holds, oracle, untestable, violated } from './check.js';
+import { errorCode, evidence, outcome, unanswerable } from './exchange.js';
+import type { Exchange } from './ports.js';
+import { META_PROTOCOL_VERSION } from '../protocol/meta.js';
+import { missingMetaKeys } from './request-shape.js';
+
+function problem(ex: Exchange, missing: string[], http: boolean): string | undefined {
+  const code = errorCode(ex);
+  // Without protocolVersion in _meta an HTTP body also disagrees with its header: -32020 is fair there.
+  const ok = http && missing.includes(META_PROTOCOL_VERSION) ? [-32602, -32020] : [-32602];
+  if (code === undefined || !ok.includes(code)) return `${ex.method} without ${missing.join(' and ')}: ${outcome(ex)}`;
+  if (ex.http && ex.http.status !== 400) return `${ex.method} without ${missing.join(' and ')}: HTTP ${ex.http.status}, not 400`;
+  return undefined;
+}
+
+export const metaChecks = [
+  oracle({
+    id: 'meta.required-keys',
+    title: 'every request missing a required _meta key gets -32602 (HTTP 400)',
+    requirements: ['MT-01', 'MT-02'],
+    level: 'MUST',
+    versions: MODERN,
+    spec: SPEC.basic26,
+    judge({ exchanges, transport }) {
+      const lacking = exchanges.map((ex) => [ex, missingMetaKeys(ex)] as const).filter(([ex, m]) => m.length > 0 && !unanswerable(ex));
+      if (lacking.length === 0) return untestable('no request of the run lacked a required _meta key');
+      const bad = lacking.map(([ex, m]) => [ex, problem(ex, m, transport === 'http')] as const).filter(([, p]) => p) as [Exchange, string][];
+      if (bad.length) return violated(`${bad.length} of ${lacking.length} requests missing required _meta keys were not refused with -32602; first: ${bad[0][1]}`, bad.slice(0, 3).map(([ex]) => evidence(ex.method ?? 'request', ex, { expected: { error: { code: -32602 } } })));
+      return holds(`${lacking.length} requests missing protocolVersion, clientCapabilities or the whole _meta were refused with -32602`);
+    },
+  }),
+];

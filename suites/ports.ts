@@ -1,0 +1,113 @@
+// The ports suites need from a peer. Suites declare them; the runner implements them (suites never
+// touch sockets or processes). Every call returns an Exchange: what was sent and what came back.
+
+import type { MetaOptions, Implementation } from '../protocol/meta.js';
+import type { RequestId } from '../protocol/jsonrpc.js';
+import type { Era } from '../protocol/versions.js';
+import type { TransportKind } from '../results/check-record.js';
+import type { CloseInfo, WireEvent } from '../results/wire.js';
+
+export interface HttpOutcome {
+  status: number;
+  headers: Record<string, string>;
+  contentType?: string;
+  /** Response body text, bounded. */
+  body: string;
+}
+
+export interface Exchange {
+  /** The request id (absent for notifications and raw bodies without a readable one). */
+  id?: RequestId | null;
+  /** What was sent: the object, or the raw string for malformed-input probes. */
+  request: unknown;
+  method?: string;
+  /** The JSON-RPC response attributed to this message (by id; id-less only when it was the single id-less probe). */
+  response?: unknown;
+  /** Messages that came back for this exchange: the response, and over HTTP everything on its response stream. */
+  messages: unknown[];
+  /** No answer within the request's whole timeout. */
+  timedOut: boolean;
+  http?: HttpOutcome;
+  /** The target died or the connection was lost during (or before) the exchange. */
+  closed?: CloseInfo;
+  /** The run ended (deadline, interrupt) while this waited: no judgement may rest on it. */
+  aborted?: boolean;
+  elapsedMs: number;
+  startedAt: number;
+  /** The timeout this exchange waited with. */
+  timeoutMs: number;
+  /** Recording sequence numbers of what this exchange sent and received. */
+  seq: number[];
+}
+
+export interface RequestOptions extends MetaOptions {
+  timeoutMs?: number;
+  id?: RequestId;
+  /** HTTP only: header overrides; `undefined` removes a header. */
+  headers?: Record<string, string | undefined>;
+}
+
+export interface NotifyOptions {
+  timeoutMs?: number;
+  headers?: Record<string, string | undefined>;
+}
+
+/**
+ * A message sent verbatim (malformed input, near-valid requests). `expectId` is the id its answer
+ * should carry; `idless` says the answer may lack an id (the input was malformed), so the runner
+ * keeps at most one such probe outstanding per connection and attributes an id-less answer only then.
+ */
+export interface ProbeOptions {
+  expectId?: RequestId;
+  idless?: boolean;
+  timeoutMs?: number;
+  headers?: Record<string, string | undefined>;
+  httpMethod?: 'POST' | 'GET' | 'DELETE';
+}
+
+/** How the era was chosen, when `--spec-version auto`. */
+export interface EraDetection {
+  era: Era;
+  version: string;
+  reason: string;
+  probe?: Exchange;
+}
+
+/** A server under test, seen from mcpspec playing its client, in either era. */
+export interface Session {
+  readonly era: Era;
+  readonly kind: TransportKind;
+  /** Negotiated (legacy) or chosen (modern) protocol version. */
+  readonly version: string;
+  readonly serverInfo?: Implementation;
+  readonly capabilities: Record<string, unknown>;
+  readonly instructions?: string;
+  /** The initialize or server/discover exchange. */
+  readonly handshake: Exchange;
+  /** Legacy HTTP: the Mcp-Session-Id the server issued. */
+  readonly httpSessionId?: string;
+  detection?: EraDetection;
+  request(method: string, params?: Record<string, unknown>, opts?: RequestOptions): Promise<Exchange>;
+  /** stdio: waits until a later fence request was answered, so an answer to the notification would have shown. */
+  notify(method: string, params?: Record<string, unknown>, opts?: NotifyOptions): Promise<Exchange>;
+  /** Sent verbatim: no id bookkeeping, no `_meta` added. */
+  probe(body: unknown, opts: ProbeOptions): Promise<Exchange>;
+  /** A harmless request (ping or server/discover) whose answer shows the target is alive and has read what came before. */
+  fence(): Promise<Exchange>;
+  /** The `_meta` every modern request of this session gets (a copy); `{}` in the legacy era. */
+  defaultMeta(): Record<string, unknown>;
+  /** What this connection recorded so far. */
+  events(): WireEvent[];
+  close(): Promise<CloseInfo | undefined>;
+}
+
+/** A connection with no handshake at all, for first-message tests. */
+export interface RawConnection {
+  readonly kind: TransportKind;
+  send(body: unknown, opts: ProbeOptions): Promise<Exchange>;
+}
+
+/** A legacy session that has not yet sent notifications/initialized. */
+export interface UninitializedSession extends Session {
+  sendInitialized(): Promise<Exchange>;
+}

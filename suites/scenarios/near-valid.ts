@@ -1,0 +1,83 @@
+import fc from 'fast-check';
+import { messages } from '../../arbitraries/messages.js';
+import type { NearValid } from '../../arbitraries/near-valid.js';
+import { evaluateCases, shrinkFailure, type Counterexample, type Evaluated } from '../../arbitraries/property.js';
+import { isObj } from '../../protocol/jsonrpc.js';
+import { ALL_VERSIONS } from '../../protocol/versions.js';
+import type { Exchange, Session } from '../ports.js';
+import { scenario, type ScenarioContext } from '../scenario.js';
+
+export interface NearValidCase {
+  method: string;
+  nearValid: NearValid;
+}
+
+export interface Sent {
+  exchange: Exchange;
+  /** The target died on this message (the probe was retried alone to be sure). */
+  crashed: boolean;
+  /** Dropping `id` made the request a notification: no answer is the right answer. */
+  notification: boolean;
+}
+
+export interface NearValidObs {
+  seed: number;
+  runs: number;
+  cases: Evaluated<NearValidCase, Sent>[];
+  /** The smallest case that went unanswered or crashed the target. */
+  unanswered?: Counterexample<NearValidCase, Sent>;
+  /** The smallest case that was served as if it were valid. */
+  served?: Counterexample<NearValidCase, Sent>;
+}
+
+const LISTS: [string, string][] = [['tools', 'tools/list'], ['resources', 'resources/list'], ['prompts', 'prompts/list']];
+
+/** Methods safe to fuzz on any server: no side effects, only what the server declared. */
+function fuzzableMethods(session: Session): string[] {
+  const base = session.era === 'modern' ? ['server/discover'] : ['ping'];
+  return [...base, ...LISTS.filter(([cap]) => cap in session.capabilities).map(([, m]) => m)];
+}
+
+/**
+ * A cursor is an opaque value the server issued; a generated one would be refused as an invalid
+ * cursor whatever else the request says. Keep it only where the mutation is the cursor itself.
+ */
+function withoutMadeUpCursor(nv: NearValid): unknown {
+  const v = nv.value;
+  if (!isObj(v) || !isObj(v.params) || !('cursor' in v.params) || nv.label.path.startsWith('/params/cursor')) return v;
+  const { cursor: _made_up, ...params } = v.params;
+  return { ...v, params };
+}
+
+export const unansweredCase = (s: Sent) => s.crashed || (!s.notification && !isObj(s.exchange.response) && !s.exchange.aborted);
+export const servedCase = (s: Sent) => !s.notification && isObj(s.exchange.response) && 'result' in s.exchange.response;
+
+async function send(ctx: ScenarioContext, c: NearValidCase): Promise<Sent> {
+  const v = withoutMadeUpCursor(c.nearValid);
+  const readable = isObj(v) && (typeof v.id === 'string' || typeof v.id === 'number') && !c.nearValid.label.path.startsWith('/id');
+  const notification = isObj(v) && typeof v.method === 'string' && !('id' in v);
+  const expectId = readable ? (v.id as string | number) : undefined;
+  let exchange = await ctx.probe(v, { expectId, idless: true });
+  if (exchange.closed) exchange = await ctx.probe(v, { expectId, idless: true }); // alone on a fresh connection: was it this one?
+  return { exchange, crashed: !!exchange.closed, notification };
+}
+
+/** Near-valid requests generated from the schema (one constraint broken each), as a property. */
+export const nearValidRequests = scenario<NearValidObs>({
+  id: 'robustness.near-valid',
+  title: 'near-valid requests generated from the schema (one constraint broken each)',
+  versions: ALL_VERSIONS,
+  startEarly: true,
+  async run(ctx) {
+    const m = messages(ctx.version);
+    const methods = fuzzableMethods(ctx.session);
+    const arb = fc.oneof(...methods.map((method) => m.request(method).nearValid.map((nearValid) => ({ method, nearValid }))));
+    const opts = { seed: ctx.options.seed, numRuns: ctx.options.runs, shrinkBudgetMs: 4 * ctx.options.timeoutMs };
+    const evaluate = (c: NearValidCase) => send(ctx, c);
+    const cases = await evaluateCases(arb, opts, evaluate);
+    const obs: NearValidObs = { seed: opts.seed, runs: opts.numRuns, cases };
+    obs.unanswered = await shrinkFailure(arb, opts, cases, evaluate, unansweredCase);
+    obs.served = await shrinkFailure(arb, opts, cases, evaluate, servedCase);
+    return obs;
+  },
+});

@@ -1,0 +1,133 @@
+import fc from 'fast-check';
+import { schemaArbitraries } from '../../arbitraries/schema-arbitraries.js';
+import type { NearValid } from '../../arbitraries/near-valid.js';
+import { evaluateCases, shrinkFailure, type Counterexample, type Evaluated, type PropertyOptions } from '../../arbitraries/property.js';
+import { schemaFromObject } from '../../protocol/schema-registry.js';
+import { ALL_VERSIONS } from '../../protocol/versions.js';
+import { errorCode, errorOf, isObj, listAll, resultOf } from '../exchange.js';
+import type { Exchange } from '../ports.js';
+import { scenario, type ScenarioContext } from '../scenario.js';
+
+export type Tool = Record<string, unknown> & { name: string };
+
+export interface ToolProperty<T> {
+  tool: string;
+  seed: number;
+  runs: number;
+  cases: Evaluated<T, Exchange>[];
+  shrunk?: Counterexample<T, Exchange>;
+}
+
+export interface ToolsObs {
+  tools: Tool[];
+  listFailure?: Exchange;
+  schemaProblems: { tool: string; which: string; problem: string }[];
+  notCalled: { tool: string; why: string }[];
+  valid: ToolProperty<unknown>[];
+  nearValid: ToolProperty<NearValid>[];
+  unknown?: Exchange;
+}
+
+export const UNKNOWN_TOOL = 'mcpspec_no_such_tool';
+const MAX_TOOLS = 25;
+
+/** Tools mcpspec may call: read-only or explicitly non-destructive, and closed-world, unless the user allows more. */
+export function mayCall(tool: Tool, opts: { allowDestructive: boolean; allowOpenWorld: boolean }): string | undefined {
+  const a = isObj(tool.annotations) ? tool.annotations : {};
+  if (!opts.allowDestructive && !(a.readOnlyHint === true || a.destructiveHint === false)) return 'not marked read-only or non-destructive (pass --allow-destructive to call it)';
+  if (!opts.allowOpenWorld && a.openWorldHint === true) return 'marked openWorldHint: it may reach outside this machine (pass --allow-open-world to call it)';
+  return undefined;
+}
+
+/** Compile a tool schema the way a client must (2020-12 unless it names another dialect). */
+export function schemaProblem(schema: unknown): string | undefined {
+  if (!isObj(schema)) return 'not a JSON object';
+  if (schema.type !== 'object') return `type is ${JSON.stringify(schema.type)}, not "object"`;
+  try {
+    schemaFromObject(schema, 'tool schema').validatorForNodes([schema]);
+  } catch (e) {
+    return `does not compile as JSON Schema: ${(e as Error).message.slice(0, 200)}`;
+  }
+  return undefined;
+}
+
+/** A refusal for a client capability mcpspec did not declare (MT-05): the call could not be judged. */
+export function needsCapability(ex: Exchange): boolean {
+  return errorCode(ex) === -32021 && isObj(errorOf(ex)?.data) && 'requiredCapabilities' in (errorOf(ex)!.data as object);
+}
+
+/** No judgement can rest on a call that was never answered in time or hit the run's end. */
+export const undecided = (ex: Exchange) => !ex.response && (ex.timedOut || !!ex.aborted);
+
+export const validCallFails = (ex: Exchange) => !undecided(ex) && !needsCapability(ex) && !resultOf(ex);
+export const invalidCallServed = (ex: Exchange) => {
+  if (undecided(ex) || needsCapability(ex)) return false;
+  const r = resultOf(ex);
+  return r ? r.isError !== true : errorCode(ex) !== -32602;
+};
+
+function toolSeed(seed: number, name: string, salt: number): number {
+  let h = seed ^ salt;
+  for (const ch of name) h = (Math.imul(h, 31) + ch.charCodeAt(0)) | 0;
+  return h;
+}
+
+async function callProperty<T>(ctx: ScenarioContext, tool: string, arb: fc.Arbitrary<T>, seed: number, args: (v: T) => unknown, deliberate: boolean, fails: (ex: Exchange) => boolean): Promise<ToolProperty<T>> {
+  const { session, options } = ctx;
+  const timeoutMs = options.toolTimeoutMs ?? options.timeoutMs;
+  const opts: PropertyOptions = { seed, numRuns: Math.max(2, Math.floor(options.runs / 5)), shrinkBudgetMs: 4 * timeoutMs, concurrency: 4 };
+  const call = (v: T) => {
+    const p = session.request('tools/call', { name: tool, arguments: args(v) }, { timeoutMs });
+    return deliberate ? ctx.deliberate(p) : p;
+  };
+  const cases = await evaluateCases(arb, opts, call);
+  return { tool, seed, runs: opts.numRuns, cases, shrunk: await shrinkFailure(arb, opts, cases, call, fails) };
+}
+
+export const toolsScenario = scenario<ToolsObs>({
+  id: 'tools',
+  title: 'tools/list, schemas, calls with generated valid and near-valid arguments, an unknown tool',
+  versions: ALL_VERSIONS,
+  startEarly: true,
+  async run(ctx) {
+    const { session, options } = ctx;
+    const obs: ToolsObs = { tools: [], schemaProblems: [], notCalled: [], valid: [], nearValid: [] };
+    const listed = await listAll((cursor) => session.request('tools/list', cursor === undefined ? {} : { cursor }), 'tools');
+    obs.tools = listed.items.filter((t): t is Tool => typeof t.name === 'string');
+    obs.listFailure = listed.failed;
+    const properties: Promise<void>[] = [];
+    for (const tool of obs.tools.slice(0, MAX_TOOLS)) {
+      for (const which of ['inputSchema', 'outputSchema'] as const) {
+        if (which === 'outputSchema' && tool.outputSchema === undefined) continue;
+        const problem = schemaProblem(tool[which]);
+        if (problem) obs.schemaProblems.push({ tool: tool.name, which, problem });
+      }
+      const why = mayCall(tool, options);
+      if (why) {
+        obs.notCalled.push({ tool: tool.name, why });
+        continue;
+      }
+      if (obs.schemaProblems.some((p) => p.tool === tool.name && p.which === 'inputSchema')) continue;
+      const arbs = schemaArbitraries(tool.inputSchema as Record<string, unknown>, { maxDepth: 3 });
+      properties.push(callProperty(ctx, tool.name, arbs.valid, toolSeed(options.seed, tool.name, 1), (v) => v, false, validCallFails).then((p) => void obs.valid.push(p)));
+      // A non-object `arguments` breaks the request schema, not the tool's: keep object-valued cases.
+      let near;
+      try {
+        // fc.filter would spin forever on a schema whose only near-valid values are non-objects.
+        if (!fc.sample(arbs.nearValid, { seed: options.seed, numRuns: 10 }).some((nv) => isObj(nv.value))) continue;
+        near = arbs.nearValid.filter((nv) => isObj(nv.value));
+      } catch {
+        continue; // the schema accepts every object: no near-valid arguments exist
+      }
+      properties.push(
+        callProperty(ctx, tool.name, near, toolSeed(options.seed, tool.name, 2), (nv) => nv.value, true, invalidCallServed)
+          .then((p) => void obs.nearValid.push(p))
+          .catch(() => undefined), // the arbitrary could not produce object-valued cases
+      );
+    }
+    // Calls of all tools overlap (distinct ids), so a slow tool costs one timeout, not one per call.
+    await Promise.all(properties);
+    obs.unknown = await session.request('tools/call', { name: UNKNOWN_TOOL, arguments: {} });
+    return obs;
+  },
+});
