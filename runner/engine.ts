@@ -2,6 +2,7 @@
 // scenarios (a few at once, each on its own connection), judge, then judge the oracles over every
 // message of the run. The role-specific part (how to reach the peer) is a Driver.
 
+import { setMaxListeners } from 'node:events';
 import { type Role, type TransportKind } from '../results/check-record.js';
 import type { CheckResult, EraInfo, Finding, PeerInfo, RunEvent, RunResult, ScenarioResult, TargetInfo } from '../results/run.js';
 import type { Verdict } from '../results/verdict.js';
@@ -52,6 +53,7 @@ const WIND_DOWN_MS = 1500;
 export async function runSuite(driver: Driver, opts: EngineOptions): Promise<RunResult> {
   const started = Date.now();
   const stop = new AbortController();
+  setMaxListeners(0, stop.signal); // every outstanding wait listens for the run's end
   const onOutside = () => stop.abort(new Error('interrupted'));
   opts.signal?.addEventListener('abort', onOutside, { once: true });
   const deadlineTimer = setTimeout(() => stop.abort(new Error('deadline')), Math.max(0, opts.deadlineMs - WIND_DOWN_MS));

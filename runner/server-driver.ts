@@ -2,6 +2,7 @@
 // fresh process on stdio); silence is decided only after the whole timeout, and a target that
 // stops answering even a fence request is declared hung once and restarted where it can be.
 
+import { setMaxListeners } from 'node:events';
 import { judgedVersion, type SpecVersion, type VersionChoice } from '../protocol/versions.js';
 import type { EraInfo, Finding, PeerInfo, TargetInfo } from '../results/run.js';
 import type { Recording } from '../results/wire.js';
@@ -43,7 +44,11 @@ export class ServerDriver implements Driver {
   private version: SpecVersion = '2026-07-28';
   private versionChoice: VersionChoice;
   /** HTTP: the one server stopped answering; later waits end at once instead of each taking a timeout. */
-  private readonly httpHung = new AbortController();
+  private readonly httpHung = (() => {
+    const c = new AbortController();
+    setMaxListeners(0, c.signal);
+    return c;
+  })();
   private hangDeclared = false;
   private slowNoted = false;
 
@@ -86,6 +91,7 @@ export class ServerDriver implements Driver {
 
   async runScenario(s: Scenario, runSignal: AbortSignal): Promise<ScenarioOutcome> {
     const stop = new AbortController();
+    setMaxListeners(0, stop.signal); // every outstanding wait of the scenario listens for its end
     const onRun = () => stop.abort(runSignal.reason);
     runSignal.addEventListener('abort', onRun, { once: true });
     const onHung = () => stop.abort(new Error('hang'));

@@ -78,6 +78,7 @@ export function wireProblems(obs: RunObs): Evidence[] {
   const all: [Exchange | undefined, unknown[]][] = [...obs.exchanges.map((ex) => [ex, ex.messages] as [Exchange, unknown[]]), [undefined, strays]];
   for (const [ex, msgs] of all) {
     for (const msg of msgs) {
+      if (Array.isArray(msg)) continue; // a batch answer: judged by jsonrpc.batch (and stdio.stdout-clean)
       if (seen.has(msg)) continue;
       seen.add(msg);
       if (!envelope(msg) && !idlessErrorTolerated(envelope, msg) && !(ex && echoedIdTolerated(obs, ex, envelope, msg)) && !(ex && legacyAnswerTolerated(obs, ex, msg))) {

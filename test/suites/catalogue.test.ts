@@ -1,28 +1,35 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { catalogue } from '../../suites/catalogue.js';
+import { areaOf } from '../../results/check-record.js';
+import { catalogue, CHECKS } from '../../suites/catalogue.js';
 
 describe('the check catalogue', () => {
   const checks = catalogue();
 
-  it('has unique ids of the form area.rule, each with a level, versions, requirement IDs and a spec URL', () => {
+  it('has unique ids of the form area.rule, each with a level, versions, role, requirement IDs and a spec URL', () => {
     expect(new Set(checks.map((c) => c.id)).size).toBe(checks.length);
     for (const c of checks) {
       expect(c.id).toMatch(/^[a-z]+\.[a-z0-9-]+$/);
       expect(['MUST', 'SHOULD', 'MAY']).toContain(c.level);
+      expect(['server', 'client']).toContain(c.role);
       expect(c.versions.length).toBeGreaterThan(0);
       expect(c.requirements.length).toBeGreaterThan(0);
       expect(c.spec).toMatch(/^https:\/\/modelcontextprotocol\.io\/specification\/\d{4}-\d{2}-\d{2}\//);
     }
   });
 
-  it('matches docs/checks.md row by row (id, level, requirements)', () => {
-    const rows = readFileSync('docs/checks.md', 'utf8').split('\n').filter((l) => /^\| [a-z]+\.[a-z0-9-]+ \|/.test(l));
-    const documented = rows.map((l) => l.split('|').map((x) => x.trim())).map((cols) => ({ id: cols[1], level: cols[2], requirements: cols[4] }));
-    expect(documented).toEqual(
-      expect.arrayContaining(checks.map((c) => ({ id: c.id, level: c.level, requirements: c.requirements.join(', ') }))),
-    );
-    expect(documented).toHaveLength(checks.length);
+  it('keeps each area in its own file: the check for area.rule is defined in suites/<area>.ts', () => {
+    for (const c of CHECKS) {
+      const file = `suites/${areaOf(c.id)}.ts`;
+      expect(existsSync(file), `${c.id} belongs in ${file}`).toBe(true);
+      expect(readFileSync(file, 'utf8'), `${c.id} is defined in ${file}`).toContain(`id: '${c.id}'`);
+    }
+  });
+
+  it('docs/checks.md is exactly what `mcpspec list --format md` prints (regenerate it when this fails)', () => {
+    const generated = execFileSync(process.execPath, ['dist/bin/mcpspec.js', 'list', '--format', 'md'], { encoding: 'utf8' });
+    expect(readFileSync('docs/checks.md', 'utf8')).toBe(generated);
   });
 
   // The requirements digest lives beside the project (../shared), not in the package: checked when present.

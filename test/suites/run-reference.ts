@@ -1,12 +1,24 @@
-import { runServerSuite, type RunResult } from '../../runner/engine.js';
+import type { RunResult } from '../../results/run.js';
+import { runServerSuite, type ServerRunOptions } from '../../runner/run-server.js';
+import type { Check } from '../../suites/check.js';
 import { startHttpTarget, stdioTarget } from '../helpers/targets.js';
 
 export type Version = '2026-07-28' | '2025-11-25' | '2025-06-18';
 
-/** Run the whole server suite against the reference fixture with the given faults switched on. */
-export async function runReference(transport: 'stdio' | 'http', version: Version, faults: string[] = []): Promise<RunResult> {
+export const REFERENCE_OPTIONS = {
+  allowDestructive: false,
+  allowOpenWorld: false,
+  timeoutMs: 10_000,
+  seed: 1,
+  runs: 12,
+  deadlineMs: 120_000,
+  concurrency: 4,
+} as const;
+
+/** Run the server suite (or only `checks`) against the reference fixture with the given faults switched on. */
+export async function runReference(transport: 'stdio' | 'http', version: Version, faults: string[] = [], extra: Partial<ServerRunOptions> & { checks?: Check[] } = {}): Promise<RunResult> {
   const args = faults.flatMap((f) => ['--fault', f]);
-  const options = { specVersion: version, allowDestructive: false, timeoutMs: 5000, seed: 1, runs: 12, deadlineMs: 90_000, concurrency: 4 } as const;
+  const options: ServerRunOptions = { ...REFERENCE_OPTIONS, specVersion: version, ...extra };
   if (transport === 'stdio') {
     const t = stdioTarget('reference', { args });
     return runServerSuite({ kind: 'stdio', command: t.command, args: t.args }, options);
