@@ -10,10 +10,10 @@ export interface PropertyOptions {
   numRuns: number;
   /** Cases evaluated at once. */
   concurrency?: number;
-  /** Time budget for shrinking (each shrink step re-evaluates a case against the peer). */
+  /** Time budget for shrinking (a safety net; the evaluation count is what bounds it normally). */
   shrinkBudgetMs?: number;
-  /** Stop shrinking after this many steps. */
-  maxShrinks?: number;
+  /** Stop shrinking after this many evaluations of candidate cases (keeps the shrunk case deterministic). */
+  maxShrinkEvaluations?: number;
 }
 
 export interface Evaluated<T, R> {
@@ -75,15 +75,17 @@ export async function shrinkFailure<T, R>(
   if (!first) return undefined;
   let smallest = { value: first.value, result: first.result };
   let shrinks = -1; // the replayed failure itself is not a shrink
+  let evaluations = 0;
   const started = Date.now();
   const budget = opts.shrinkBudgetMs ?? 30_000;
-  const maxShrinks = opts.maxShrinks ?? 100;
+  const maxEvaluations = opts.maxShrinkEvaluations ?? 30;
   let budgetReached = false;
   const property = fc.asyncProperty(arb, async (v) => {
-    if (shrinks >= maxShrinks || Date.now() - started > budget) {
+    if (evaluations >= maxEvaluations || Date.now() - started > budget) {
       budgetReached = true;
       return true; // stop descending: the smallest failure so far stands
     }
+    evaluations++;
     const r = await evaluate(v);
     if (!fails(r, v)) return true;
     smallest = { value: v, result: r };

@@ -62,7 +62,8 @@ export function renderConsole(report: Report, opts: { color: boolean; verbose?: 
     out.push('');
     out.push(c(1, 'findings'));
     for (const f of report.findings) {
-      out.push(`  ${f.kind}: ${f.message.split('\n')[0]}${f.scenario ? ` [${f.scenario}]` : ''}`);
+      const count = typeof f.data?.count === 'number' && f.data.count > 1 ? ` (${f.data.count} times)` : '';
+      out.push(`  ${f.kind}: ${f.message.split('\n')[0]}${count}${f.scenario ? ` [${f.scenario}]` : ''}`);
       if (f.lastSent) out.push(c(90, `       last message sent: ${json(f.lastSent, 200)}`));
       if (f.stderrTail) out.push(c(90, `       stderr: ${json(f.stderrTail.trim().split('\n').slice(-3).join(' | '), 300)}`));
     }

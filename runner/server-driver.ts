@@ -169,7 +169,14 @@ export class ServerDriver implements Driver {
       this.crashSeqs.add(e.seq);
       if (e.channel === 'stdio' && e.data.exitCode === 0 && !e.data.signal) continue; // a clean exit is not a crash
       const how = e.channel === 'http' ? `the connection was lost (${String(e.data.reason)})` : `the target exited with code ${String(e.data.exitCode)}${e.data.signal ? ` (signal ${String(e.data.signal)})` : ''}`;
-      const f: Finding = { kind: 'crash', scenario: e.source, message: how };
+      // One finding per scenario and way of dying, with a count: a property that keeps crashing the
+      // target while shrinking is one crash, seen many times.
+      const same = this.found.find((f) => f.kind === 'crash' && f.scenario === e.source && f.message === how);
+      if (same) {
+        same.data = { ...same.data, count: Number(same.data?.count ?? 1) + 1 };
+        continue;
+      }
+      const f: Finding = { kind: 'crash', scenario: e.source, message: how, data: { count: 1 } };
       if (typeof e.data.lastSent === 'string') f.lastSent = e.data.lastSent.slice(0, LAST_SENT_CHARS);
       if (typeof e.data.stderrTail === 'string') f.stderrTail = e.data.stderrTail.slice(-2000);
       this.found.push(f);

@@ -72,7 +72,7 @@ export const nearValidRequests = scenario<NearValidObs>({
     const m = messages(ctx.version);
     const methods = fuzzableMethods(ctx.session);
     const arb = fc.oneof(...methods.map((method) => m.request(method).nearValid.map((nearValid) => ({ method, nearValid }))));
-    const opts = { seed: ctx.options.seed, numRuns: ctx.options.runs, shrinkBudgetMs: 4 * ctx.options.timeoutMs };
+    const opts = { seed: ctx.options.seed, numRuns: ctx.options.runs, shrinkBudgetMs: 2 * ctx.options.timeoutMs };
     const evaluate = (c: NearValidCase) => send(ctx, c);
     const cases = await evaluateCases(arb, opts, evaluate);
     const obs: NearValidObs = { seed: opts.seed, runs: opts.numRuns, cases };

@@ -75,7 +75,7 @@ function toolSeed(seed: number, name: string, salt: number): number {
 async function callProperty<T>(ctx: ScenarioContext, tool: string, arb: fc.Arbitrary<T>, seed: number, args: (v: T) => unknown, deliberate: boolean, fails: (ex: Exchange) => boolean): Promise<ToolProperty<T>> {
   const { session, options } = ctx;
   const timeoutMs = options.toolTimeoutMs ?? options.timeoutMs;
-  const opts: PropertyOptions = { seed, numRuns: Math.max(2, Math.floor(options.runs / 5)), shrinkBudgetMs: 4 * timeoutMs, concurrency: 4 };
+  const opts: PropertyOptions = { seed, numRuns: Math.max(2, Math.floor(options.runs / 5)), shrinkBudgetMs: 2 * timeoutMs, concurrency: 4 };
   const call = (v: T) => {
     const p = session.request('tools/call', { name: tool, arguments: args(v) }, { timeoutMs });
     return deliberate ? ctx.deliberate(p) : p;

@@ -1,16 +1,17 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { runServerSuite, type RunResult } from '../../runner/engine.js';
+import type { RunResult } from '../../results/run.js';
+import { runServerSuite } from '../../runner/run-server.js';
 import { startHttpTarget, stdioTarget, type HttpTargetName, type StdioTargetName } from '../helpers/targets.js';
 
 // Real servers have real bugs. Each expectation below was checked against the spec text; the
 // closing note of the issue explains every one. Everything not listed must pass, skip or be
 // untestable: a new failure here is either a server change or an mcpspec mistake to look at.
-const OPTIONS = { specVersion: 'auto', allowDestructive: false, timeoutMs: 5000, toolTimeoutMs: 1500, seed: 1, runs: 20, deadlineMs: 120_000, concurrency: 4 } as const;
+const OPTIONS = { specVersion: 'auto', allowDestructive: false, allowOpenWorld: false, timeoutMs: 5000, seed: 1, runs: 20, deadlineMs: 180_000, concurrency: 4 } as const;
 
 async function runStdio(name: StdioTargetName): Promise<RunResult> {
   const t = stdioTarget(name);
   try {
-    return await runServerSuite({ kind: 'stdio', command: t.command, args: t.args, cwd: t.cwd, env: t.env }, OPTIONS);
+    return await runServerSuite({ kind: 'stdio', command: t.command, args: t.args, cwd: t.cwd }, { ...OPTIONS, env: { set: t.env ?? {} } });
   } finally {
     await t.cleanup();
   }

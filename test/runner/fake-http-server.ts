@@ -23,8 +23,6 @@ export interface FakeHttp {
 export interface FakeHttpOptions {
   mode: 'legacy' | 'legacy-plain' | 'modern';
   deleteStatus?: number;
-  /** Answer GET with an SSE stream carrying one notification (else 405). */
-  getStream?: boolean;
 }
 
 const SESSION = 'sess-123';
@@ -56,11 +54,7 @@ export async function startFakeHttp(opts: FakeHttpOptions): Promise<FakeHttp> {
         return;
       }
       if (req.method === 'GET') {
-        if (!opts.getStream) {
-          res.writeHead(405, { allow: 'POST' }).end();
-          return;
-        }
-        sse(res)({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
+        res.writeHead(405, { allow: 'POST' }).end();
         return;
       }
       let msg: Record<string, unknown>;
@@ -176,6 +170,11 @@ export async function startFakeHttp(opts: FakeHttpOptions): Promise<FakeHttp> {
         }
         case 'json/hang':
           return;
+        case 'json/delay': {
+          const ms = (msg.params as { ms?: number } | undefined)?.ms ?? 0;
+          setTimeout(() => json(res, 200, { jsonrpc: '2.0', id, result: { delayedMs: ms } }), ms);
+          return;
+        }
         default:
           if (legacy) error(200, -32601, 'Method not found');
           else error(404, -32601, 'Method not found');

@@ -5,6 +5,12 @@
 //   modern-32022: server/discover -> -32022 listing 2026-07-28
 // FAKE_IGNORE_EOF=1 keeps it alive after stdin closes; FAKE_IGNORE_TERM=1 ignores SIGTERM.
 // FAKE_INIT=crash|hang|error breaks initialize; FAKE_VERSION forces the answered protocolVersion.
+// FAKE_PARSE says how unparseable lines are answered: null (default: -32700 with id null), noid
+// (-32700 without an id member), silent (no answer), late:<ms> (id null, after <ms>).
+// FAKE_PING: ping is answered at once (default), after <ms>, or never (silent).
+// Methods `delay` (answer after params.ms) and `hang` (never answer) let tests answer late, out of
+// order or not at all; a batch (array) is answered with an array; `notifications/answer-me` gets
+// an (illegal) id-null answer.
 
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
@@ -25,12 +31,28 @@ rl.on('close', () => {
   else process.exit(0);
 });
 
+const parseMode = process.env.FAKE_PARSE ?? 'null';
+function parseError() {
+  if (parseMode === 'silent') return;
+  if (parseMode === 'noid') return out({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error' } });
+  if (parseMode.startsWith('late:')) {
+    setTimeout(() => error(null, -32700, 'Parse error (late)'), Number(parseMode.slice(5)));
+    return;
+  }
+  error(null, -32700, 'Parse error');
+}
+
 rl.on('line', (line) => {
   let msg;
   try {
     msg = JSON.parse(line);
   } catch {
-    error(null, -32700, 'Parse error');
+    parseError();
+    return;
+  }
+  if (Array.isArray(msg)) {
+    if (msg.length === 0) return error(null, -32600, 'Invalid Request: empty batch');
+    out(msg.filter((m) => m?.id !== undefined).map((m) => ({ jsonrpc: '2.0', id: m.id, result: { batched: m.method } })));
     return;
   }
   if (msg.id !== undefined && msg.method === undefined) {
@@ -42,9 +64,19 @@ rl.on('line', (line) => {
   const { id, method, params } = msg;
   if (id === undefined) {
     if (method === 'notifications/poke') out({ jsonrpc: '2.0', method: 'notifications/poked', params: { from: 'fake' } });
+    if (method === 'notifications/answer-me') error(null, -32600, 'Invalid Request: notifications get no answer');
     return;
   }
   switch (method) {
+    case 'ping': {
+      const how = process.env.FAKE_PING;
+      if (how === 'silent') return;
+      if (how !== undefined) return setTimeout(() => result(id, {}), Number(how));
+      return result(id, {});
+    }
+    case 'delay':
+      setTimeout(() => result(id, { delayedMs: params?.ms ?? 0 }), params?.ms ?? 0);
+      return;
     case 'initialize':
       if (process.env.FAKE_INIT === 'crash') {
         process.stderr.write('fatal: cannot open database\n');
@@ -113,6 +145,8 @@ rl.on('line', (line) => {
     }
     case 'pid':
       return result(id, { pid: process.pid });
+    case 'env':
+      return result(id, { env: process.env });
     default:
       return error(id, -32601, `Method not found: ${method}`);
   }

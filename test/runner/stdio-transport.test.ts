@@ -3,7 +3,7 @@ import { Recorder } from '../../runner/recorder.js';
 import { StdioTransport } from '../../runner/stdio-transport.js';
 import { TargetStartError } from '../../runner/transport.js';
 import { liveCount } from '../../runner/reaper.js';
-import { fakeStdio, pidAlive, req, waitFor } from './helpers.js';
+import { FAKE_STDIO, fakeStdio, pidAlive, req, waitFor } from './helpers.js';
 
 const open: StdioTransport[] = [];
 async function start(env: Record<string, string> = {}, opts = {}): Promise<StdioTransport> {
@@ -29,12 +29,14 @@ describe('StdioTransport', () => {
     expect(b.response).toEqual({ jsonrpc: '2.0', id: 'two', result: { params: { n: 2 } } });
   });
 
-  it('collects notifications that arrive before the response', async () => {
+  it('attributes only the response; a notification before it stays in the recording', async () => {
     const t = await start();
     const r = await t.exchange(req(7, 'notify-then-respond'), { expectId: 7, timeoutMs: 3000 });
-    expect(r.messages).toHaveLength(2);
-    expect((r.messages[0] as { method: string }).method).toBe('notifications/message');
+    expect(r.messages).toEqual([{ jsonrpc: '2.0', id: 7, result: { done: true } }]);
     expect((r.response as { id: number }).id).toBe(7);
+    const note = t.recorder.events().find((e) => e.dir === 'in' && (e.message as { method?: string } | undefined)?.method === 'notifications/message');
+    expect(note?.kind).toBe('message');
+    expect(r.seq).not.toContain(note?.seq);
   });
 
   it('ends on a loosely matching id (1 vs "1") so the suite can flag the id type', async () => {
@@ -44,23 +46,32 @@ describe('StdioTransport', () => {
     expect((r.response as { id: unknown }).id).toBe('5');
   });
 
-  it('waits quietMs after a notification and captures unsolicited answers', async () => {
+  it('ends a notification when `until` settles, not before; what it provokes is recorded', async () => {
     const t = await start();
-    const quiet = await t.exchange({ jsonrpc: '2.0', method: 'notifications/other' }, { timeoutMs: 3000, quietMs: 150 });
-    expect(quiet.messages).toEqual([]);
-    expect(quiet.timedOut).toBe(false);
-    expect(quiet.elapsedMs).toBeGreaterThanOrEqual(140);
-    expect(quiet.elapsedMs).toBeLessThan(1500);
-    const poked = await t.exchange({ jsonrpc: '2.0', method: 'notifications/poke' }, { timeoutMs: 3000, quietMs: 150 });
-    expect(poked.messages).toEqual([{ jsonrpc: '2.0', method: 'notifications/poked', params: { from: 'fake' } }]);
+    let release!: () => void;
+    const until = new Promise<void>((r) => (release = r));
+    setTimeout(() => release(), 200);
+    const poked = await t.exchange({ jsonrpc: '2.0', method: 'notifications/poke' }, { idless: true, until, timeoutMs: 5000 });
+    expect(poked.timedOut).toBe(false);
+    expect(poked.elapsedMs).toBeGreaterThanOrEqual(180);
+    expect(poked.elapsedMs).toBeLessThan(2000);
+    expect(poked.response).toBeUndefined();
+    // a notification the target sends back is not an answer: it is recorded, not attributed
+    expect(poked.messages).toEqual([]);
+    expect(t.recorder.events().some((e) => e.dir === 'in' && (e.message as { method?: string } | undefined)?.method === 'notifications/poked')).toBe(true);
+    // a notification is not a request: no timeout incident when `until` ends it
+    expect(t.recorder.incidents().filter((f) => f.type === 'timeout')).toEqual([]);
   });
 
-  it('sends strings verbatim and can end on any response (parse error with id null)', async () => {
+  it('sends strings verbatim; an id-less answer (parse error, id null) goes to the single id-less message', async () => {
     const t = await start();
-    const r = await t.exchange('{"jsonrpc": "2.0", "id": 1, "method": ', { anyResponse: true, timeoutMs: 3000 });
-    expect((r.response as { error: { code: number } }).error.code).toBe(-32700);
+    const r = await t.exchange('{"jsonrpc": "2.0", "id": 1, "method": ', { idless: true, timeoutMs: 3000 });
+    expect(r.timedOut).toBe(false);
+    expect(r.response).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } });
     const out = t.recorder.events().find((e) => e.dir === 'out');
     expect(out?.raw).toBe('{"jsonrpc": "2.0", "id": 1, "method": ');
+    expect(out?.message).toBeUndefined();
+    expect(r.seq).toHaveLength(2);
   });
 
   it('records a non-JSON stdout line as noise', async () => {
@@ -131,7 +142,10 @@ describe('StdioTransport', () => {
     const dflt = await t.exchange(req(1, 'server-request'), { expectId: 1, timeoutMs: 3000 });
     const reply = (dflt.response as { result: { reply: { error: { code: number } } } }).result.reply;
     expect(reply.error.code).toBe(-32601);
-    expect((dflt.messages[0] as { method: string }).method).toBe('roots/list');
+    // the server's request is recorded (and answered), not attributed to the exchange
+    expect(dflt.messages).toEqual([dflt.response]);
+    const srvReq = t.recorder.events().find((e) => e.dir === 'in' && (e.message as { method?: string } | undefined)?.method === 'roots/list');
+    expect(srvReq?.message).toMatchObject({ id: 'srv-1' });
 
     t.onServerRequest = (r) => ({ jsonrpc: '2.0', id: r.id, result: { roots: [] } });
     const custom = await t.exchange(req(2, 'server-request'), { expectId: 2, timeoutMs: 3000 });
@@ -209,5 +223,185 @@ describe('StdioTransport shutdown', () => {
     expect(took).toBeGreaterThanOrEqual(1900);
     expect(took).toBeLessThan(4000);
     expect(pidAlive(pid)).toBe(false);
+  });
+});
+
+describe('StdioTransport waiting rules', () => {
+  const unmatched = (t: StdioTransport) => t.recorder.events().filter((e) => e.note === 'unmatched-response');
+  const unattributed = (t: StdioTransport) => t.recorder.events().filter((e) => e.note === 'unattributed-response');
+
+  it('does not give a late answer to the next request: it is noted as a late unmatched response', async () => {
+    const t = await start();
+    const first = await t.exchange(req(1, 'delay', { ms: 400 }), { expectId: 1, timeoutMs: 150 });
+    expect(first.timedOut).toBe(true);
+    expect(first.response).toBeUndefined();
+    // the next request is still waiting when the late answer (id 1) arrives
+    const second = await t.exchange(req(2, 'delay', { ms: 500 }), { expectId: 2, timeoutMs: 3000 });
+    expect(second.timedOut).toBe(false);
+    expect(second.response).toEqual({ jsonrpc: '2.0', id: 2, result: { delayedMs: 500 } });
+    expect(second.messages).toEqual([second.response]);
+    const notes = unmatched(t);
+    expect(notes).toHaveLength(1);
+    expect(notes[0].data).toEqual({ id: 1, late: true });
+    expect(notes[0].message).toEqual({ jsonrpc: '2.0', id: 1, result: { delayedMs: 400 } });
+    // the note is evidence on its own, outside both exchanges
+    expect(first.seq).not.toContain(notes[0].seq);
+    expect(second.seq).not.toContain(notes[0].seq);
+  });
+
+  it('notes a response nobody asked for as unmatched, not late', async () => {
+    const t = await start();
+    const r = await t.exchange(req(1, 'echo'), { expectId: 99, timeoutMs: 300 });
+    expect(r.timedOut).toBe(true);
+    expect(unmatched(t).map((e) => e.data)).toEqual([{ id: 1, late: false }]);
+  });
+
+  it('does not give a late id-less answer to the next request: it is noted as unattributed', async () => {
+    const t = await start({ FAKE_PARSE: 'late:400' });
+    const probe = await t.exchange('{not json', { idless: true, timeoutMs: 150 });
+    expect(probe.timedOut).toBe(true);
+    expect(t.recorder.events().find((e) => e.kind === 'timeout')?.raw).toMatch(/id-less message within 150 ms/);
+    const next = await t.exchange(req(2, 'delay', { ms: 500 }), { expectId: 2, timeoutMs: 3000 });
+    expect(next.response).toEqual({ jsonrpc: '2.0', id: 2, result: { delayedMs: 500 } });
+    const notes = unattributed(t);
+    expect(notes).toHaveLength(1);
+    expect(notes[0].data).toEqual({ candidates: 0 });
+    expect((notes[0].message as { error: { message: string } }).error.message).toBe('Parse error (late)');
+  });
+
+  it('matches answers that come out of order by id', async () => {
+    const t = await start();
+    const [slow, fast] = await Promise.all([
+      t.exchange(req(1, 'delay', { ms: 300 }), { expectId: 1, timeoutMs: 3000 }),
+      t.exchange(req(2, 'delay', { ms: 20 }), { expectId: 2, timeoutMs: 3000 }),
+    ]);
+    expect(slow.response).toEqual({ jsonrpc: '2.0', id: 1, result: { delayedMs: 300 } });
+    expect(fast.response).toEqual({ jsonrpc: '2.0', id: 2, result: { delayedMs: 20 } });
+    expect(fast.elapsedMs).toBeLessThan(slow.elapsedMs);
+    expect(unmatched(t)).toEqual([]);
+  });
+
+  it('prefers an exact id over a loose one: 1 and "1" outstanding each get their own answer', async () => {
+    const t = await start();
+    const [num, str] = await Promise.all([
+      t.exchange(req(1, 'delay', { ms: 50 }), { expectId: 1, timeoutMs: 3000 }),
+      t.exchange(req('1', 'delay', { ms: 250 }), { expectId: '1', timeoutMs: 3000 }),
+    ]);
+    expect((num.response as { id: unknown }).id).toBe(1);
+    expect((str.response as { id: unknown }).id).toBe('1');
+  });
+
+  it('attributes an id-less answer without an id member, and a batch answer, to the single id-less message', async () => {
+    const noId = await start({ FAKE_PARSE: 'noid' });
+    const a = await noId.exchange('][', { idless: true, timeoutMs: 3000 });
+    expect(a.response).toEqual({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error' } });
+
+    const t = await start();
+    const batch = [req(1, 'echo'), req(2, 'tools/list')];
+    const b = await t.exchange(batch, { idless: true, timeoutMs: 3000 });
+    expect(b.response).toEqual([
+      { jsonrpc: '2.0', id: 1, result: { batched: 'echo' } },
+      { jsonrpc: '2.0', id: 2, result: { batched: 'tools/list' } },
+    ]);
+    // an array is not one JSON-RPC message: it is recorded as noise, and still attributed
+    expect(t.recorder.events().find((e) => b.seq.includes(e.seq) && e.dir === 'in')?.kind).toBe('noise');
+  });
+
+  it('attributes no id-less answer while two id-less messages are outstanding', async () => {
+    const t = await start();
+    const [a, b] = await Promise.all([
+      t.exchange('{oops', { idless: true, timeoutMs: 500 }),
+      t.exchange('{oops again', { idless: true, timeoutMs: 500 }),
+    ]);
+    expect(a.response).toBeUndefined();
+    expect(b.response).toBeUndefined();
+    expect(a.timedOut && b.timedOut).toBe(true);
+    expect(unattributed(t).map((e) => e.data)).toEqual([{ candidates: 2 }, { candidates: 2 }]);
+    // an id-less message does not take an answer with an id either
+    const c = await t.exchange(req(3, 'echo'), { idless: true, timeoutMs: 300 });
+    expect(c.response).toBeUndefined();
+    expect(unmatched(t).map((e) => e.data)).toEqual([{ id: 3, late: false }]);
+  });
+
+  it('an id-less message and a request side by side: each answer goes where it belongs', async () => {
+    const t = await start();
+    const [probe, request] = await Promise.all([
+      t.exchange('{"broken"', { idless: true, timeoutMs: 3000 }),
+      t.exchange(req(4, 'delay', { ms: 100 }), { expectId: 4, timeoutMs: 3000 }),
+    ]);
+    expect((probe.response as { error: { code: number } }).error.code).toBe(-32700);
+    expect((request.response as { id: number }).id).toBe(4);
+  });
+
+  it('waits the whole timeout: an answer after most of it is still received', async () => {
+    const t = await start();
+    const r = await t.exchange(req(1, 'delay', { ms: 700 }), { expectId: 1, timeoutMs: 1000 });
+    expect(r.timedOut).toBe(false);
+    expect(r.response).toEqual({ jsonrpc: '2.0', id: 1, result: { delayedMs: 700 } });
+    expect(r.elapsedMs).toBeGreaterThanOrEqual(690);
+    // and so does an id-less message (no short quiet window)
+    const slow = await start({ FAKE_PARSE: 'late:700' });
+    const p = await slow.exchange('{', { idless: true, timeoutMs: 1000 });
+    expect(p.timedOut).toBe(false);
+    expect((p.response as { error: { message: string } }).error.message).toBe('Parse error (late)');
+  });
+
+  it('ends a wait at once with aborted when the signal fires, and never starts one on an aborted signal', async () => {
+    const t = await start();
+    const ac = new AbortController();
+    setTimeout(() => ac.abort(), 100);
+    const r = await t.exchange(req(1, 'hang'), { expectId: 1, timeoutMs: 10_000, signal: ac.signal });
+    expect(r.aborted).toBe(true);
+    expect(r.timedOut).toBe(false);
+    expect(r.elapsedMs).toBeLessThan(1000);
+    expect(t.recorder.incidents().filter((f) => f.type === 'timeout')).toEqual([]);
+
+    const idless = await t.exchange('{', { idless: true, timeoutMs: 10_000, signal: ac.signal });
+    expect(idless.aborted).toBe(true);
+    expect(idless.elapsedMs).toBeLessThan(500);
+    // the transport is still usable without a signal
+    expect((await t.exchange(req(2, 'echo'), { expectId: 2, timeoutMs: 3000 })).response).toBeDefined();
+  });
+
+  it('ends every wait when the target dies, with its close info', async () => {
+    const t = await start();
+    const [waiting, crash] = await Promise.all([
+      t.exchange(req(1, 'hang'), { expectId: 1, timeoutMs: 10_000 }),
+      t.exchange(req(2, 'crash'), { expectId: 2, timeoutMs: 10_000 }),
+    ]);
+    expect(waiting.closed?.exitCode).toBe(3);
+    expect(crash.closed?.exitCode).toBe(3);
+    expect(waiting.timedOut).toBe(false);
+  });
+});
+
+describe('StdioTransport environment', () => {
+  const envOf = async (t: StdioTransport): Promise<Record<string, string>> => {
+    open.push(t);
+    await t.open();
+    const r = await t.exchange(req(1, 'env'), { expectId: 1, timeoutMs: 3000 });
+    return (r.response as { result: { env: Record<string, string> } }).result.env;
+  };
+
+  it('passes only PATH when no environment is given', async () => {
+    process.env.MCPSPEC_TEST_SECRET = 'do-not-leak';
+    try {
+      const env = await envOf(new StdioTransport({ command: process.execPath, args: [FAKE_STDIO] }));
+      expect(env.PATH).toBe(process.env.PATH);
+      expect(env.MCPSPEC_TEST_SECRET).toBeUndefined();
+      expect(Object.keys(env).filter((k) => k !== 'PATH')).toEqual([]);
+    } finally {
+      delete process.env.MCPSPEC_TEST_SECRET;
+    }
+  });
+
+  it('uses the given environment as the whole environment (nothing merged in)', async () => {
+    process.env.MCPSPEC_TEST_SECRET = 'do-not-leak';
+    try {
+      const env = await envOf(new StdioTransport({ command: process.execPath, args: [FAKE_STDIO], env: { ONLY: 'this' } }));
+      expect(env).toEqual({ ONLY: 'this' });
+    } finally {
+      delete process.env.MCPSPEC_TEST_SECRET;
+    }
   });
 });
