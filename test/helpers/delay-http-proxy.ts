@@ -38,6 +38,8 @@ export interface DelayProxy {
   url: string;
   /** Number of answers (or SSE events) that were held back so far. */
   delayed(): number;
+  /** Upstream failures so far (each also answered 502, or the stream cut), for failure messages. */
+  errors(): string[];
   /** Stops the proxy. Idempotent. */
   close(): Promise<void>;
 }
@@ -112,7 +114,10 @@ export async function startDelayProxy(options: DelayProxyOptions): Promise<Delay
   const delayMs = options.delayMs;
   const errorsOnly = options.errorsOnly ?? false;
   const headHoldMs = options.headHoldMs ?? 200;
-  const agent = new http.Agent({ keepAlive: true });
+  // A fresh upstream connection per request: reusing idle keep-alive sockets races with the
+  // target closing them (ECONNRESET on a POST, which cannot be retried) and would be blamed on it.
+  const agent = new http.Agent({ keepAlive: false });
+  const errors: string[] = [];
   const timers = new Set<NodeJS.Timeout>();
   const upstreams = new Set<http.ClientRequest>();
   let delayedCount = 0;
@@ -200,7 +205,10 @@ export async function startDelayProxy(options: DelayProxyOptions): Promise<Delay
         res.end(tail);
       });
     });
-    up.on('error', () => res.destroy());
+    up.on('error', (error) => {
+      if (!closed && !res.destroyed) errors.push(`SSE stream: ${error.message}`);
+      res.destroy();
+    });
   }
 
   const server = http.createServer((req, res) => {
@@ -227,6 +235,7 @@ export async function startDelayProxy(options: DelayProxyOptions): Promise<Delay
       upstreams.add(upstream);
       upstream.on('close', () => upstreams.delete(upstream));
       upstream.on('error', (error) => {
+        if (!closed && !res.destroyed) errors.push(`${req.method} ${req.url}: ${error.message}`);
         if (res.headersSent || res.destroyed) {
           res.destroy();
           return;
@@ -261,6 +270,7 @@ export async function startDelayProxy(options: DelayProxyOptions): Promise<Delay
   return {
     url: url.href,
     delayed: () => delayedCount,
+    errors: () => [...errors],
     close(): Promise<void> {
       closing ??= new Promise<void>((resolve) => {
         closed = true;

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { startDelayProxy, type DelayProxy } from './delay-http-proxy.js';
-import { discoverRequest, ENTRY, initializeRequest, readJsonRpcBody, REPO_ROOT, startHttpTarget, targetAvailable, type HttpTarget } from './targets.js';
+import { discoverRequest, ENTRY, initializeRequest, modernMeta, readJsonRpcBody, REPO_ROOT, startHttpTarget, targetAvailable, type HttpTarget } from './targets.js';
 
 const PROXY = path.join(REPO_ROOT, 'test', 'helpers', 'delay-proxy.mjs');
 const NODE = process.execPath;
@@ -347,6 +347,7 @@ describe('HTTP delay proxy (delay-http-proxy.ts)', () => {
     expect(upstream.seen.at(-1)).toMatchObject({ method: 'DELETE', headers: { 'mcp-session-id': 'abc' } });
     const get = await timed(proxy.url, { method: 'GET', headers: { Accept: 'text/event-stream' } });
     expect([get.res.status, get.res.headers.get('allow'), get.ms >= LATE]).toEqual([405, 'POST, DELETE', true]);
+    expect(proxy.errors()).toEqual([]);
   });
 
   it('errorsOnly: only JSON-RPC error answers (JSON or SSE) are delayed', async () => {
@@ -367,6 +368,7 @@ describe('HTTP delay proxy (delay-http-proxy.ts)', () => {
         'event: message\ndata: {"jsonrpc":"2.0","id":4,"error":{"code":-32602,"message":"no"}}\n\n',
     );
     expect(proxy.delayed()).toBe(2);
+    expect(proxy.errors()).toEqual([]);
   });
 
   it('an SSE stream that stays open is relayed event by event (delayed), not held until it ends', async () => {
@@ -396,6 +398,7 @@ describe('HTTP delay proxy (delay-http-proxy.ts)', () => {
     cleanups.push(proxy.close);
     const r = await post(proxy.url, { jsonrpc: '2.0', id: 1, method: 'ok' });
     expect(r.res.status).toBe(502);
+    expect(proxy.errors()).toEqual([expect.stringMatching(/^POST \/mcp: .*ECONNREFUSED/)]);
   });
 
   describe.skipIf(!targetAvailable('reference'))('with the reference server', () => {
@@ -446,6 +449,37 @@ describe('HTTP delay proxy (delay-http-proxy.ts)', () => {
       expect(via.res.status).toBe(direct.res.status);
       expect(via.text).toBe(direct.text);
       expect(via.ms).toBeGreaterThanOrEqual(LATE);
+    });
+
+    it('errorsOnly, modern tools/call of an unknown tool: the SSE error answer arrives whole, late; a good call at once', async () => {
+      target ??= await startHttpTarget('reference');
+      const proxy = await startDelayProxy({ target: target.url, delayMs: DELAY, errorsOnly: true });
+      cleanups.push(proxy.close);
+      const call = (id: number, name: string, args: Record<string, unknown>) => ({
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/json',
+          Accept: 'application/json, text/event-stream',
+          'MCP-Protocol-Version': '2026-07-28',
+          'Mcp-Method': 'tools/call',
+          'Mcp-Name': name,
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args, _meta: modernMeta() } }),
+      });
+      const unknownDirect = await timed(target.url, call(1, 'mcpspec_no_such_tool', {}));
+      const unknown = await timed(proxy.url, call(1, 'mcpspec_no_such_tool', {}));
+      expect(unknown.res.status).toBe(unknownDirect.res.status);
+      expect(unknownDirect.res.headers.get('content-type')).toBe('text/event-stream');
+      expect(unknown.res.headers.get('content-type')).toBe('text/event-stream');
+      expect(unknown.text).toBe(unknownDirect.text);
+      expect(unknown.text).toMatch(/"error":\{"code":-32602/);
+      expect(unknown.ms).toBeGreaterThanOrEqual(LATE);
+      const echoDirect = await timed(target.url, call(2, 'echo', { text: 'hi' }));
+      const echo = await timed(proxy.url, call(2, 'echo', { text: 'hi' }));
+      expect(echo.text).toBe(echoDirect.text);
+      expect(echo.text).toContain('"result"');
+      expect(echo.ms).toBeLessThan(FAST);
+      expect(proxy.errors()).toEqual([]);
     });
   });
 });
