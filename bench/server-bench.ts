@@ -1,18 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { pathToFileURL } from 'node:url';
-import { packageRoot } from '../protocol/package-root.js';
 import type { RunResult } from '../results/run.js';
 import { runServerSuite } from '../runner/run-server.js';
 import type { ServerTarget } from '../runner/server-driver.js';
-
-const require = createRequire(import.meta.url);
-const EVERYTHING = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
-// server-everything's HTTP mode listens on every interface; this preload keeps it on 127.0.0.1.
-const LOOPBACK = pathToFileURL(join(packageRoot(), 'test', 'helpers', 'loopback-only.mjs')).href;
+import { EVERYTHING, startEverythingHttp } from './everything.js';
 
 interface Row {
   transport: 'stdio' | 'http';
@@ -20,34 +11,6 @@ interface Row {
   checksJudged: number;
   requestsReplayed: number;
   baselineSeconds: number;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
-
-async function startEverythingHttp(): Promise<{ url: string; proc: ChildProcess }> {
-  const port = await freePort();
-  const proc = spawn(process.execPath, ['--import', LOOPBACK, EVERYTHING, 'streamableHttp'], { env: { ...process.env, PORT: String(port) }, stdio: 'ignore' });
-  const url = `http://127.0.0.1:${port}/mcp`;
-  const until = Date.now() + 20_000;
-  while (Date.now() < until) {
-    try {
-      await fetch(url, { method: 'GET', signal: AbortSignal.timeout(500) });
-      return { url, proc };
-    } catch {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  proc.kill('SIGKILL');
-  throw new Error('server-everything did not start listening within 20 s');
 }
 
 /** The requests mcpspec sent (after each handshake) that the server answered. */
@@ -122,9 +85,7 @@ async function measure(transport: 'stdio' | 'http'): Promise<Row> {
   else {
     const server = await startEverythingHttp();
     target = { kind: 'http', url: server.url };
-    stop = async () => {
-      server.proc.kill('SIGKILL');
-    };
+    stop = server.stop;
   }
   try {
     const t0 = performance.now();

@@ -111,3 +111,33 @@ export interface RawConnection {
 export interface UninitializedSession extends Session {
   sendInitialized(): Promise<Exchange>;
 }
+
+/** How the client under test ended. */
+export interface ClientExit {
+  exitCode: number | null;
+  signal: string | null;
+  /** It was still running at the timeout and was stopped. */
+  timedOut: boolean;
+  stderrTail: string;
+  stdoutTail: string;
+}
+
+/** One message the client under test sent, and what the scripted server answered. */
+export interface Received {
+  message: unknown;
+  reply?: unknown;
+  /** HTTP request headers (lower-case names), when the client spoke HTTP. */
+  headers?: Record<string, string>;
+  seq: number;
+}
+
+/** mcpspec playing a server for a client under test (the port a client-role scenario needs). */
+export interface ScriptedServer {
+  readonly kind: TransportKind;
+  /** How to answer each message the client sends: a full JSON-RPC response, or undefined for none. */
+  handle(handler: (message: unknown, headers?: Record<string, string>) => unknown): void;
+  /** Start the client under test against this server; resolves when it exits (or is stopped at the timeout). */
+  runClient(timeoutMs?: number): Promise<ClientExit>;
+  /** Everything the client sent, in order. */
+  received(): Received[];
+}

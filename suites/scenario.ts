@@ -3,7 +3,7 @@
 
 import type { Role, TransportKind } from '../results/check-record.js';
 import type { SpecVersion } from '../protocol/versions.js';
-import type { Exchange, ProbeOptions, RawConnection, Session } from './ports.js';
+import type { Exchange, ProbeOptions, RawConnection, ScriptedServer, Session } from './ports.js';
 
 export interface RunOptions {
   /** Call tools whose annotations do not say read-only / non-destructive. */
@@ -41,7 +41,18 @@ export interface ScenarioContext {
   readonly signal: AbortSignal;
 }
 
-export interface Scenario<O = any> {
+/**
+ * What a client-role scenario gets: mcpspec plays a scripted server, starts the client under test
+ * against it, and observes what the client sends.
+ */
+export interface ClientScenarioContext {
+  server: ScriptedServer;
+  version: SpecVersion;
+  options: RunOptions;
+  readonly signal: AbortSignal;
+}
+
+export interface Scenario<O = any, C = any> {
   id: string;
   title: string;
   role: Role;
@@ -51,11 +62,17 @@ export interface Scenario<O = any> {
   skipInitialized?: boolean;
   /** Longer scenarios start first so they overlap the rest. */
   startEarly?: boolean;
-  run(ctx: ScenarioContext): Promise<O>;
+  run(ctx: C): Promise<O>;
 }
 
-export function scenario<O>(s: Omit<Scenario<O>, 'role'> & { role?: Role }): Scenario<O> {
-  return { ...s, role: s.role ?? 'server' };
+/** A scenario where mcpspec is the client of the server under test. */
+export function scenario<O>(s: Omit<Scenario<O, ScenarioContext>, 'role'>): Scenario<O, ScenarioContext> {
+  return { ...s, role: 'server' };
+}
+
+/** A scenario where mcpspec plays the server of the client under test. */
+export function clientScenario<O>(s: Omit<Scenario<O, ClientScenarioContext>, 'role'>): Scenario<O, ClientScenarioContext> {
+  return { ...s, role: 'client' };
 }
 
 /** Run tasks with at most `limit` in flight (requests with distinct ids may overlap on any transport). */

