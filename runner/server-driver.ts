@@ -72,7 +72,11 @@ export class ServerDriver implements Driver {
     // The first session fixes the era and version for the run (TargetStartError/HandshakeError propagate).
     const first = await openSession(this.factory, { specVersion: this.versionChoice, timeoutMs: this.opts.timeoutMs, recorder: this.scenarioRecorder('handshake'), signal });
     this.exchanges.push(first.handshake);
-    if (first.detection?.probe) this.exchanges.push(first.detection.probe);
+    if (first.detection?.probe) {
+      this.exchanges.push(first.detection.probe);
+      // A legacy server owes nothing to a modern probe sent before initialize (ED-02): not judged by the oracles' rules for requests.
+      if (first.era === 'legacy') this.deliberateSet.add(first.detection.probe);
+    }
     this.version = judgedVersion(first.version);
     const era: EraInfo = {
       era: first.era,

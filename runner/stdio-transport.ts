@@ -170,6 +170,9 @@ export class StdioTransport implements Transport {
       pid: proc.pid,
       command,
       args,
+      cwd: cwd ?? process.cwd(),
+      // Names only: values may be secrets the user passed the target.
+      env: Object.fromEntries(Object.keys(env ?? {}).map((k) => [k, k === 'HOME' || k === 'PATH' || k === 'TMPDIR' ? (env as Record<string, string>)[k] : '<set>'])),
     });
 
     const out = new LineSplitter((line, truncated) => this.onStdoutLine(line, truncated), this.opts.maxLineChars);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { catalogue } from '../../suites/catalogue.js';
+import { catalogue, CHECKS } from '../../suites/catalogue.js';
 import { runReference, type Version } from './run-reference.js';
 
 // The reference fixture is correct: on every version and transport, every applicable check must
@@ -19,12 +19,36 @@ describe('the reference fixture without faults', () => {
     }
   }
 
-  it('never calls a destructive tool unless allowed', async () => {
-    const run = await runReference('stdio', '2026-07-28');
-    const stderr = run.recording.events().filter((e) => e.channel === 'stderr').map((e) => e.raw).join('\n');
-    expect(stderr).not.toContain('DESTRUCTIVE TOOL CALLED');
-    const calls = run.recording.events().filter((e) => e.dir === 'out' && (e.message as any)?.method === 'tools/call').map((e) => (e.message as any).params.name);
-    expect(calls).toContain('echo');
-    expect(calls).not.toContain('delete_everything');
+  const called = (run: Awaited<ReturnType<typeof runReference>>) => run.recording.events().filter((e) => e.dir === 'out' && (e.message as any)?.method === 'tools/call').map((e) => (e.message as any).params.name);
+  const stderr = (run: Awaited<ReturnType<typeof runReference>>) => run.recording.events().filter((e) => e.channel === 'stderr').map((e) => e.raw).join('\n');
+
+  it('never calls a destructive or open-world tool unless allowed', async () => {
+    const run = await runReference('stdio', '2026-07-28', [], { checks: CHECKS.filter((c) => c.id.startsWith('tools.')) });
+    expect(stderr(run)).not.toContain('DESTRUCTIVE TOOL CALLED');
+    expect(stderr(run)).not.toContain('OPEN-WORLD TOOL CALLED');
+    expect(called(run)).toContain('echo');
+    expect(called(run)).not.toContain('delete_everything');
+    expect(called(run)).not.toContain('fetch_weather');
+  });
+
+  it('calls them when allowed', async () => {
+    const run = await runReference('stdio', '2026-07-28', [], { checks: CHECKS.filter((c) => c.id.startsWith('tools.')), allowDestructive: true, allowOpenWorld: true });
+    expect(called(run)).toEqual(expect.arrayContaining(['delete_everything', 'fetch_weather']));
+  });
+
+  it('gives a stdio target only PATH, a temporary HOME and working directory, and what it is passed', async () => {
+    process.env.MCPSPEC_TEST_SECRET = 'sk-live-1234567890abcdef1234';
+    try {
+      const run = await runReference('stdio', '2026-07-28', [], { checks: CHECKS.filter((c) => c.id === 'wire.schema'), env: { set: { GIVEN: 'yes' }, pass: ['LANG'] } });
+      const started = run.recording.events().find((e) => e.note === 'process-start');
+      expect(started).toBeDefined();
+      const env = started!.data!.env as Record<string, string>;
+      expect(Object.keys(env).sort()).toEqual(['GIVEN', 'HOME', 'PATH', 'TMPDIR', ...(process.env.LANG ? ['LANG'] : [])].sort());
+      expect(env.HOME).toMatch(/mcpspec-target-/);
+      expect(started!.data!.cwd).toMatch(/mcpspec-target-/);
+      expect(JSON.stringify(run.recording.toJSON())).not.toContain('sk-live-1234567890abcdef1234');
+    } finally {
+      delete process.env.MCPSPEC_TEST_SECRET;
+    }
   });
 });
