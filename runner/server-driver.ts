@@ -112,7 +112,8 @@ export class ServerDriver implements Driver {
       const session = await open(s.skipInitialized);
       const ctx = this.context(s, session, open, recorder, stop, opened);
       const observed = await s.run(ctx);
-      if (this.httpHung.signal.aborted) return { aborted: 'the target stopped answering (see the hang finding)' };
+      if (this.httpHung.signal.aborted || isHang(stop.signal)) return { aborted: 'the target stopped answering (see the hang finding)' };
+      if (stop.signal.aborted) return { aborted: runSignalText(stop.signal) };
       return { observed };
     } catch (e) {
       if (e instanceof HandshakeError || e instanceof TargetStartError) {
@@ -293,6 +294,10 @@ export class ServerDriver implements Driver {
     // Extra lanes are closed with the scenario's other sessions: open() registered them.
     return ctx;
   }
+}
+
+function isHang(signal: AbortSignal): boolean {
+  return signal.aborted && signal.reason instanceof Error && signal.reason.message === 'hang';
 }
 
 function runSignalText(signal: AbortSignal): string {

@@ -1,0 +1,30 @@
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { liveCount } from '../../runner/reaper.js';
+import { runServerSuite } from '../../runner/run-server.js';
+import { REFERENCE_OPTIONS } from './run-reference.js';
+
+// A target that stops answering is declared hung once, with the last message sent; the scenario is
+// cut short (its checks untestable, not failed), other scenarios go on with fresh processes, and the
+// run stays within its deadline.
+describe('a server that stops answering', () => {
+  it('is reported as one hang, and the rest of the run goes on', async () => {
+    const t0 = Date.now();
+    const run = await runServerSuite(
+      { kind: 'stdio', command: process.execPath, args: [resolve('test/helpers/stalling-server.mjs'), resolve('dist/fixtures/servers/reference/main.js')] },
+      { ...REFERENCE_OPTIONS, specVersion: '2026-07-28', timeoutMs: 2000, deadlineMs: 60_000 },
+    );
+    const hangs = run.findings.filter((f) => f.kind === 'hang');
+    expect(hangs).toHaveLength(1);
+    expect(hangs[0].lastSent).toContain('tools/call');
+    expect(hangs[0].scenario).toBe('tools');
+    const tools = run.checks.filter((c) => c.area === 'tools');
+    expect(tools.every((c) => c.status === 'untestable'), JSON.stringify(tools.map((c) => [c.id, c.status, c.message]))).toBe(true);
+    expect(run.scenarios.find((s) => s.id === 'tools')).toMatchObject({ status: 'aborted' });
+    // Everything else was judged on healthy processes.
+    const others = run.checks.filter((c) => c.area !== 'tools' && c.status !== 'pass');
+    expect(others.map((c) => `${c.id}: ${c.status}: ${c.message}`)).toEqual([]);
+    expect(Date.now() - t0).toBeLessThan(30_000);
+    expect(liveCount()).toBe(0);
+  });
+});
