@@ -96,6 +96,11 @@ export abstract class BaseSession implements Session {
     return this.idlessOutstanding > 0;
   }
 
+  /** An id-less message went unanswered here: a later id-less answer could be its late one. */
+  get idlessTainted(): boolean {
+    return (this.transport as { idlessTainted?: boolean }).idlessTainted === true;
+  }
+
   events(): WireEvent[] {
     return this.recorder.events();
   }
@@ -144,7 +149,7 @@ export abstract class BaseSession implements Session {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     const pending = this.send(body, { ...opts, until: gate }, undefined, method);
-    const fence = await this.fence();
+    const fence = await this.request(this.fenceMethod(), undefined, { timeoutMs: opts.timeoutMs });
     release();
     const ex = await pending;
     if (fence.timedOut && !ex.response) ex.timedOut = true;

@@ -20,6 +20,9 @@ export interface LanePoolOptions {
 
 export class LanePool {
   private readonly lanes: BaseSession[];
+  /** Lanes handed to a probe and not yet released (reserved at once, before any await). */
+  private readonly reserved = new Set<BaseSession>();
+  private readonly retired: BaseSession[] = [];
   private opening = 0;
   private waiters: (() => void)[] = [];
 
@@ -27,9 +30,14 @@ export class LanePool {
     this.lanes = [opts.first];
   }
 
-  /** Extra connections opened (closed by the caller with the scenario). */
+  /** Extra connections opened and still in use (closed by the caller with the scenario). */
   extra(): BaseSession[] {
     return this.lanes.filter((l) => l !== this.opts.first);
+  }
+
+  /** Extra connections retired after an id-less message went unanswered on them (already closed). */
+  retiredLanes(): BaseSession[] {
+    return this.retired.slice();
   }
 
   async probe(body: unknown, opts: ProbeOptions): Promise<Exchange> {
@@ -37,35 +45,57 @@ export class LanePool {
     try {
       return await lane.probe(body, opts);
     } finally {
+      this.reserved.delete(lane);
+      // A lane where an id-less message went unanswered cannot carry another: retire it (not the
+      // scenario's own session) so a fresh connection can take its place.
+      if (lane !== this.opts.first && lane.idlessTainted && !lane.idlessBusy) {
+        this.lanes.splice(this.lanes.indexOf(lane), 1);
+        this.retired.push(lane);
+        void lane.close().catch(() => undefined);
+      }
       const wake = this.waiters;
       this.waiters = [];
       for (const w of wake) w();
     }
   }
 
+  /** Connections still usable for id-less probes: alive, and with no id-less message left unanswered (a late answer there could not be told apart). */
   private live(): BaseSession[] {
-    return this.lanes.filter((l) => !l.transport.closed);
+    return this.lanes.filter((l) => !l.transport.closed && !l.idlessTainted);
+  }
+
+  private busy(l: BaseSession): boolean {
+    return this.reserved.has(l) || l.idlessBusy;
   }
 
   private async acquire(): Promise<BaseSession> {
     for (;;) {
-      const free = this.live().find((l) => !l.idlessBusy);
-      if (free) return free;
-      const live = this.live();
-      if (live.length === 0 && this.opening === 0) return this.add();
-      const canGrow = live.length + this.opening < this.opts.maxLanes;
+      const free = this.live().find((l) => !this.busy(l));
+      if (free) {
+        this.reserved.add(free);
+        return free;
+      }
+      if (this.live().length === 0 && this.opening === 0) return this.reserve(await this.add());
       const freed = new Promise<'freed'>((r) => this.waiters.push(() => r('freed')));
       const timer = new Promise<'timer'>((r) => setTimeout(() => r('timer'), this.opts.spawnAfterMs).unref());
       const why = await Promise.race([freed, timer]);
-      if (why === 'timer' && canGrow && this.live().every((l) => l.idlessBusy)) {
+      // The scenario's own session always counts; extra lanes up to the rest of the budget.
+      const open = this.lanes.filter((l) => !l.transport.closed).length;
+      const canGrow = open + this.opening < Math.max(2, this.opts.maxLanes) || this.lanes.every((l) => l.transport.closed);
+      if (why === 'timer' && canGrow && this.live().every((l) => this.busy(l))) {
         try {
-          return await this.add();
+          return this.reserve(await this.add());
         } catch (e) {
           if (this.live().length === 0) throw e; // no lane at all: the target cannot be reached
           this.opts.maxLanes = this.live().length; // it will not start more: share the lanes there are
         }
       }
     }
+  }
+
+  private reserve(l: BaseSession): BaseSession {
+    this.reserved.add(l);
+    return l;
   }
 
   private async add(): Promise<BaseSession> {

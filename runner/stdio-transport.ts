@@ -84,6 +84,7 @@ export class StdioTransport implements Transport {
   private knownDescendants = new Set<number>();
   private noiseRun: string[] = [];
   private readonly timedOutIds = new Set<string>();
+  private idlessTaintedValue = false;
   private noiseRunChars = 0;
   private readonly opts: Required<StdioTransportOptions>;
 
@@ -105,6 +106,11 @@ export class StdioTransport implements Transport {
 
   get closed(): CloseInfo | undefined {
     return this.closedInfo;
+  }
+
+  /** An id-less message went unanswered: from now on no id-less answer is attributed here (it could be that one's late answer). */
+  get idlessTainted(): boolean {
+    return this.idlessTaintedValue;
   }
 
   /** The target's process id (undefined before open or after a failed spawn). */
@@ -227,6 +233,7 @@ export class StdioTransport implements Transport {
           clearTimeout(p.timer);
           opts.signal?.removeEventListener('abort', onAbort);
           if (timedOut && p.expectId !== undefined) this.rememberTimedOut(p.expectId);
+          if (timedOut && p.idless && p.response === undefined && opts.until === undefined) this.idlessTaintedValue = true;
           const r: ExchangeResult = { messages: p.messages, timedOut, elapsedMs: Date.now() - started, seq: p.seq };
           if (p.response !== undefined) r.response = p.response;
           if (closed) r.closed = closed;
@@ -396,6 +403,10 @@ export class StdioTransport implements Transport {
   /** An answer without a usable id belongs to the one id-less message outstanding, or to nobody. */
   private attributeIdless(msg: unknown, seq: number): void {
     const candidates = [...this.active].filter((p) => p.idless && p.response === undefined);
+    if (this.idlessTaintedValue) {
+      this.recorder.note('stdio', 'unattributed-response', 'an answer without an id arrived after an earlier id-less message went unanswered: it may be that one\'s late answer', { candidates: candidates.length, afterIdlessTimeout: true }, msg);
+      return;
+    }
     if (candidates.length === 1) {
       this.claim(candidates[0], msg, seq);
       return;

@@ -7,6 +7,7 @@
 // FAKE_INIT=crash|hang|error breaks initialize; FAKE_VERSION forces the answered protocolVersion.
 // FAKE_PARSE says how unparseable lines are answered: null (default: -32700 with id null), noid
 // (-32700 without an id member), silent (no answer), late:<ms> (id null, after <ms>).
+// FAKE_DISCOVER_DELAY=<ms> answers server/discover (modern) late.
 // FAKE_PING: ping is answered at once (default), after <ms>, or never (silent).
 // Methods `delay` (answer after params.ms) and `hang` (never answer) let tests answer late, out of
 // order or not at all; a batch (array) is answered with an array; `notifications/answer-me` gets
@@ -92,13 +93,13 @@ rl.on('line', (line) => {
         instructions: 'be nice',
       });
       return;
-    case 'server/discover':
+    case 'server/discover': {
       if (mode === 'legacy') return error(id, -32601, 'Method not found');
       if (mode === 'legacy-silent') return;
       if (mode === 'legacy-crash') process.exit(4);
       if (mode === 'modern-32022')
         return error(id, -32022, 'Unsupported protocol version', { supported: ['2026-07-28'], requested: 'x' });
-      return result(id, {
+      const discovered = () => result(id, {
         resultType: 'complete',
         supportedVersions: ['2026-07-28'],
         capabilities: { tools: {} },
@@ -107,6 +108,9 @@ rl.on('line', (line) => {
         cacheScope: 'public',
         _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'fake-modern', version: '2.0.0' } },
       });
+      if (process.env.FAKE_DISCOVER_DELAY) return setTimeout(discovered, Number(process.env.FAKE_DISCOVER_DELAY));
+      return discovered();
+    }
     case 'tools/list':
       return result(id, { tools: [{ name: 'echo', inputSchema: { type: 'object' } }] });
     case 'echo':

@@ -238,21 +238,65 @@ describe('HttpTransport', () => {
     expect(r.closed?.lastSent).toContain('echo/headers');
   });
 
-  it('opens the optional GET stream (405 is fine)', async () => {
-    const s405 = await fake({ mode: 'legacy' });
-    const t1 = await legacyTransport(s405);
-    const g1 = await t1.openGetStream({ timeoutMs: 2000 });
-    expect(g1.status).toBe(405);
-
-    const s = await fake({ mode: 'legacy', getStream: true });
+  it('waits the whole timeout: a slow JSON answer is received', async () => {
+    const s = await fake({ mode: 'legacy' });
     const t = await legacyTransport(s);
-    const g = await t.openGetStream({ timeoutMs: 2000 });
-    expect(g.status).toBe(200);
-    const until = Date.now() + 2000;
-    while (g.messages.length === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
-    expect(g.messages).toEqual([{ jsonrpc: '2.0', method: 'notifications/tools/list_changed' }]);
-    expect(s.seen.find((x) => x.method === 'GET')?.headers.accept).toBe('text/event-stream');
-    await t.close(); // aborts the stream
-    await g.done;
+    const r = await t.exchange(req(1, 'json/delay', { ms: 600 }), { expectId: 1, timeoutMs: 1200 });
+    expect(r.timedOut).toBe(false);
+    expect(r.response).toEqual({ jsonrpc: '2.0', id: 1, result: { delayedMs: 600 } });
+  });
+
+  it('a timed-out request does not hand its late answer to the next one', async () => {
+    const s = await fake({ mode: 'legacy' });
+    const t = await legacyTransport(s);
+    const late = await t.exchange(req(1, 'json/delay', { ms: 400 }), { expectId: 1, timeoutMs: 150 });
+    expect(late.timedOut).toBe(true);
+    expect(late.response).toBeUndefined();
+    const next = await t.exchange(req(2, 'json/delay', { ms: 500 }), { expectId: 2, timeoutMs: 3000 });
+    expect(next.response).toEqual({ jsonrpc: '2.0', id: 2, result: { delayedMs: 500 } });
+  });
+
+  it('answers to concurrent requests each come back on their own response', async () => {
+    const s = await fake({ mode: 'legacy' });
+    const t = await legacyTransport(s);
+    const [slow, fast] = await Promise.all([
+      t.exchange(req(1, 'json/delay', { ms: 300 }), { expectId: 1, timeoutMs: 3000 }),
+      t.exchange(req(2, 'json/delay', { ms: 10 }), { expectId: 2, timeoutMs: 3000 }),
+    ]);
+    expect((slow.response as { id: number }).id).toBe(1);
+    expect((fast.response as { id: number }).id).toBe(2);
+  });
+
+  it('attributes an id-less answer on its own HTTP response to an id-less probe', async () => {
+    const s = await fake({ mode: 'legacy' });
+    const t = await legacyTransport(s);
+    const [a, b] = await Promise.all([
+      t.exchange('{broken', { idless: true, timeoutMs: 3000 }),
+      t.exchange('{broken too', { idless: true, timeoutMs: 3000 }),
+    ]);
+    for (const r of [a, b]) {
+      expect(r.http?.status).toBe(400);
+      expect(r.response).toEqual({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error' } });
+    }
+  });
+
+  it('ends a wait at once when the signal fires', async () => {
+    const s = await fake({ mode: 'legacy' });
+    const t = await legacyTransport(s);
+    const ac = new AbortController();
+    setTimeout(() => ac.abort(), 100);
+    const [headers, stream] = await Promise.all([
+      t.exchange(req(1, 'json/hang'), { expectId: 1, timeoutMs: 10_000, signal: ac.signal }),
+      t.exchange(req(2, 'sse/hang'), { expectId: 2, timeoutMs: 10_000, signal: ac.signal }),
+    ]);
+    for (const r of [headers, stream]) {
+      expect(r.aborted).toBe(true);
+      expect(r.timedOut).toBe(false);
+      expect(r.elapsedMs).toBeLessThan(1000);
+    }
+    expect(stream.messages).toHaveLength(1); // what arrived before the abort is kept
+    expect(t.recorder.incidents().filter((f) => f.type === 'timeout')).toEqual([]);
+    const pre = await t.exchange(req(3, 'echo/headers'), { expectId: 3, timeoutMs: 3000, signal: ac.signal });
+    expect(pre.aborted).toBe(true);
   });
 });

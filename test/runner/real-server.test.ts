@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { Recorder } from '../../runner/recorder.js';
-import { detectEra } from '../../runner/detect-era.js';
+import { probeEra } from '../../runner/detect-era.js';
 import { openSession } from '../../runner/session.js';
 import { StdioTransport } from '../../runner/stdio-transport.js';
 import { fileURLToPath } from 'node:url';
@@ -33,9 +33,16 @@ describe('server-everything over stdio', () => {
   });
 
   it('is detected as legacy (server/discover before initialize is rejected)', async () => {
-    const d = await detectEra(everything, { timeoutMs: 15_000 });
-    expect(d.era).toBe('legacy');
-    expect(d.reason).toMatch(/fell back to initialize/);
+    const t = everything(new Recorder());
+    try {
+      await t.open();
+      const d = await probeEra(t, { timeoutMs: 15_000 });
+      expect(d.era).toBe('legacy');
+      expect(d.reason).toMatch(/fell back to initialize/);
+      expect(d.probe?.timedOut).toBe(false); // it answers at once, it does not ignore the probe
+    } finally {
+      await t.close();
+    }
   });
 });
 

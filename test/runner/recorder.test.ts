@@ -59,16 +59,26 @@ describe('Recorder', () => {
     expect(r.stats().droppedPayloads).toBeGreaterThan(0);
   });
 
-  it('round-trips through toJSON / fromJSON', () => {
+  it('serializes to a replayable recording with counts and incidents', () => {
     const r = new Recorder();
     r.record({ dir: 'out', channel: 'stdio', raw: '{}', kind: 'message', message: {} });
     r.note('stdio', 'multi-line-message', 'split');
+    r.note('stdio', 'unmatched-response', 'late', { id: 1, late: true });
     const json = JSON.parse(JSON.stringify(r));
-    expect(json.format).toBe('mcpspec-recording');
-    const back = Recorder.fromJSON(json);
-    expect(back.events()).toEqual(r.events());
-    expect(back.incidents()).toEqual(r.incidents());
-    expect(back.record({ dir: 'note', channel: 'stdio', raw: 'next' }).seq).toBe(3);
+    expect(json).toMatchObject({ format: 'mcpspec-recording', version: 2, counts: { total: 3, incidents: 1 } });
+    expect(json.events).toEqual(r.events());
+    // unmatched and unattributed answers are evidence for the oracles, not wire incidents by themselves
+    expect(json.incidents.map((f: { type: string }) => f.type)).toEqual(['multi-line-message']);
+  });
+
+  it('shares sequence numbers with a parent recorder and tags the copies', () => {
+    const parent = new Recorder();
+    const child = new Recorder({ parent, source: 'scenario-a' });
+    parent.record({ dir: 'note', channel: 'stdio', raw: 'first' });
+    const ev = child.record({ dir: 'out', channel: 'stdio', raw: 'x' });
+    expect(ev.seq).toBe(2);
+    expect(child.lastSeq()).toBe(2);
+    expect(parent.events().at(-1)).toMatchObject({ seq: 2, source: 'scenario-a' });
   });
 });
 

@@ -265,8 +265,19 @@ describe('StdioTransport waiting rules', () => {
     expect(next.response).toEqual({ jsonrpc: '2.0', id: 2, result: { delayedMs: 500 } });
     const notes = unattributed(t);
     expect(notes).toHaveLength(1);
-    expect(notes[0].data).toEqual({ candidates: 0 });
+    expect(notes[0].data).toMatchObject({ candidates: 0 });
     expect((notes[0].message as { error: { message: string } }).error.message).toBe('Parse error (late)');
+  });
+
+  // PRODUCT BUG (reported): a timed-out id-less message leaves no trace in the transport, so its
+  // late id-less answer goes to the next id-less message that is alone on the connection (and that
+  // message's own answer is then noted as unattributed). Remove `.fails` once fixed.
+  it('does not give a late id-less answer to the next id-less message', async () => {
+    const t = await start({ FAKE_PARSE: 'late:400' });
+    const first = await t.exchange('{first', { idless: true, timeoutMs: 150 });
+    expect(first.timedOut).toBe(true);
+    const second = await t.exchange('{second', { idless: true, timeoutMs: 1000 });
+    expect((second.response as { error?: { message?: string } } | undefined)?.error?.message).not.toBe('Parse error (late)');
   });
 
   it('matches answers that come out of order by id', async () => {
@@ -335,13 +346,13 @@ describe('StdioTransport waiting rules', () => {
 
   it('waits the whole timeout: an answer after most of it is still received', async () => {
     const t = await start();
-    const r = await t.exchange(req(1, 'delay', { ms: 700 }), { expectId: 1, timeoutMs: 1000 });
+    const r = await t.exchange(req(1, 'delay', { ms: 600 }), { expectId: 1, timeoutMs: 1200 });
     expect(r.timedOut).toBe(false);
-    expect(r.response).toEqual({ jsonrpc: '2.0', id: 1, result: { delayedMs: 700 } });
-    expect(r.elapsedMs).toBeGreaterThanOrEqual(690);
+    expect(r.response).toEqual({ jsonrpc: '2.0', id: 1, result: { delayedMs: 600 } });
+    expect(r.elapsedMs).toBeGreaterThanOrEqual(590);
     // and so does an id-less message (no short quiet window)
-    const slow = await start({ FAKE_PARSE: 'late:700' });
-    const p = await slow.exchange('{', { idless: true, timeoutMs: 1000 });
+    const slow = await start({ FAKE_PARSE: 'late:600' });
+    const p = await slow.exchange('{', { idless: true, timeoutMs: 1200 });
     expect(p.timedOut).toBe(false);
     expect((p.response as { error: { message: string } }).error.message).toBe('Parse error (late)');
   });
