@@ -7,9 +7,9 @@ import { probeEra } from '../../runner/detect-era.js';
 import { openSession } from '../../runner/session.js';
 import { StdioTransport } from '../../runner/stdio-transport.js';
 import { fileURLToPath } from 'node:url';
-import { EVERYTHING } from './helpers.js';
+import { EVERYTHING } from '../runner/helpers.js';
 
-const V2 = fileURLToPath(new URL('./v2-stdio-server.mjs', import.meta.url));
+const V2 = fileURLToPath(new URL('../runner/v2-stdio-server.mjs', import.meta.url));
 const v2 = (rec: Recorder) => new StdioTransport({ command: process.execPath, args: [V2] }, rec);
 
 const everything = (rec: Recorder) => new StdioTransport({ command: process.execPath, args: [EVERYTHING, 'stdio'] }, rec);
