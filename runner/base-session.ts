@@ -125,7 +125,13 @@ export abstract class BaseSession implements Session {
     const p = this.buildParams(method, params, opts);
     const msg: Record<string, unknown> = { jsonrpc: '2.0', id, method };
     if (p !== undefined) msg.params = p;
-    return this.send(msg, { expectId: id, timeoutMs: opts.timeoutMs ?? this.timeoutMs, headers: opts.headers }, id, method);
+    const ex = await this.send(msg, { expectId: id, timeoutMs: opts.timeoutMs ?? this.timeoutMs, headers: opts.headers, signal: opts.signal }, id, method);
+    // CN-01: a request given up on is cancelled. Modern HTTP: closing the request's stream was the
+    // cancellation (CN-02); elsewhere it takes a notification.
+    if (ex.aborted && opts.signal?.aborted && !this.signal?.aborted && !(this.era === 'modern' && this.kind === 'http')) {
+      void this.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'mcpspec gave up on this request' } }, { timeoutMs: this.timeoutMs, until: Promise.resolve() }, undefined, 'notifications/cancelled');
+    }
+    return ex;
   }
 
   fence(): Promise<Exchange> {
@@ -176,8 +182,10 @@ export abstract class BaseSession implements Session {
   protected async send(body: unknown, opts: ExchangeOptions, id: RequestId | null | undefined, method: string | undefined): Promise<Exchange> {
     const startedAt = Date.now();
     let res: ExchangeResult;
-    if (this.signal?.aborted) res = { messages: [], timedOut: false, aborted: true, elapsedMs: 0, seq: [] };
-    else res = await this.transport.exchange(body, { ...opts, signal: this.signal });
+    const signals = [this.signal, opts.signal].filter((x): x is AbortSignal => x !== undefined);
+    const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
+    if (signal?.aborted) res = { messages: [], timedOut: false, aborted: true, elapsedMs: 0, seq: [] };
+    else res = await this.transport.exchange(body, { ...opts, signal });
     const ex: Exchange = { ...res, request: body, startedAt, timeoutMs: opts.timeoutMs };
     if (id !== undefined) ex.id = id;
     if (method !== undefined) ex.method = method;

@@ -42,6 +42,8 @@ export interface Exchange {
 
 export interface RequestOptions extends MetaOptions {
   timeoutMs?: number;
+  /** Give up on this request (the session tells the server it is cancelled: CN-01, CN-02). */
+  signal?: AbortSignal;
   id?: RequestId;
   /** HTTP only: header overrides; `undefined` removes a header. */
   headers?: Record<string, string | undefined>;

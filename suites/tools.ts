@@ -60,8 +60,9 @@ export const toolsChecks = [
     versions: ALL_VERSIONS,
     requires: TOOLS,
     spec: SPEC.tools26,
-    judge({ valid, notCalled }) {
+    judge({ valid, notCalled, cancelled }) {
       const all = valid.flatMap((p) => p.cases);
+      const gaveUp = Object.values(cancelled ?? {}).reduce((a, b) => a + b, 0);
       const needCap = all.filter((c) => needsCapability(c.result)).length;
       const decided = all.filter((c) => !undecided(c.result) && !needsCapability(c.result));
       if (decided.length === 0) {
@@ -80,7 +81,12 @@ export const toolsChecks = [
           generated(p, p.shrunk!.value),
         );
       }
-      const notes = [all.length - decided.length - needCap > 0 && `${all.length - decided.length - needCap} unanswered within the tool timeout, not judged`, needCap > 0 && `${needCap} refused with -32021 for a capability mcpspec did not declare`].filter(Boolean);
+      const unanswered = all.filter((c) => c.result.timedOut && !c.result.response).length;
+      const notes = [
+        unanswered > 0 && `${unanswered} unanswered within the tool timeout, not judged`,
+        gaveUp > 0 && `${gaveUp} calls still running long after the typical one were cancelled and not judged (${Object.entries(cancelled ?? {}).map(([t, n]) => `${t}: ${n}`).join(', ')}; pass --tool-timeout to wait for each)`,
+        needCap > 0 && `${needCap} refused with -32021 for a capability mcpspec did not declare`,
+      ].filter(Boolean);
       return holds(`${decided.length} calls on ${new Set(valid.filter((p) => p.cases.some((c) => decided.includes(c))).map((p) => p.tool)).size} tools returned results${notes.length ? ` (${notes.join('; ')})` : ''}`);
     },
   }),

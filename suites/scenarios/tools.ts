@@ -7,6 +7,7 @@ import { ALL_VERSIONS } from '../../protocol/versions.js';
 import { errorCode, errorOf, isObj, listAll, resultOf } from '../exchange.js';
 import type { Exchange } from '../ports.js';
 import { scenario, type ScenarioContext } from '../scenario.js';
+import { stragglerOptions, Stragglers } from '../stragglers.js';
 
 export type Tool = Record<string, unknown> & { name: string };
 
@@ -26,6 +27,8 @@ export interface ToolsObs {
   valid: ToolProperty<unknown>[];
   nearValid: ToolProperty<NearValid>[];
   unknown?: Exchange;
+  /** Calls cancelled as stragglers, per tool (not judged). */
+  cancelled?: Record<string, number>;
 }
 
 export const UNKNOWN_TOOL = 'mcpspec_no_such_tool';
@@ -72,16 +75,29 @@ function toolSeed(seed: number, name: string, salt: number): number {
   return h;
 }
 
-async function callProperty<T>(ctx: ScenarioContext, tool: string, arb: fc.Arbitrary<T>, seed: number, args: (v: T) => unknown, deliberate: boolean, fails: (ex: Exchange) => boolean): Promise<ToolProperty<T>> {
+async function callProperty<T>(
+  ctx: ScenarioContext,
+  tool: string,
+  arb: fc.Arbitrary<T>,
+  seed: number,
+  args: (v: T) => unknown,
+  deliberate: boolean,
+  fails: (ex: Exchange) => boolean,
+  stragglers: Stragglers | undefined,
+): Promise<ToolProperty<T>> {
   const { session, options } = ctx;
   const timeoutMs = options.toolTimeoutMs ?? options.timeoutMs;
-  const opts: PropertyOptions = { seed, numRuns: Math.max(2, Math.floor(options.runs / 5)), shrinkBudgetMs: 2 * timeoutMs, concurrency: 4 };
-  const call = (v: T) => {
-    const p = session.request('tools/call', { name: tool, arguments: args(v) }, { timeoutMs });
-    return deliberate ? ctx.deliberate(p) : p;
+  const opts: PropertyOptions = { seed, numRuns: Math.max(2, Math.floor(options.runs / 10)), shrinkBudgetMs: 2 * timeoutMs, concurrency: 4 };
+  const call = async (v: T, watch?: Stragglers) => {
+    const w = watch?.start(tool);
+    const p = session.request('tools/call', { name: tool, arguments: args(v) }, { timeoutMs, signal: w?.signal });
+    const ex = await (deliberate ? ctx.deliberate(p) : p);
+    w?.finish(!undecided(ex) && !needsCapability(ex) && !deliberate);
+    return ex;
   };
-  const cases = await evaluateCases(arb, opts, call);
-  return { tool, seed, runs: opts.numRuns, cases, shrunk: await shrinkFailure(arb, opts, cases, call, fails) };
+  const cases = await evaluateCases(arb, opts, (v) => call(v, stragglers));
+  // Shrinking re-runs one case at a time: each gets the whole timeout.
+  return { tool, seed, runs: opts.numRuns, cases, shrunk: await shrinkFailure(arb, opts, cases, (v) => call(v), fails) };
 }
 
 export const toolsScenario = scenario<ToolsObs>({
@@ -96,6 +112,8 @@ export const toolsScenario = scenario<ToolsObs>({
     obs.tools = listed.items.filter((t): t is Tool => typeof t.name === 'string');
     obs.listFailure = listed.failed;
     const properties: Promise<void>[] = [];
+    // With an explicit --tool-timeout every call is waited for; by default far stragglers are let go.
+    const stragglers = options.toolTimeoutMs === undefined ? new Stragglers(stragglerOptions(options.timeoutMs)) : undefined;
     for (const tool of obs.tools.slice(0, MAX_TOOLS)) {
       for (const which of ['inputSchema', 'outputSchema'] as const) {
         if (which === 'outputSchema' && tool.outputSchema === undefined) continue;
@@ -109,7 +127,7 @@ export const toolsScenario = scenario<ToolsObs>({
       }
       if (obs.schemaProblems.some((p) => p.tool === tool.name && p.which === 'inputSchema')) continue;
       const arbs = schemaArbitraries(tool.inputSchema as Record<string, unknown>, { maxDepth: 3 });
-      properties.push(callProperty(ctx, tool.name, arbs.valid, toolSeed(options.seed, tool.name, 1), (v) => v, false, validCallFails).then((p) => void obs.valid.push(p)));
+      properties.push(callProperty(ctx, tool.name, arbs.valid, toolSeed(options.seed, tool.name, 1), (v) => v, false, validCallFails, stragglers).then((p) => void obs.valid.push(p)));
       // A non-object `arguments` breaks the request schema, not the tool's: keep object-valued cases.
       let near;
       try {
@@ -120,13 +138,15 @@ export const toolsScenario = scenario<ToolsObs>({
         continue; // the schema accepts every object: no near-valid arguments exist
       }
       properties.push(
-        callProperty(ctx, tool.name, near, toolSeed(options.seed, tool.name, 2), (nv) => nv.value, true, invalidCallServed)
+        callProperty(ctx, tool.name, near, toolSeed(options.seed, tool.name, 2), (nv) => nv.value, true, invalidCallServed, stragglers)
           .then((p) => void obs.nearValid.push(p))
           .catch(() => undefined), // the arbitrary could not produce object-valued cases
       );
     }
     // Calls of all tools overlap (distinct ids), so a slow tool costs one timeout, not one per call.
     await Promise.all(properties);
+    stragglers?.stop();
+    obs.cancelled = Object.fromEntries(stragglers?.cancelled ?? []);
     obs.unknown = await session.request('tools/call', { name: UNKNOWN_TOOL, arguments: {} });
     return obs;
   },

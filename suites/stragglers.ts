@@ -1,0 +1,72 @@
+// Tool calls that run far longer than the rest. A tool may legitimately work for as long as its
+// arguments ask (a generated `duration: 256010` is a valid argument), so a straggler is never judged
+// as silent: once some call was judged, mcpspec stops waiting for a call that has run both longer
+// than half the timeout and several times longer than the typical call, cancels it (CN-01), and
+// reports it as not judged. A uniformly slow server is not affected (its typical call is slow too).
+// With an explicit --tool-timeout every call is waited for up to that timeout instead.
+
+export interface StragglerOptions {
+  /** A call is a straggler past max(minMs, factor × the median duration of finished calls). */
+  minMs: number;
+  factor: number;
+  /** How often to look. */
+  everyMs: number;
+}
+
+export function stragglerOptions(timeoutMs: number): StragglerOptions {
+  return { minMs: Math.max(1000, timeoutMs / 2), factor: 4, everyMs: 100 };
+}
+
+interface Running {
+  tool: string;
+  started: number;
+  controller: AbortController;
+}
+
+export class Stragglers {
+  private readonly running = new Set<Running>();
+  private readonly finishedMs: number[] = [];
+  private readonly judgedTools = new Set<string>();
+  private timer?: NodeJS.Timeout;
+  /** Calls cancelled as stragglers, per tool. */
+  readonly cancelled = new Map<string, number>();
+
+  constructor(private readonly opts: StragglerOptions) {}
+
+  /** Register a call; its signal aborts when mcpspec stops waiting for it. */
+  start(tool: string): { signal: AbortSignal; finish: (judged: boolean) => void } {
+    const r: Running = { tool, started: Date.now(), controller: new AbortController() };
+    this.running.add(r);
+    this.timer ??= setInterval(() => this.look(), this.opts.everyMs);
+    return {
+      signal: r.controller.signal,
+      finish: (judged) => {
+        if (!this.running.delete(r)) return;
+        if (r.controller.signal.aborted) return;
+        this.finishedMs.push(Date.now() - r.started);
+        if (judged) this.judgedTools.add(tool);
+        if (this.running.size === 0) this.stop();
+      },
+    };
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  private look(): void {
+    if (this.judgedTools.size === 0) return;
+    const sorted = [...this.finishedMs].sort((a, b) => a - b);
+    const median = sorted[Math.floor(sorted.length / 2)];
+    const limit = Math.max(this.opts.minMs, this.opts.factor * median);
+    const now = Date.now();
+    for (const r of this.running) {
+      if (now - r.started < limit) continue;
+      this.running.delete(r);
+      this.cancelled.set(r.tool, (this.cancelled.get(r.tool) ?? 0) + 1);
+      r.controller.abort(new Error('straggler'));
+    }
+    if (this.running.size === 0) this.stop();
+  }
+}
