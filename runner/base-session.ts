@@ -121,7 +121,14 @@ export abstract class BaseSession implements Session {
   protected abstract fenceMethod(): string;
 
   async request(method: string, params?: Record<string, unknown>, opts: RequestOptions = {}): Promise<Exchange> {
-    const id = opts.id ?? this.nextRequestId();
+    const first = await this.requestOnce(method, params, opts, opts.id);
+    // HM-05: a broken response stream loses the request; a client re-issues it with a new id.
+    if (first.streamBroken && !first.aborted && opts.id === undefined) return this.requestOnce(method, params, opts, undefined);
+    return first;
+  }
+
+  private async requestOnce(method: string, params: Record<string, unknown> | undefined, opts: RequestOptions, fixedId: RequestId | undefined): Promise<Exchange> {
+    const id = fixedId ?? this.nextRequestId();
     const p = this.buildParams(method, params, opts);
     const msg: Record<string, unknown> = { jsonrpc: '2.0', id, method };
     if (p !== undefined) msg.params = p;

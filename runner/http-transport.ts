@@ -129,6 +129,7 @@ export class HttpTransport implements Transport {
     let timedOut = false;
     let aborted = false;
     let finishedEarly = false;
+    let streamBroken = false;
     const timer = setTimeout(() => {
       timedOut = true;
       controller.abort();
@@ -262,6 +263,7 @@ export class HttpTransport implements Transport {
         if (finishedEarly) controller.abort(); // the response arrived: drop the rest of the stream
         else if (waitsForId && response === undefined) {
           this.recorder.note('http', 'stream-ended', `SSE stream ended without a response with id ${JSON.stringify(opts.expectId)}`);
+          streamBroken = true;
         }
       } else {
         const out = await readBounded(res.body, this.maxBody, (t) => keep(t));
@@ -276,12 +278,13 @@ export class HttpTransport implements Transport {
         else timedOut = false; // a notification's stream that never ended is not a missed answer
       } else if (!finishedEarly) {
         const why = describeNetworkError(err);
-        this.recorder.note('http', 'stream-error', `response body broke off: ${why.text}`);
+        this.recorder.note('http', 'stream-error', `response body broke off: ${why.text}`, { code: why.code });
+        streamBroken = true;
       }
     }
     const http: HttpOutcome = { status: res.status, headers: resHeaders, body: bodyText };
     if (contentType !== undefined) http.contentType = contentType;
-    return result({ http });
+    return result(streamBroken && response === undefined ? { http, streamBroken: true } : { http });
   }
 
   async close(): Promise<CloseInfo | undefined> {

@@ -52,6 +52,8 @@ export interface ExchangeResult {
   aborted?: boolean;
   http?: HttpOutcome;
   closed?: CloseInfo;
+  /** HTTP: the response stream ended or broke before the answer came (HM-05: the request is lost). */
+  streamBroken?: boolean;
   elapsedMs: number;
   /** Recorder sequence numbers of what was sent and received for this exchange. */
   seq: number[];

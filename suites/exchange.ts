@@ -29,6 +29,7 @@ export function outcome(ex: Exchange | undefined): string {
   if (!ex) return 'not sent';
   if (ex.closed) return `the target exited (code ${ex.closed.exitCode ?? 'none'}${ex.closed.signal ? `, signal ${ex.closed.signal}` : ''})`;
   if (ex.aborted && !ex.response) return 'the run ended before an answer came';
+  if (ex.streamBroken && !ex.response) return `the response stream (HTTP ${ex.http?.status ?? '?'}) ended before the answer came`;
   if (ex.timedOut && !ex.response) return `no answer within the ${ex.timeoutMs} ms timeout`;
   const err = errorOf(ex);
   if (err) return `error ${String(err.code)} "${clip(String(err.message), 80)}"${ex.http ? ` (HTTP ${ex.http.status})` : ''}`;

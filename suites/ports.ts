@@ -32,6 +32,8 @@ export interface Exchange {
   closed?: CloseInfo;
   /** The run ended (deadline, interrupt) while this waited: no judgement may rest on it. */
   aborted?: boolean;
+  /** HTTP: the response stream ended or broke before the answer (HM-05); requests are re-issued once. */
+  streamBroken?: boolean;
   elapsedMs: number;
   startedAt: number;
   /** The timeout this exchange waited with. */

@@ -1,7 +1,11 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RunResult } from '../../results/run.js';
 import { runServerSuite } from '../../runner/run-server.js';
-import { startHttpTarget, stdioTarget, type HttpTargetName, type StdioTargetName } from '../helpers/targets.js';
+import { ENTRY, REPO_ROOT, startHttpTarget, stdioTarget, type HttpTargetName, type StdioTargetName } from '../helpers/targets.js';
 
 // Real servers have real bugs. Each expectation below was checked against the spec text; the
 // closing note of the issue explains every one. Everything not listed must pass, skip or be
@@ -33,6 +37,10 @@ async function runHttp(name: HttpTargetName): Promise<RunResult> {
 }
 
 function verdicts(run: RunResult) {
+  // mcpspec's own failures first, with their messages: an `error` verdict or a `harness` finding is
+  // never a server's doing and must not hide inside a verdict list.
+  expect(run.checks.filter((c) => c.status === 'error').map((c) => `${c.id}: ${c.message}`)).toEqual([]);
+  expect(run.findings.filter((f) => f.kind === 'harness').map((f) => f.message)).toEqual([]);
   const of = (s: string) => run.checks.filter((c) => c.status === s).map((c) => c.id).sort();
   return { fail: of('fail'), warn: of('warn'), untestable: of('untestable'), error: of('error') };
 }
@@ -100,10 +108,11 @@ describe('real servers from npm', () => {
     const run = await runStdio('sdk2');
     expect(run.era).toMatchObject({ era: 'modern', version: '2026-07-28', detected: true });
     expect(verdicts(run)).toEqual({
-      // stdio drops malformed input; once a connection has served 2026-07-28 it serves bogus versions
-      // too (VN-02/VN-08); with a malformed clientCapabilities it answers without resultType (RT-01).
-      fail: [...SDK1_STDIO_FAILS, 'version.unsupported-every-request', 'wire.schema'].sort(),
-      warn: ['jsonrpc.batch', 'pagination.invalid-cursor', 'robustness.rejects-near-valid'],
+      // stdio drops malformed input, so requests whose _meta is null, a string, or lacks
+      // clientCapabilities next to another oddity get no answer at all (MT-01/MT-02 want -32602);
+      // once a connection has served 2026-07-28 it serves bogus versions too (VN-02/VN-08).
+      fail: [...SDK1_STDIO_FAILS, 'meta.required-keys', 'version.unsupported-every-request'].sort(),
+      warn: ['jsonrpc.batch', 'pagination.invalid-cursor'],
       untestable: ['caching.scope-constant', 'pagination.terminates'],
       error: [],
     });
@@ -113,10 +122,77 @@ describe('real servers from npm', () => {
     const run = await runHttp('sdk2');
     expect(run.era).toMatchObject({ era: 'modern', version: '2026-07-28' });
     expect(verdicts(run)).toEqual({
-      fail: [],
+      // `_meta: null` / `_meta: "…"` get HTTP 400 with -32600 "not a valid JSON-RPC message": the
+      // envelope is valid (JSONRPCRequest.params is any object); a bad _meta is invalid params, -32602 (MT-02, HM-12).
+      fail: ['meta.required-keys'],
       warn: ['pagination.invalid-cursor'],
       untestable: ['caching.scope-constant', 'pagination.terminates'],
       error: [],
     });
+  });
+});
+
+// The built CLI, as a user runs it: the written report.json and recording.json are what is checked.
+const CLI = path.join(REPO_ROOT, 'dist', 'bin', 'mcpspec.js');
+
+function runCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [CLI, ...args], { cwd: REPO_ROOT, timeout: 120_000, maxBuffer: 32 * 1024 * 1024 }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+describe('secrets stay out of reach of a tool that prints its environment', () => {
+  it('server-everything get-env: mcpspec\'s own secret never reaches the target; a passed one is redacted', async () => {
+    // One secret lives only in mcpspec's own environment; the other is passed on purpose (--pass-env).
+    const own = 'sk-live-4f7Qz9w2Lr8Xc3Vb6Nm1Tj5Y';
+    const passed = 'sk-live-9Hd2Kq7Wp4Zx1Ty8Rb3Ue6G';
+    const saved = { own: process.env.MCPSPEC_E2E_SECRET, passed: process.env.MCPSPEC_E2E_PASSED_SECRET };
+    process.env.MCPSPEC_E2E_SECRET = own;
+    process.env.MCPSPEC_E2E_PASSED_SECRET = passed;
+    const out = mkdtempSync(path.join(tmpdir(), 'mcpspec-e2e-secret-'));
+    try {
+      const { code, stdout, stderr } = await runCli([
+        'server', '--only', 'tools.*', '--seed', '1', '--timeout', '5s',
+        '--pass-env', 'MCPSPEC_E2E_PASSED_SECRET', '--out', out,
+        '--stdio', '--', process.execPath, ENTRY.everything(), 'stdio',
+      ]);
+      expect(code, stderr).not.toBe(2);
+      const report = readFileSync(path.join(out, 'report.json'), 'utf8');
+      const recording = readFileSync(path.join(out, 'recording.json'), 'utf8');
+      for (const text of [report, recording, stdout, stderr]) {
+        expect(text).not.toContain(own);
+        expect(text).not.toContain(passed);
+      }
+      expect(JSON.parse(report).summary).toMatchObject({ error: 0, harnessErrors: 0 });
+
+      // get-env was really called and answered, so the absence above means something: its answer
+      // lists only the minimal environment (PATH, a temporary HOME, TMPDIR) and what was passed.
+      const events = (JSON.parse(recording) as { events: { dir: string; message?: any }[] }).events;
+      const dumps = events
+        .filter((e) => e.dir === 'in' && typeof e.message?.result?.content?.[0]?.text === 'string')
+        .map((e) => {
+          try {
+            return JSON.parse(e.message.result.content[0].text) as Record<string, string>;
+          } catch {
+            return undefined;
+          }
+        })
+        .filter((env): env is Record<string, string> => !!env && typeof env === 'object' && 'PATH' in env && 'HOME' in env);
+      expect(dumps.length).toBeGreaterThan(0);
+      for (const env of dumps) {
+        expect(Object.keys(env).sort()).toEqual(['HOME', 'MCPSPEC_E2E_PASSED_SECRET', 'PATH', 'TMPDIR']);
+        expect(env.HOME).not.toBe(process.env.HOME);
+        expect(env.MCPSPEC_E2E_PASSED_SECRET).toBe('<redacted>');
+      }
+    } finally {
+      if (saved.own === undefined) delete process.env.MCPSPEC_E2E_SECRET;
+      else process.env.MCPSPEC_E2E_SECRET = saved.own;
+      if (saved.passed === undefined) delete process.env.MCPSPEC_E2E_PASSED_SECRET;
+      else process.env.MCPSPEC_E2E_PASSED_SECRET = saved.passed;
+      rmSync(out, { recursive: true, force: true });
+    }
   });
 });

@@ -58,7 +58,10 @@ describe('StdioTransport', () => {
     expect(poked.response).toBeUndefined();
     // a notification the target sends back is not an answer: it is recorded, not attributed
     expect(poked.messages).toEqual([]);
-    expect(t.recorder.events().some((e) => e.dir === 'in' && (e.message as { method?: string } | undefined)?.method === 'notifications/poked')).toBe(true);
+    // (it may arrive after `until` ended the wait on a busy machine: give it a moment)
+    const poked2 = () => t.recorder.events().some((e) => e.dir === 'in' && (e.message as { method?: string } | undefined)?.method === 'notifications/poked');
+    for (let i = 0; i < 100 && !poked2(); i++) await new Promise((r) => setTimeout(r, 20));
+    expect(poked2()).toBe(true);
     // a notification is not a request: no timeout incident when `until` ends it
     expect(t.recorder.incidents().filter((f) => f.type === 'timeout')).toEqual([]);
   });
