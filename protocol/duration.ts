@@ -10,10 +10,3 @@ export function parseDuration(text: string | number): number | undefined {
   const ms = Number(m[1]) * UNITS[m[2] ?? 'ms'];
   return ms > 0 && Number.isFinite(ms) ? Math.round(ms) : undefined;
 }
-
-export function formatDuration(ms: number): string {
-  if (ms % 3_600_000 === 0) return `${ms / 3_600_000}h`;
-  if (ms % 60_000 === 0) return `${ms / 60_000}m`;
-  if (ms % 1000 === 0) return `${ms / 1000}s`;
-  return `${ms}ms`;
-}

@@ -1,18 +1,9 @@
 // JSON-RPC 2.0 shapes as MCP uses them (B26 "Messages"): lenient shape tests for routing, not
 // judging. Schema validation and the rules about ids belong to the checks.
 
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-
 /** A request id: string or integer (JR-02). `null` only ever appears in answers to unreadable input. */
 export type RequestId = string | number;
 export type JsonRpcId = RequestId | null;
-
-export interface JsonRpcRequest {
-  jsonrpc: '2.0';
-  id: RequestId;
-  method: string;
-  params?: Record<string, unknown>;
-}
 
 export function isObj(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -73,17 +64,6 @@ export function errorResponse(id: JsonRpcId | undefined, code: number, message: 
   return r;
 }
 
-export const ErrorCodes = {
-  ParseError: -32700,
-  InvalidRequest: -32600,
-  MethodNotFound: -32601,
-  InvalidParams: -32602,
-  InternalError: -32603,
-  ResourceNotFoundLegacy: -32002,
-  HeaderMismatch: -32020,
-  MissingRequiredClientCapability: -32021,
-  UnsupportedProtocolVersion: -32022,
-} as const;
 
 /** Error codes only a modern server sends (B26): header mismatch, missing capability, unsupported version. */
 export const MODERN_ERROR_CODES: ReadonlySet<number> = new Set([-32020, -32021, -32022]);

@@ -6,9 +6,6 @@ export const META_PROTOCOL_VERSION = 'io.modelcontextprotocol/protocolVersion';
 export const META_CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
 export const META_CLIENT_INFO = 'io.modelcontextprotocol/clientInfo';
 export const META_SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
-export const META_LOG_LEVEL = 'io.modelcontextprotocol/logLevel';
-export const META_SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
-export const META_RELATED_TASK = 'io.modelcontextprotocol/related-task';
 
 export interface Implementation {
   name: string;

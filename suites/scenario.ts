@@ -74,17 +74,3 @@ export function scenario<O>(s: Omit<Scenario<O, ScenarioContext>, 'role'>): Scen
 export function clientScenario<O>(s: Omit<Scenario<O, ClientScenarioContext>, 'role'>): Scenario<O, ClientScenarioContext> {
   return { ...s, role: 'client' };
 }
-
-/** Run tasks with at most `limit` in flight (requests with distinct ids may overlap on any transport). */
-export async function inPool<T>(tasks: (() => Promise<T>)[], limit: number): Promise<T[]> {
-  const results: T[] = new Array(tasks.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < tasks.length) {
-      const i = next++;
-      results[i] = await tasks[i]();
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, worker));
-  return results;
-}

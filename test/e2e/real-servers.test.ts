@@ -107,10 +107,18 @@ describe('real servers from npm', () => {
   it('a server on @modelcontextprotocol/server 2.x over stdio (modern 2026-07-28)', async () => {
     const run = await runStdio('sdk2');
     expect(run.era).toMatchObject({ era: 'modern', version: '2026-07-28', detected: true });
-    expect(verdicts(run)).toEqual({
-      // stdio drops malformed input, so requests whose _meta is null, a string, or lacks
-      // clientCapabilities next to another oddity get no answer at all (MT-01/MT-02 want -32602);
-      // once a connection has served 2026-07-28 it serves bogus versions too (VN-02/VN-08).
+    // Real, but only seen when a versionless near-valid probe (server/discover without params) happens
+    // to reach a process before a 2026-07-28 probe: the SDK then pins that process to legacy and answers
+    // the 2026-07-28 request without resultType and without validating it (VN-08, RT-01). Which process
+    // a probe lands on depends on timing, so these come and go between runs with the same seed.
+    const ORDER_DEPENDENT = ['robustness.rejects-near-valid', 'wire.result-type', 'wire.schema'];
+    const v = verdicts(run);
+    if (v.fail.includes('wire.schema')) expect(run.checks.find((c) => c.id === 'wire.schema')?.message).toContain('resultType');
+    const steady = (ids: string[]) => ids.filter((id) => !ORDER_DEPENDENT.includes(id));
+    expect({ ...v, fail: steady(v.fail), warn: steady(v.warn) }).toEqual({
+      // stdio drops malformed input, so requests whose _meta is null or a string, or that carry an
+      // unknown top-level member, get no answer at all (MT-01/MT-02 want -32602); once a connection
+      // has served 2026-07-28 it serves bogus versions too (VN-02/VN-08).
       fail: [...SDK1_STDIO_FAILS, 'meta.required-keys', 'version.unsupported-every-request'].sort(),
       warn: ['jsonrpc.batch', 'pagination.invalid-cursor'],
       untestable: ['caching.scope-constant', 'pagination.terminates'],
