@@ -14,8 +14,10 @@ export const DEFAULT_TIMEOUT_MS = 10_000;
 
 export interface SessionOptions {
   clientInfo?: Implementation;
-  /** Default timeout for every request of this session (and the handshake). */
+  /** Default timeout for every request of this session. */
   timeoutMs?: number;
+  /** Timeout of the handshake request (default: timeoutMs). */
+  handshakeTimeoutMs?: number;
   /** Ends every wait when the run ends. */
   signal?: AbortSignal;
 }

@@ -56,7 +56,7 @@ export async function openLegacySession(transport: Transport, opts: LegacySessio
     transport.setModernHeaders(false);
   }
   const clientInfo: Implementation = opts.clientInfo ?? MCPSPEC_INFO;
-  const ex = await session.request('initialize', { protocolVersion: requested, capabilities: opts.capabilities ?? {}, clientInfo });
+  const ex = await session.request('initialize', { protocolVersion: requested, capabilities: opts.capabilities ?? {}, clientInfo }, { timeoutMs: opts.handshakeTimeoutMs });
   session.handshake = ex;
   const failure = handshakeFailure(ex, 'initialize', transport);
   if (failure) throw failure;

@@ -50,7 +50,7 @@ export async function openModernSession(transport: Transport, opts: ModernSessio
     transport.setProtocolVersionHeader(version);
     transport.setModernHeaders(true);
   }
-  const ex = await session.request('server/discover');
+  const ex = await session.request('server/discover', undefined, { timeoutMs: opts.handshakeTimeoutMs });
   session.handshake = ex;
   const err = (ex.response as { error?: { code?: unknown; data?: { supported?: unknown } } } | undefined)?.error;
   if (err?.code === -32022) {

@@ -3,7 +3,11 @@
 
 import type { Implementation } from '../protocol/meta.js';
 import { isModernVersion, type LegacyVersion, type SpecVersion } from '../protocol/versions.js';
-import type { BaseSession } from './base-session.js';
+import { DEFAULT_TIMEOUT_MS, type BaseSession } from './base-session.js';
+
+/** A freshly started stdio target gets this many timeouts (at most the allowance) to answer its handshake. */
+export const STARTUP_FACTOR = 3;
+export const STARTUP_ALLOWANCE_MS = 30_000;
 import { probeEra } from './detect-era.js';
 import { openLegacySession } from './legacy-session.js';
 import { openModernSession } from './modern-session.js';
@@ -37,7 +41,11 @@ export async function openSession(makeTransport: TransportFactory, opts: OpenSes
   let transport: Transport = makeTransport(recorder);
   try {
     await transport.open();
-    const common = { clientInfo: opts.clientInfo, timeoutMs: opts.timeoutMs, signal: opts.signal };
+    // A freshly started process answers its first request only once it has started: on a loaded
+    // machine that alone can take seconds, so the handshake gets a start-up allowance.
+    const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const handshakeTimeoutMs = transport.kind === 'stdio' ? Math.min(STARTUP_ALLOWANCE_MS, STARTUP_FACTOR * timeoutMs) : timeoutMs;
+    const common = { clientInfo: opts.clientInfo, timeoutMs: opts.timeoutMs, handshakeTimeoutMs, signal: opts.signal };
     const legacyOpts = { ...common, skipInitialized: opts.skipInitialized, capabilities: opts.capabilities };
     const modernOpts = { ...common, clientCapabilities: opts.clientCapabilities };
 
@@ -46,7 +54,7 @@ export async function openSession(makeTransport: TransportFactory, opts: OpenSes
       return await openLegacySession(transport, { ...legacyOpts, version: opts.specVersion });
     }
 
-    const detection = await probeEra(transport, { timeoutMs: opts.timeoutMs, clientInfo: opts.clientInfo, legacyVersion: opts.legacyVersion, signal: opts.signal });
+    const detection = await probeEra(transport, { timeoutMs: handshakeTimeoutMs, clientInfo: opts.clientInfo, legacyVersion: opts.legacyVersion, signal: opts.signal });
     let session: BaseSession;
     if (detection.era === 'modern') {
       session = await openModernSession(transport, modernOpts);

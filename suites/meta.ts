@@ -20,17 +20,17 @@ function problem(ex: Exchange, missing: string[], http: boolean): string | undef
 export const metaChecks = [
   oracle({
     id: 'meta.required-keys',
-    title: 'every request missing a required _meta key gets -32602 (HTTP 400)',
+    title: 'every request whose _meta lacks a required key gets -32602 (HTTP 400)',
     requirements: ['MT-01', 'MT-02'],
     level: 'MUST',
     versions: MODERN,
     spec: SPEC.basic26,
     judge({ exchanges, transport }) {
       const lacking = exchanges.map((ex) => [ex, missingMetaKeys(ex)] as const).filter(([ex, m]) => m.length > 0 && !unanswerable(ex));
-      if (lacking.length === 0) return untestable('no request of the run lacked a required _meta key');
+      if (lacking.length === 0) return untestable('no request of the run had a _meta lacking a required key');
       const bad = lacking.map(([ex, m]) => [ex, problem(ex, m, transport === 'http')] as const).filter(([, p]) => p) as [Exchange, string][];
       if (bad.length) return violated(`${bad.length} of ${lacking.length} requests missing required _meta keys were not refused with -32602; first: ${bad[0][1]}`, bad.slice(0, 3).map(([ex]) => evidence(ex.method ?? 'request', ex, { expected: { error: { code: -32602 } } })));
-      return holds(`${lacking.length} requests missing protocolVersion, clientCapabilities or the whole _meta were refused with -32602`);
+      return holds(`${lacking.length} requests whose _meta lacked protocolVersion or clientCapabilities were refused with -32602`);
     },
   }),
 ];

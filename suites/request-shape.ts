@@ -17,12 +17,15 @@ export function sentRequest(ex: Exchange): { method: string; params?: Record<str
   return { method: r.method, params: r.params as Record<string, unknown> | undefined };
 }
 
-/** Which required `_meta` keys a modern request lacks (`_meta` itself counts as both). */
+/**
+ * Which required keys a modern request's `_meta` object lacks. A request with no `_meta` object at
+ * all is left out: a dual-era server may read it as a legacy request (ED-07) and answer it by those
+ * rules.
+ */
 export function missingMetaKeys(ex: Exchange): string[] {
   const req = sentRequest(ex);
-  if (!req) return [];
-  const meta = req.params?._meta;
-  if (!isObj(meta)) return [META_PROTOCOL_VERSION, META_CLIENT_CAPABILITIES];
+  const meta = req?.params?._meta;
+  if (!isObj(meta)) return [];
   return [META_PROTOCOL_VERSION, META_CLIENT_CAPABILITIES].filter((k) => !(k in meta));
 }
 

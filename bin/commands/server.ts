@@ -1,5 +1,5 @@
 import { mkdirSync, writeFileSync, accessSync, constants, existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { parseDuration } from '../../protocol/duration.js';
 import { TOOL_VERSION } from '../../protocol/tool-version.js';
@@ -69,7 +69,9 @@ function targetOf(args: ServerArgs): ServerTarget {
   if (args.stdio && args.url) throw new UsageError('give either --stdio -- <command> or --url, not both');
   if (args.stdio) {
     if (command.length === 0) throw new UsageError('--stdio needs the server command after --, e.g. mcpspec server --stdio -- node server.js');
-    return { kind: 'stdio', command: command[0], args: command.slice(1), cwd: process.cwd() };
+    // The target runs in a temporary working directory: paths given relative to where mcpspec runs
+    // (the usual `node server.js`) are made absolute first.
+    return { kind: 'stdio', command: absoluteIfFile(command[0]), args: command.slice(1).map(absoluteIfFile) };
   }
   if (command.length > 0) throw new UsageError('a command after -- needs --stdio');
   if (args.url) {
@@ -83,6 +85,11 @@ function targetOf(args: ServerArgs): ServerTarget {
     return { kind: 'http', url: args.url, headers: parseHeaders(args.header ?? []) };
   }
   throw new UsageError('say which server to test: --stdio -- <command> or --url <endpoint>');
+}
+
+function absoluteIfFile(arg: string): string {
+  if (arg.startsWith('-') || isAbsolute(arg) || !/[/.]/.test(arg)) return arg;
+  return existsSync(arg) ? resolve(arg) : arg;
 }
 
 function parseHeaders(list: string[]): Record<string, string> {

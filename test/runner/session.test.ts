@@ -122,7 +122,7 @@ describe('legacy session', () => {
       (e: unknown) => e,
     );
     expect(err).toBeInstanceOf(HandshakeError);
-    expect((err as Error).message).toMatch(/initialize \(id 1\) was not answered within the 500 ms timeout/);
+    expect((err as Error).message).toMatch(/initialize \(id 1\) was not answered within the 1500 ms timeout/);
     expect((err as HandshakeError).kind).toBe('hang');
     expect(Date.now() - started).toBeGreaterThanOrEqual(490);
     expect(Date.now() - started).toBeLessThan(4000);
@@ -291,7 +291,7 @@ describe('era detection', () => {
       await openSession(stdioFactory({ FAKE_MODE: 'legacy-silent' }), { specVersion: 'auto', timeoutMs: 400, recorder: rec }),
     );
     expect(s.era).toBe('legacy');
-    expect(s.detection?.reason).toMatch(/no answer within the 400 ms timeout/);
+    expect(s.detection?.reason).toMatch(/no answer within the 1200 ms timeout/);
     const starts = rec.events().filter((e) => e.note === 'process-start');
     expect(starts).toHaveLength(2);
     expect(starts[0].data?.pid).not.toBe(starts[1].data?.pid);
