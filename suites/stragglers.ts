@@ -1,8 +1,10 @@
 // Tool calls that run far longer than the rest. A tool may legitimately work for as long as its
 // arguments ask (a generated `duration: 256010` is a valid argument), so a straggler is never judged
 // as silent: once some call was judged, mcpspec stops waiting for a call that has run both longer
-// than half the timeout and several times longer than the typical call, cancels it (CN-01), and
-// reports it as not judged. A uniformly slow server is not affected (its typical call is slow too).
+// than a fifth of the timeout and several times longer than the typical call of its kind (valid or
+// near-valid arguments: a server may answer one kind much more slowly, e.g. errors), cancels it
+// (CN-01), and reports it as not judged. A uniformly slow server is not affected (its typical call
+// is slow too).
 // With an explicit --tool-timeout every call is waited for up to that timeout instead.
 
 export interface StragglerOptions {
@@ -14,18 +16,19 @@ export interface StragglerOptions {
 }
 
 export function stragglerOptions(timeoutMs: number): StragglerOptions {
-  return { minMs: Math.max(1000, timeoutMs / 2), factor: 4, everyMs: 100 };
+  return { minMs: Math.max(1000, timeoutMs / 5), factor: 4, everyMs: 100 };
 }
 
 interface Running {
   tool: string;
+  kind: string;
   started: number;
   controller: AbortController;
 }
 
 export class Stragglers {
   private readonly running = new Set<Running>();
-  private readonly finishedMs: number[] = [];
+  private readonly finishedMs = new Map<string, number[]>();
   private readonly judgedTools = new Set<string>();
   private timer?: NodeJS.Timeout;
   /** Calls cancelled as stragglers, per tool. */
@@ -33,9 +36,9 @@ export class Stragglers {
 
   constructor(private readonly opts: StragglerOptions) {}
 
-  /** Register a call; its signal aborts when mcpspec stops waiting for it. */
-  start(tool: string): { signal: AbortSignal; finish: (judged: boolean) => void } {
-    const r: Running = { tool, started: Date.now(), controller: new AbortController() };
+  /** Register a call of a kind; its signal aborts when mcpspec stops waiting for it. */
+  start(tool: string, kind: string): { signal: AbortSignal; finish: (judged: boolean) => void } {
+    const r: Running = { tool, kind, started: Date.now(), controller: new AbortController() };
     this.running.add(r);
     this.timer ??= setInterval(() => this.look(), this.opts.everyMs);
     return {
@@ -43,7 +46,7 @@ export class Stragglers {
       finish: (judged) => {
         if (!this.running.delete(r)) return;
         if (r.controller.signal.aborted) return;
-        this.finishedMs.push(Date.now() - r.started);
+        this.finishedMs.set(kind, [...(this.finishedMs.get(kind) ?? []), Date.now() - r.started]);
         if (judged) this.judgedTools.add(tool);
         if (this.running.size === 0) this.stop();
       },
@@ -57,11 +60,11 @@ export class Stragglers {
 
   private look(): void {
     if (this.judgedTools.size === 0) return;
-    const sorted = [...this.finishedMs].sort((a, b) => a - b);
-    const median = sorted[Math.floor(sorted.length / 2)];
-    const limit = Math.max(this.opts.minMs, this.opts.factor * median);
     const now = Date.now();
     for (const r of this.running) {
+      const sorted = [...(this.finishedMs.get(r.kind) ?? [])].sort((a, b) => a - b);
+      if (sorted.length === 0) continue; // nothing to compare with: wait
+      const limit = Math.max(this.opts.minMs, this.opts.factor * sorted[Math.floor(sorted.length / 2)]);
       if (now - r.started < limit) continue;
       this.running.delete(r);
       this.cancelled.set(r.tool, (this.cancelled.get(r.tool) ?? 0) + 1);

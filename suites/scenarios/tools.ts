@@ -89,7 +89,7 @@ async function callProperty<T>(
   const timeoutMs = options.toolTimeoutMs ?? options.timeoutMs;
   const opts: PropertyOptions = { seed, numRuns: Math.max(2, Math.floor(options.runs / 10)), shrinkBudgetMs: 2 * timeoutMs, concurrency: 4 };
   const call = async (v: T, watch?: Stragglers) => {
-    const w = watch?.start(tool);
+    const w = watch?.start(tool, deliberate ? 'near-valid' : 'valid');
     const p = session.request('tools/call', { name: tool, arguments: args(v) }, { timeoutMs, signal: w?.signal });
     const ex = await (deliberate ? ctx.deliberate(p) : p);
     w?.finish(!undecided(ex) && !needsCapability(ex) && !deliberate);
