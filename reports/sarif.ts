@@ -42,7 +42,7 @@ function result(report: Report, c: CheckResult, ruleIndex: number): Sarif.Result
   const target = targetLabel(report);
   const seqs = [...new Set(c.evidence.flatMap((e) => e.seq ?? []))];
   const logical: Sarif.LogicalLocation[] = [{ name: target, fullyQualifiedName: `${report.target.transport}:${target}`, kind: 'resource' }];
-  for (const s of seqs) logical.push({ name: `message ${s}`, fullyQualifiedName: `recording.json#seq=${s}`, kind: 'element', parentIndex: 0 });
+  for (const s of seqs) logical.push({ name: `message ${s}`, fullyQualifiedName: `recording.json#seq=${s}`, kind: 'element' });
   return {
     ruleId: c.id,
     ruleIndex,
