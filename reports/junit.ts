@@ -89,10 +89,10 @@ export function renderJunit(report: Report): string {
         continue;
       }
       const c = k.check!;
-      const message = x(oneLine(c.message, 500));
+      const message = x(oneLine(c.message, 500).replace(/\s*[\r\n]+\s*/g, ' '));
       if (isFailure(report, c)) tc.ele('failure', { message, type: `${c.level} ${c.status}` }).txt(x(checkText(c)));
       else if (c.status === 'error') tc.ele('error', { message, type: 'mcpspec' }).txt(x(checkText(c)));
-      else if (c.status === 'skip' || c.status === 'untestable') tc.ele('skipped', { message: x(`${c.status}: ${oneLine(c.message, 500)}`) });
+      else if (c.status === 'skip' || c.status === 'untestable') tc.ele('skipped', { message: x(`${c.status}: ${oneLine(c.message, 500).replace(/\s*[\r\n]+\s*/g, ' ')}`) });
       else if (c.status === 'warn') tc.ele('system-out').txt(x(`warning (a SHOULD broken; fails only with --strict)\n${checkText(c)}`));
     }
   }
