@@ -122,9 +122,10 @@ export async function runReport(args: ReportArgs): Promise<void> {
   else if (format === 'json') outputs = [{ stem: 'reports', text: JSON.stringify(reports, null, 2) }];
   else outputs = reports.map((r, i) => ({ stem: stemOf(inputs[i]), text: renderReport(r, format) }));
 
+  const joined = outputs.map((o) => (o.text.endsWith('\n') ? o.text : `${o.text}\n`)).join('\n---\n\n');
   if (format === 'markdown' && process.env.GITHUB_STEP_SUMMARY) {
     try {
-      appendFileSync(process.env.GITHUB_STEP_SUMMARY, `${outputs.map((o) => o.text).join('\n---\n\n')}\n`);
+      appendFileSync(process.env.GITHUB_STEP_SUMMARY, joined);
     } catch (e) {
       throw new UsageError(`cannot append to $GITHUB_STEP_SUMMARY (${process.env.GITHUB_STEP_SUMMARY}): ${(e as Error).message}`);
     }
@@ -134,7 +135,7 @@ export async function runReport(args: ReportArgs): Promise<void> {
     if (outputs.length > 1 && format !== 'markdown') {
       throw new UsageError(`${outputs.length} reports in --format ${format} make ${outputs.length} files: give --out DIR (or --format html for one matrix page)`);
     }
-    process.stdout.write(outputs.map((o) => (o.text.endsWith('\n') ? o.text : `${o.text}\n`)).join('\n---\n\n'));
+    process.stdout.write(joined);
     return;
   }
   if (outputs.length === 1 && !isDirTarget(args.out)) {
