@@ -18,6 +18,7 @@ export async function runCli(argv: string[]): Promise<number> {
     })
     .command('list', 'print the check catalogue: id, level, requirement IDs, title', listOptions, (a) => runList(a as never))
     .command('demo', 'print generated valid and near-valid MCP messages with their violation labels', demoCommand, (a) => runDemo({ seed: Number(a.seed), n: Number(a.n) }))
+    .command((await import('./commands/report.js')).reportCommand)
     .demandCommand(1, 'say which command to run')
     .strict()
     .help()

@@ -1,0 +1,171 @@
+// `mcpspec report <report.json...> --format F [--out FILE|DIR]`: render saved reports for CI systems,
+// pull requests and READMEs (JUnit XML, SARIF, Markdown, HTML, badges). Reads report.json files
+// written by `mcpspec server --out DIR`; prints to stdout unless --out is given.
+
+import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, extname, join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
+import { packageRoot } from '../../protocol/package-root.js';
+import { renderBadge, renderShields } from '../../reports/badge.js';
+import { renderHtml, renderHtmlMatrix } from '../../reports/html.js';
+import { renderJunit } from '../../reports/junit.js';
+import { renderMarkdown } from '../../reports/markdown.js';
+import { REPORT_VERSION, type Report } from '../../reports/report.js';
+import { renderSarif } from '../../reports/sarif.js';
+import { UsageError } from '../usage-error.js';
+
+export const REPORT_FORMATS = ['junit', 'sarif', 'markdown', 'html', 'badge', 'shields', 'json'] as const;
+export type ReportFormat = (typeof REPORT_FORMATS)[number];
+
+/** The file name a format is written to inside an --out folder (one report). */
+const FILE_NAME: Record<ReportFormat, string> = {
+  junit: 'junit.xml',
+  sarif: 'report.sarif',
+  markdown: 'report.md',
+  html: 'report.html',
+  badge: 'badge.svg',
+  shields: 'shields.json',
+  json: 'report.json',
+};
+
+interface ReportArgs {
+  reports: string[];
+  format: ReportFormat;
+  out?: string;
+}
+
+/** Render one report in a single-report format. */
+export function renderReport(report: Report, format: ReportFormat): string {
+  switch (format) {
+    case 'junit':
+      return renderJunit(report);
+    case 'sarif':
+      return renderSarif(report);
+    case 'markdown':
+      return renderMarkdown(report);
+    case 'html':
+      return renderHtml(report);
+    case 'badge':
+      return renderBadge(report);
+    case 'shields':
+      return renderShields(report);
+    case 'json':
+      return JSON.stringify(report, null, 2);
+  }
+}
+
+let validator: ReturnType<Ajv2020['compile']> | undefined;
+function validateReport(value: unknown): string | undefined {
+  if (!validator) {
+    const ajv = new Ajv2020({ allErrors: false, strict: false });
+    ((addFormatsModule as unknown as { default?: (a: Ajv2020) => void }).default ?? (addFormatsModule as unknown as (a: Ajv2020) => void))(ajv);
+    validator = ajv.compile(JSON.parse(readFileSync(join(packageRoot(), 'reports', 'report.schema.json'), 'utf8')) as object);
+  }
+  if (validator(value)) return undefined;
+  const e = validator.errors?.[0];
+  return e ? `${e.instancePath || '/'} ${e.message ?? 'is invalid'}` : 'does not match the report schema';
+}
+
+/** Read a report.json (or a folder holding one) and check it against reports/report.schema.json. */
+export function readReport(path: string): Report {
+  const file = existsSync(path) && statSync(path).isDirectory() ? join(path, 'report.json') : path;
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    throw new UsageError(err.code === 'ENOENT' ? `no such report: ${file}` : `cannot read ${file}: ${err.message}`);
+  }
+  const version = (value as { reportVersion?: unknown } | null)?.reportVersion;
+  if (version !== REPORT_VERSION) throw new UsageError(`${file} is not a reportVersion ${REPORT_VERSION} report.json (reportVersion: ${JSON.stringify(version)})`);
+  const problem = validateReport(value);
+  if (problem) throw new UsageError(`${file} is not a valid report: ${problem}`);
+  return value as Report;
+}
+
+/** A name for one input's output file in an --out folder: the report's folder name, or its file name. */
+function stemOf(input: string): string {
+  const isDir = existsSync(input) && statSync(input).isDirectory();
+  const base = isDir ? basename(input) : basename(input) === 'report.json' ? basename(dirname(input)) : basename(input, extname(input));
+  return base.replace(/[^A-Za-z0-9._-]+/g, '_') || 'report';
+}
+
+function isDirTarget(out: string): boolean {
+  return out.endsWith('/') || out.endsWith('\\') || (existsSync(out) && statSync(out).isDirectory());
+}
+
+function write(file: string, text: string): void {
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, text);
+  } catch (e) {
+    throw new UsageError(`cannot write ${file}: ${(e as Error).message}`);
+  }
+  console.error(`mcpspec: wrote ${file}`);
+}
+
+export async function runReport(args: ReportArgs): Promise<void> {
+  const inputs = args.reports.map(String);
+  if (inputs.length === 0) throw new UsageError('give at least one report.json (written by mcpspec server --out DIR)');
+  const format = args.format;
+  if (!(REPORT_FORMATS as readonly string[]).includes(format)) {
+    throw new UsageError(format ? `unknown --format ${String(format)}; choose one of ${REPORT_FORMATS.join(', ')}` : `say which format: --format ${REPORT_FORMATS.join('|')}`);
+  }
+  const reports = inputs.map(readReport);
+
+  // Outputs: one text per input, except html (several inputs make one matrix page) and json (an array).
+  let outputs: { stem: string; text: string }[];
+  if (reports.length === 1) outputs = [{ stem: stemOf(inputs[0]), text: renderReport(reports[0], format) }];
+  else if (format === 'html') outputs = [{ stem: 'matrix', text: renderHtmlMatrix(reports) }];
+  else if (format === 'json') outputs = [{ stem: 'reports', text: JSON.stringify(reports, null, 2) }];
+  else outputs = reports.map((r, i) => ({ stem: stemOf(inputs[i]), text: renderReport(r, format) }));
+
+  const joined = outputs.map((o) => (o.text.endsWith('\n') ? o.text : `${o.text}\n`)).join('\n---\n\n');
+  if (format === 'markdown' && process.env.GITHUB_STEP_SUMMARY) {
+    try {
+      appendFileSync(process.env.GITHUB_STEP_SUMMARY, joined);
+    } catch (e) {
+      throw new UsageError(`cannot append to $GITHUB_STEP_SUMMARY (${process.env.GITHUB_STEP_SUMMARY}): ${(e as Error).message}`);
+    }
+  }
+
+  if (args.out === undefined) {
+    if (outputs.length > 1 && format !== 'markdown') {
+      throw new UsageError(`${outputs.length} reports in --format ${format} make ${outputs.length} files: give --out DIR (or --format html for one matrix page)`);
+    }
+    process.stdout.write(joined);
+    return;
+  }
+  if (outputs.length === 1 && !isDirTarget(args.out)) {
+    write(args.out, outputs[0].text);
+    return;
+  }
+  if (existsSync(args.out) && !statSync(args.out).isDirectory()) throw new UsageError(`--out ${args.out} is a file; ${outputs.length} outputs need a folder`);
+  if (outputs.length === 1 && reports.length === 1) {
+    write(join(args.out, FILE_NAME[format]), outputs[0].text);
+    return;
+  }
+  const ext = extname(FILE_NAME[format]);
+  const used = new Map<string, number>();
+  for (const o of outputs) {
+    const n = (used.get(o.stem) ?? 0) + 1;
+    used.set(o.stem, n);
+    write(join(args.out, `${o.stem}${n > 1 ? `-${n}` : ''}${ext}`), o.text);
+  }
+}
+
+export const reportCommand: CommandModule<object, ReportArgs> = {
+  command: 'report <reports..>',
+  describe: 'render saved report.json files as junit, sarif, markdown, html (several: a matrix), badge, shields or json',
+  builder: (y: Argv<object>) =>
+    y
+      .usage('mcpspec report <report.json|DIR...> --format junit|sarif|markdown|html|badge|shields|json [--out FILE|DIR]')
+      .positional('reports', { type: 'string', array: true, demandOption: true, describe: 'report.json files (or folders holding one) written by mcpspec server --out DIR' })
+      .option('format', { type: 'string', choices: REPORT_FORMATS as unknown as string[], demandOption: true, describe: 'output format' })
+      .option('out', { type: 'string', describe: 'write to this file, or into this folder (several outputs, or a path ending in /); default: stdout' }) as unknown as Argv<ReportArgs>,
+  handler: async (a: ArgumentsCamelCase<ReportArgs>) => {
+    await runReport(a);
+  },
+};
