@@ -12,9 +12,10 @@ describe('a server that stops answering', () => {
     const t0 = Date.now();
     const run = await runServerSuite(
       { kind: 'stdio', command: process.execPath, args: [resolve('test/helpers/stalling-server.mjs'), resolve('dist/fixtures/servers/reference/main.js')] },
-      { ...REFERENCE_OPTIONS, specVersion: '2026-07-28', timeoutMs: 2000, deadlineMs: 60_000 },
+      { ...REFERENCE_OPTIONS, specVersion: '2026-07-28', timeoutMs: 4000, deadlineMs: 90_000 },
     );
-    const hangs = run.findings.filter((f) => f.kind === 'hang');
+    // (on a very busy machine a freshly started process may also miss its handshake allowance: only the tools scenario's hang is the point here)
+    const hangs = run.findings.filter((f) => f.kind === 'hang' && f.scenario === 'tools');
     expect(hangs).toHaveLength(1);
     expect(hangs[0].lastSent).toContain('tools/call');
     expect(hangs[0].scenario).toBe('tools');
@@ -24,7 +25,7 @@ describe('a server that stops answering', () => {
     // Everything else was judged on healthy processes.
     const others = run.checks.filter((c) => c.area !== 'tools' && c.status !== 'pass');
     expect(others.map((c) => `${c.id}: ${c.status}: ${c.message}`)).toEqual([]);
-    expect(Date.now() - t0).toBeLessThan(30_000);
+    expect(Date.now() - t0).toBeLessThan(60_000);
     expect(liveCount()).toBe(0);
   });
 });
