@@ -9,6 +9,7 @@ export type Level = 'MUST' | 'SHOULD' | 'MAY';
  * failed, never blamed on the target.
  */
 export type Status = 'pass' | 'fail' | 'warn' | 'skip' | 'untestable' | 'error';
+export const STATUSES: Status[] = ['pass', 'fail', 'warn', 'skip', 'untestable', 'error'];
 
 /** A generated input that broke the rule, shrunk to the smallest failing case; `seed` + `path` replay it. */
 export interface GeneratedCase {
