@@ -8,3 +8,4 @@ export {
   loadSchema, loadSchemaFile, schemaFromObject, SchemaDocument, SchemaLookupError, SPEC_VERSIONS, VENDORED_SCHEMAS,
   type SpecVersion, type SchemaNode,
 } from '../protocol/schema-registry.js';
+export { sequenceArbitrary, stepArbitrary, toolArguments, declaredMethods, describeStep, unusualId, type Step, type TargetProfile, type IdStyle, type Variant, type SequenceTool } from './sequences.js';

@@ -1,5 +1,7 @@
 import yargs from 'yargs';
 import { demoCommand, runDemo } from './commands/demo.js';
+import { fuzzOptions, runFuzzCommand, type FuzzArgs } from './commands/fuzz.js';
+import { replayOptions, runReplayCommand, type ReplayArgs } from './commands/replay.js';
 import { listOptions, runList } from './commands/list.js';
 import { schemaCommand } from './commands/schema.js';
 import { runServerCommand, serverOptions, type ServerArgs } from './commands/server.js';
@@ -15,6 +17,12 @@ export async function runCli(argv: string[]): Promise<number> {
     .command('schema', 'generate or validate messages from the MCP JSON Schemas', schemaCommand)
     .command('server', 'test an MCP server over stdio (--stdio -- <command>) or Streamable HTTP (--url)', serverOptions, async (a) => {
       code = await runServerCommand(a as unknown as ServerArgs);
+    })
+    .command('fuzz', 'fuzz a server with generated sequences of requests; findings are shrunk and saved as repro files', fuzzOptions, async (a) => {
+      code = await runFuzzCommand(a as unknown as FuzzArgs);
+    })
+    .command('replay <repro>', 'replay a repro file: exit 1 while the bug is still there, 0 once fixed', replayOptions, async (a) => {
+      code = await runReplayCommand(a as unknown as ReplayArgs);
     })
     .command('list', 'print the check catalogue: id, level, requirement IDs, title', listOptions, (a) => runList(a as never))
     .command('demo', 'print generated valid and near-valid MCP messages with their violation labels', demoCommand, (a) => runDemo({ seed: Number(a.seed), n: Number(a.n) }))

@@ -28,9 +28,9 @@ export interface ScenarioResult {
  * hang: the target answered nothing, not even a fence request, for a whole timeout. slow: it
  * answered, but only after more than half the timeout (never a failure). precondition: something a
  * check needed did not happen (e.g. a DELETE failed), so the check is untestable. harness: mcpspec's
- * own failure. note: information.
+ * own failure. note: information. violation: a fuzz oracle broke (data.oracle), with its shrunk repro.
  */
-export type FindingKind = 'crash' | 'hang' | 'slow' | 'precondition' | 'harness' | 'note';
+export type FindingKind = 'crash' | 'hang' | 'slow' | 'precondition' | 'harness' | 'note' | 'violation';
 
 export interface Finding {
   kind: FindingKind;

@@ -1,0 +1,209 @@
+import { accessSync, constants, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import type { Argv } from 'yargs';
+import { parseDuration } from '../../protocol/duration.js';
+import { TOOL_VERSION } from '../../protocol/tool-version.js';
+import { VERSION_CHOICES, type VersionChoice } from '../../protocol/versions.js';
+import { buildReport, exitCodeOf, type ReportOptions } from '../../reports/report.js';
+import { HandshakeError } from '../../runner/base-session.js';
+import { describeSequence, fuzz, type FuzzEvent } from '../../runner/fuzz.js';
+import { fuzzRunResult } from '../../runner/fuzz-report.js';
+import { Redactor, secretValues } from '../../runner/redact.js';
+import type { ServerTarget } from '../../runner/server-driver.js';
+import { TargetStartError } from '../../runner/transport.js';
+import { UsageError } from '../usage-error.js';
+
+export function fuzzOptions(y: Argv) {
+  return y
+    .usage('mcpspec fuzz --stdio -- <command> [args...]\nmcpspec fuzz --url http://127.0.0.1:3000/mcp')
+    .option('stdio', { type: 'boolean', default: false, describe: 'start the server command given after -- afresh for every sequence' })
+    .option('url', { type: 'string', describe: 'a Streamable HTTP endpoint (each sequence gets a new session where the era has them)' })
+    .option('header', { type: 'array', string: true, describe: 'extra HTTP header "Name: value"; its value is redacted' })
+    .option('spec-version', { type: 'string', default: 'auto', choices: VERSION_CHOICES as unknown as string[], describe: 'protocol version; auto probes with server/discover' })
+    .option('runs', { type: 'number', describe: 'generated sequences (default 50, or unbounded with --time)' })
+    .option('time', { type: 'string', describe: 'stop starting sequences after this long (60s, 5m)' })
+    .option('seed', { type: 'number', describe: 'seed (printed, so a campaign can be repeated)' })
+    .option('methods', { type: 'array', string: true, describe: 'only these methods (tools/call, resources/read and notification methods count)' })
+    .option('skip-methods', { type: 'array', string: true, describe: 'never these methods' })
+    .option('skip-tool', { type: 'array', string: true, describe: 'never call this tool' })
+    .option('allow-destructive', { type: 'boolean', default: false, describe: 'also call tools not marked read-only / non-destructive' })
+    .option('allow-open-world', { type: 'boolean', default: false, describe: 'also call tools marked openWorldHint' })
+    .option('timeout', { type: 'string', default: '10s', describe: 'per-request timeout: silence is judged only after it' })
+    .option('max-length', { type: 'number', default: 8, describe: 'longest generated sequence' })
+    .option('concurrency', { type: 'number', default: 2, describe: 'sequences run at once, each on a fresh target' })
+    .option('out', { type: 'string', describe: 'write report.json and one repro file per finding into this folder' })
+    .option('json', { type: 'boolean', default: false, describe: 'print NDJSON events instead of the console summary' })
+    .option('env', { type: 'array', string: true, describe: 'set a variable for the stdio target: K=V' })
+    .option('pass-env', { type: 'array', string: true, describe: "pass one of mcpspec's own variables to the stdio target by name" });
+}
+
+export interface FuzzArgs {
+  stdio: boolean;
+  url?: string;
+  header?: string[];
+  'spec-version': string;
+  runs?: number;
+  time?: string;
+  seed?: number;
+  methods?: string[];
+  'skip-methods'?: string[];
+  'skip-tool'?: string[];
+  'allow-destructive': boolean;
+  'allow-open-world': boolean;
+  timeout: string;
+  'max-length': number;
+  concurrency: number;
+  out?: string;
+  json: boolean;
+  env?: string[];
+  'pass-env'?: string[];
+  '--'?: (string | number)[];
+}
+
+function absoluteIfFile(arg: string): string {
+  if (arg.startsWith('-') || isAbsolute(arg) || !/[/.]/.test(arg)) return arg;
+  return existsSync(arg) ? resolve(arg) : arg;
+}
+
+/** The server to fuzz or replay against: --stdio -- <cmd> or --url. */
+export function serverTargetOf(args: { stdio?: boolean; url?: string; header?: string[]; '--'?: (string | number)[] }, command = (args['--'] ?? []).map(String)): ServerTarget {
+  if (args.stdio && args.url) throw new UsageError('give either --stdio -- <command> or --url, not both');
+  if (args.url) {
+    if (command.length) throw new UsageError('a command after -- needs --stdio, not --url');
+    let u: URL;
+    try {
+      u = new URL(args.url);
+    } catch {
+      throw new UsageError(`--url is not a URL: ${args.url}`);
+    }
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new UsageError(`--url must be http or https, got ${u.protocol}`);
+    const headers: Record<string, string> = {};
+    for (const h of args.header ?? []) {
+      const i = h.indexOf(':');
+      if (i <= 0) throw new UsageError(`--header must look like "Name: value", got "${h}"`);
+      headers[h.slice(0, i).trim()] = h.slice(i + 1).trim();
+    }
+    return { kind: 'http', url: args.url, headers };
+  }
+  if (command.length === 0) throw new UsageError('say which server: --stdio -- <command> or --url <endpoint>');
+  return { kind: 'stdio', command: absoluteIfFile(command[0]), args: command.slice(1).map(absoluteIfFile) };
+}
+
+export function durationArg(text: string, name: string): number {
+  const ms = parseDuration(text);
+  if (ms === undefined) throw new UsageError(`--${name} must be a duration like 500ms, 10s or 2m, got "${text}"`);
+  return ms;
+}
+
+function parseEnv(list: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const kv of list) {
+    const i = kv.indexOf('=');
+    if (i <= 0) throw new UsageError(`--env must look like NAME=value, got "${kv}"`);
+    out[kv.slice(0, i)] = kv.slice(i + 1);
+  }
+  return out;
+}
+
+function positiveInt(n: number | undefined, name: string): number | undefined {
+  if (n === undefined) return undefined;
+  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`--${name} must be a positive integer, got ${n}`);
+  return n;
+}
+
+function checkOutDir(out: string): void {
+  let dir = resolve(out);
+  while (!existsSync(dir) && dirname(dir) !== dir) dir = dirname(dir);
+  try {
+    accessSync(dir, constants.W_OK);
+  } catch {
+    throw new UsageError(`cannot write to ${out}: ${dir} is not writable`);
+  }
+}
+
+/** Run a fuzz campaign; resolves to the exit code (0 nothing found, 1 a finding). */
+export async function runFuzzCommand(args: FuzzArgs): Promise<number> {
+  if (!(VERSION_CHOICES as readonly string[]).includes(args['spec-version'])) throw new UsageError(`unknown --spec-version ${args['spec-version']}`);
+  const target = serverTargetOf(args);
+  const seed = args.seed ?? Math.floor(Math.random() * 2 ** 31);
+  if (!Number.isInteger(seed)) throw new UsageError(`--seed must be an integer, got ${args.seed}`);
+  const timeoutMs = durationArg(args.timeout, 'timeout');
+  const timeMs = args.time !== undefined ? durationArg(args.time, 'time') : undefined;
+  const runs = positiveInt(args.runs, 'runs');
+  if (args.out) checkOutDir(args.out);
+  const setEnv = parseEnv(args.env ?? []);
+  const passEnv = args['pass-env'] ?? [];
+  const redactor = new Redactor([...secretValues(process.env), ...Object.values(setEnv), ...(target.kind === 'http' ? Object.values(target.headers ?? {}) : [])]);
+  const print = (e: unknown) => process.stdout.write(`${redactor.text(JSON.stringify(e))}\n`);
+  const interrupt = new AbortController();
+  const onSignal = () => interrupt.abort(new Error('interrupted'));
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  let result;
+  try {
+    result = await fuzz(target, {
+      specVersion: args['spec-version'] as VersionChoice,
+      seed,
+      runs,
+      timeMs,
+      timeoutMs,
+      methods: args.methods,
+      skipMethods: args['skip-methods'],
+      skipTools: args['skip-tool'],
+      allowDestructive: args['allow-destructive'],
+      allowOpenWorld: args['allow-open-world'],
+      maxLength: positiveInt(args['max-length'], 'max-length'),
+      concurrency: positiveInt(args.concurrency, 'concurrency'),
+      reproDir: args.out,
+      env: { set: setEnv, pass: passEnv },
+      signal: interrupt.signal,
+      toolVersion: TOOL_VERSION,
+      onEvent: args.json ? (e: FuzzEvent) => print(e) : undefined,
+    });
+  } catch (e) {
+    if (e instanceof TargetStartError || e instanceof HandshakeError) throw new UsageError(redactor.text(`cannot fuzz the target: ${e.message}`));
+    throw e;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+  const options: ReportOptions = {
+    specVersion: args['spec-version'],
+    strict: false,
+    allowDestructive: args['allow-destructive'],
+    allowOpenWorld: args['allow-open-world'],
+    timeoutMs,
+    deadlineMs: timeMs ?? 0,
+    seed,
+    runs: result.runs,
+  };
+  const report = redactor.json(buildReport(fuzzRunResult(result), options, TOOL_VERSION));
+  if (args.out) {
+    try {
+      mkdirSync(args.out, { recursive: true });
+      writeFileSync(join(args.out, 'report.json'), JSON.stringify(report, null, 2));
+    } catch (e) {
+      throw new UsageError(`cannot write the report to ${args.out}: ${(e as Error).message}`);
+    }
+  }
+  const rate = result.durationMs > 0 ? (result.steps / (result.durationMs / 1000)).toFixed(1) : '0';
+  if (args.json) print({ type: 'run-end', summary: report.summary, seed, runs: result.runs, steps: result.steps, findings: result.findings.length });
+  else {
+    const lines = [`mcpspec fuzz: ${result.era.version} (${result.era.era}), ${result.runs} sequences, ${result.steps} steps in ${(result.durationMs / 1000).toFixed(1)} s (${rate} steps/s)`];
+    lines.push(`  methods: ${result.profile.methods.join(', ') || '-'}; tools: ${result.profile.tools.map((t) => t.name).join(', ') || '-'}`);
+    for (const n of result.notes) lines.push(`  note: ${n}`);
+    if (result.startFailures) lines.push(`  ${result.startFailures} sequence(s) could not start a fresh target (not judged)`);
+    for (const f of result.findings) {
+      lines.push('', `${f.level === 'MUST' ? 'FAIL' : 'WARN'} ${f.oracle} at ${f.method}: ${f.message.split('\n')[0]}  (${f.count} of ${result.runs} sequences)`);
+      lines.push(`  minimal sequence (${f.steps.length} step${f.steps.length === 1 ? '' : 's'}, ${f.shrinks} shrinks${f.shrinkBudgetReached ? ', shrink budget reached' : ''}):`);
+      for (const l of describeSequence(f.steps)) lines.push(`    ${l}`);
+      if (f.evidence.stderrTail) lines.push(`  stderr: ${f.evidence.stderrTail.trim().split('\n').slice(-1)[0]?.slice(0, 200)}`);
+      if (f.repro) lines.push(`  repro: ${f.repro}  (mcpspec replay ${f.repro})`);
+    }
+    lines.push('', result.findings.length ? `${result.findings.length} finding(s)` : 'no findings', `seed: ${seed} (repeat with --seed ${seed})`);
+    if (args.out) lines.push(`report: ${join(args.out, 'report.json')}`);
+    console.log(redactor.text(lines.join('\n')));
+  }
+  if (result.runs === 0) throw new UsageError('no sequence ran: nothing was judged');
+  return result.findings.length ? 1 : exitCodeOf(report) === 2 ? 2 : 0;
+}

@@ -1,0 +1,53 @@
+import type { Argv } from 'yargs';
+import { describeStep } from '../../arbitraries/sequences.js';
+import { HandshakeError } from '../../runner/base-session.js';
+import { readRepro, replay, ReproFormatError } from '../../runner/replay.js';
+import { TargetStartError } from '../../runner/transport.js';
+import { UsageError } from '../usage-error.js';
+import { durationArg, serverTargetOf } from './fuzz.js';
+
+export function replayOptions(y: Argv) {
+  return y
+    .usage('mcpspec replay repro.json [--stdio -- <command> | --url URL]\n(without a target: the one the repro was found on)')
+    .positional('repro', { type: 'string', describe: 'a repro file written by mcpspec fuzz --out' })
+    .option('stdio', { type: 'boolean', default: false, describe: 'replay against this command (after --) instead' })
+    .option('url', { type: 'string', describe: 'replay against this Streamable HTTP endpoint instead' })
+    .option('header', { type: 'array', string: true, describe: 'extra HTTP header "Name: value"' })
+    .option('timeout', { type: 'string', describe: "per-request timeout (default: the repro's)" })
+    .option('json', { type: 'boolean', default: false, describe: 'print the outcome as one JSON line' });
+}
+
+export interface ReplayArgs {
+  repro?: string;
+  stdio: boolean;
+  url?: string;
+  header?: string[];
+  timeout?: string;
+  json: boolean;
+  '--'?: (string | number)[];
+}
+
+/** Replay a repro: 1 while the bug is still there, 0 once it is fixed. */
+export async function runReplayCommand(args: ReplayArgs): Promise<number> {
+  if (!args.repro) throw new UsageError('say which repro file to replay: mcpspec replay repro.json');
+  const command = (args['--'] ?? []).map(String);
+  const target = args.url || command.length || args.stdio ? serverTargetOf(args, command) : undefined;
+  try {
+    const repro = readRepro(args.repro);
+    const r = await replay(repro, target, { timeoutMs: args.timeout !== undefined ? durationArg(args.timeout, 'timeout') : undefined });
+    const same = r.observations.filter((o) => o.key === repro.finding.key);
+    if (args.json) {
+      console.log(JSON.stringify({ type: 'replay', repro: args.repro, finding: repro.finding, reproduced: r.reproduced, observations: r.observations }));
+    } else {
+      console.log(`replaying ${repro.finding.oracle} at ${repro.finding.method} (${repro.steps.length} step${repro.steps.length === 1 ? '' : 's'}):`);
+      repro.steps.forEach((s, i) => console.log(`  ${i + 1}. ${describeStep(s)}`));
+      console.log(r.reproduced ? `still there: ${same[0].message}` : `fixed: ${repro.finding.oracle} at ${repro.finding.method} no longer happens`);
+      const others = r.observations.filter((o) => o.key !== repro.finding.key);
+      for (const o of others) console.log(`  also seen: ${o.oracle} at ${o.method}: ${o.message}`);
+    }
+    return r.reproduced ? 1 : 0;
+  } catch (e) {
+    if (e instanceof ReproFormatError || e instanceof TargetStartError || e instanceof HandshakeError) throw new UsageError(e.message);
+    throw e;
+  }
+}

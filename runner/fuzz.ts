@@ -1,0 +1,285 @@
+// Fuzz campaigns against a server: discover what it declares, generate sequences of steps as a
+// fast-check property, run each sequence on a fresh target (stdio: a new process; HTTP: a new
+// session), judge every step, de-duplicate findings by oracle + method, shrink each to a minimal
+// sequence (fast-check replaying from its seed and path) and save it as a repro file.
+
+import { setMaxListeners } from 'node:events';
+import { evaluateCases, shrinkFailure, type Evaluated, type PropertyOptions } from '../arbitraries/property.js';
+import { declaredMethods, describeStep, sequenceArbitrary, type Step, type TargetProfile } from '../arbitraries/sequences.js';
+import { isModernVersion, judgedVersion, type SpecVersion, type VersionChoice } from '../protocol/versions.js';
+import type { EraInfo, PeerInfo, TargetInfo } from '../results/run.js';
+import { listAll, resultOf } from '../suites/exchange.js';
+import { mayCall, schemaProblem, type Tool } from '../suites/scenarios/tools.js';
+import { ORACLES, runSequence, targetFactory, targetInfo, type Observation, type OracleId, type SequenceContext, type SequenceOutcome } from './fuzz-sequence.js';
+import { Recorder } from './recorder.js';
+import { writeRepro, type Repro } from './replay.js';
+import type { ServerTarget } from './server-driver.js';
+import { openSession } from './session.js';
+import { makeSandbox, type EnvOptions } from './target-env.js';
+import type { TransportFactory } from './transport.js';
+
+export interface FuzzOptions {
+  specVersion: VersionChoice;
+  seed: number;
+  /** Sequences to run (default 50 without `timeMs`, unbounded with it). */
+  runs?: number;
+  /** Stop starting new sequences after this long. */
+  timeMs?: number;
+  timeoutMs: number;
+  /** Only these methods (`tools/call`, `resources/read` and notification methods included). */
+  methods?: string[];
+  skipMethods?: string[];
+  skipTools?: string[];
+  allowDestructive: boolean;
+  allowOpenWorld: boolean;
+  /** Longest generated sequence (default 8). */
+  maxLength?: number;
+  /** Sequences run at once, each on its own fresh target (default 2). */
+  concurrency?: number;
+  /** Candidate sequences tried while shrinking one finding (default 40). */
+  maxShrinkEvaluations?: number;
+  /** Write one repro file per finding here. */
+  reproDir?: string;
+  env?: EnvOptions;
+  signal?: AbortSignal;
+  onEvent?: (e: FuzzEvent) => void;
+  toolVersion?: string;
+}
+
+export interface FuzzFinding {
+  key: string;
+  oracle: OracleId;
+  level: 'MUST' | 'SHOULD';
+  method: string;
+  message: string;
+  /** Generated sequences (before shrinking) that showed it. */
+  count: number;
+  /** The minimal sequence: the shrunk one, cut after the step that broke the rule. */
+  steps: Step[];
+  /** What those steps sent, resolved (ids, listed URIs). */
+  sent: unknown[];
+  evidence: Observation['evidence'];
+  seed: number;
+  path: string;
+  shrinks: number;
+  shrinkBudgetReached: boolean;
+  /** The fast-check shrink confirmed the failure on a fresh target (false: it did not show again). */
+  reproduced: boolean;
+  repro?: string;
+}
+
+export interface FuzzResult {
+  target: TargetInfo;
+  era: EraInfo;
+  peer: PeerInfo;
+  profile: TargetProfile;
+  seed: number;
+  runs: number;
+  steps: number;
+  startFailures: number;
+  startedAt: string;
+  durationMs: number;
+  findings: FuzzFinding[];
+  notes: string[];
+  recording: Recorder;
+}
+
+export type FuzzEvent =
+  | { type: 'fuzz-start'; target: TargetInfo; era: EraInfo; seed: number; methods: string[]; tools: string[]; notes: string[] }
+  | { type: 'sequence'; index: number; steps: number; observations: { oracle: OracleId; method: string; step: number }[]; startFailure?: string; durationMs: number }
+  | { type: 'finding'; finding: FuzzFinding };
+
+const MAX_TOOLS = 25;
+const CHUNK = 10;
+
+interface Discovery {
+  era: EraInfo;
+  peer: PeerInfo;
+  version: SpecVersion;
+  tools: Tool[];
+  resources: string[];
+}
+
+async function discover(factory: TransportFactory, opts: FuzzOptions, recorder: Recorder): Promise<Discovery> {
+  const session = await openSession(factory, { specVersion: opts.specVersion, timeoutMs: opts.timeoutMs, recorder: new Recorder({ parent: recorder, source: 'discover' }), signal: opts.signal });
+  try {
+    const version = judgedVersion(session.version);
+    const era: EraInfo = { era: session.era, version: session.version, judgedBy: version, detected: opts.specVersion === 'auto', reason: session.detection?.reason ?? `--spec-version ${opts.specVersion}` };
+    const peer: PeerInfo = { info: session.serverInfo, capabilities: session.capabilities };
+    let tools: Tool[] = [];
+    if ('tools' in session.capabilities) {
+      const listed = await listAll((cursor) => session.request('tools/list', cursor === undefined ? {} : { cursor }), 'tools', 5);
+      tools = listed.items.filter((t): t is Tool => typeof t.name === 'string');
+    }
+    let resources: string[] = [];
+    if ('resources' in session.capabilities) {
+      const r = resultOf(await session.request('resources/list', {}));
+      if (r && Array.isArray(r.resources)) resources = r.resources.filter((x): x is { uri: string } => typeof (x as { uri?: unknown })?.uri === 'string').map((x) => x.uri);
+    }
+    return { era, peer, version, tools, resources };
+  } finally {
+    await session.close().catch(() => undefined);
+  }
+}
+
+/** Which tools the sequences may call, and why the others are left out. */
+function callableTools(tools: Tool[], opts: FuzzOptions, notes: string[]): Tool[] {
+  const out: Tool[] = [];
+  for (const t of tools.slice(0, MAX_TOOLS)) {
+    if (opts.skipTools?.includes(t.name)) continue;
+    const why = mayCall(t, opts) ?? schemaProblem(t.inputSchema);
+    if (why) {
+      notes.push(`tool ${t.name} is not called: ${why}`);
+      continue;
+    }
+    out.push(t);
+  }
+  return out;
+}
+
+function allowed(method: string, opts: FuzzOptions): boolean {
+  if (opts.methods && !opts.methods.includes(method)) return false;
+  return !opts.skipMethods?.includes(method);
+}
+
+/** The steps a profile allows, after --methods/--skip-methods (tools/call and resources/read count as methods). */
+export function profileFor(d: Pick<Discovery, 'version' | 'tools'> & { era: 'legacy' | 'modern'; capabilities: Record<string, unknown> }, opts: FuzzOptions, notes: string[]): TargetProfile {
+  return {
+    version: d.version,
+    era: d.era,
+    methods: declaredMethods(d.era, d.capabilities).filter((m) => allowed(m, opts)),
+    tools: allowed('tools/call', opts) ? callableTools(d.tools, opts, notes).map((t) => ({ name: t.name, inputSchema: t.inputSchema as Record<string, unknown> })) : [],
+    resources: 'resources' in d.capabilities && allowed('resources/read', opts),
+  };
+}
+
+/** Only notification steps that --methods/--skip-methods allow. */
+function stepAllowed(s: Step, opts: FuzzOptions): boolean {
+  return s.kind !== 'notify' || allowed(s.method, opts);
+}
+
+interface Chunk {
+  seed: number;
+  numRuns: number;
+  cases: Evaluated<Step[], SequenceOutcome>[];
+}
+
+/** Run a fuzz campaign against a server. Throws TargetStartError/HandshakeError when the target cannot be tested at all. */
+export async function fuzz(spec: ServerTarget, opts: FuzzOptions): Promise<FuzzResult> {
+  const startedAt = new Date();
+  const sandbox = spec.kind === 'stdio' ? makeSandbox(opts.env, spec.cwd) : undefined;
+  const stop = new AbortController();
+  setMaxListeners(0, stop.signal);
+  const onAbort = () => stop.abort(opts.signal?.reason);
+  opts.signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    const factory = targetFactory(spec, sandbox);
+    const recording = new Recorder();
+    const d = await discover(factory, opts, recording);
+    const notes: string[] = [];
+    const profile = profileFor({ version: d.version, tools: d.tools, era: d.era.era, capabilities: d.peer.capabilities }, opts, notes);
+    if (spec.kind === 'http' && isModernVersion(d.version)) notes.push('2026-07-28 over HTTP has no sessions: every sequence runs against the same server process, so sequences share its state');
+    if (spec.kind === 'http' && !isModernVersion(d.version)) notes.push('each sequence runs in a new HTTP session of the same server process');
+    const target = targetInfo(spec);
+    opts.onEvent?.({ type: 'fuzz-start', target, era: d.era, seed: opts.seed, methods: profile.methods, tools: profile.tools.map((t) => t.name), notes });
+
+    const arb = sequenceArbitrary(profile, { maxLength: opts.maxLength }, opts.seed).map((steps) => steps.filter((s) => stepAllowed(s, opts)));
+    let index = 0;
+    const ctx = (source: string): SequenceContext => ({ factory, version: d.version, timeoutMs: opts.timeoutMs, resources: d.resources, parent: recording, source, signal: stop.signal });
+    const runOne = (source: string) => (steps: Step[]) => runSequence(steps, ctx(source));
+    const totalRuns = opts.runs ?? (opts.timeMs !== undefined ? Number.POSITIVE_INFINITY : 50);
+    const concurrency = opts.concurrency ?? 2;
+    const chunks: Chunk[] = [];
+    let done = 0;
+    let steps = 0;
+    let startFailures = 0;
+    const deadline = opts.timeMs !== undefined ? Date.now() + opts.timeMs : Number.POSITIVE_INFINITY;
+    // Chunk k uses seed + k: its cases replay from (seed + k, path) alone.
+    for (let k = 0; done < totalRuns && Date.now() < deadline && !stop.signal.aborted; k++) {
+      const numRuns = Math.min(CHUNK, totalRuns - done);
+      const popts: PropertyOptions = { seed: opts.seed + k, numRuns, concurrency };
+      const cases = await evaluateCases(arb, popts, async (seq) => {
+        const i = index++;
+        if (Date.now() >= deadline || stop.signal.aborted) return { records: [], observations: [], durationMs: 0, startFailure: 'not run: the time budget was spent' };
+        const out = await runOne(`seq-${i}`)(seq);
+        opts.onEvent?.({ type: 'sequence', index: i, steps: out.records.length, observations: out.observations.map((o) => ({ oracle: o.oracle, method: o.method, step: o.step })), startFailure: out.startFailure, durationMs: out.durationMs });
+        return out;
+      });
+      const ran = cases.filter((c) => c.result.startFailure !== 'not run: the time budget was spent');
+      done += ran.length;
+      steps += ran.reduce((n, c) => n + c.result.records.length, 0);
+      startFailures += ran.filter((c) => c.result.startFailure).length;
+      chunks.push({ seed: popts.seed, numRuns, cases });
+      if (ran.length < cases.length) break;
+    }
+
+    // De-duplicate: one finding per oracle + method, counted over the generated sequences.
+    const firsts = new Map<string, { chunk: Chunk; obs: Observation; count: number }>();
+    for (const chunk of chunks) {
+      for (const c of chunk.cases) {
+        for (const key of new Set(c.result.observations.map((o) => o.key))) {
+          const f = firsts.get(key);
+          if (f) f.count++;
+          else firsts.set(key, { chunk, obs: c.result.observations.find((o) => o.key === key)!, count: 1 });
+        }
+      }
+    }
+    const findings: FuzzFinding[] = [];
+    for (const [key, first] of firsts) {
+      if (stop.signal.aborted) break;
+      const popts: PropertyOptions = { seed: first.chunk.seed, numRuns: first.chunk.numRuns, concurrency, maxShrinkEvaluations: opts.maxShrinkEvaluations ?? 40, shrinkBudgetMs: Math.max(60_000, 20 * opts.timeoutMs) };
+      const shrunk = await shrinkFailure(arb, popts, first.chunk.cases, runOne(`shrink ${key}`), (r) => r.observations.some((o) => o.key === key));
+      const obs = shrunk?.result.observations.find((o) => o.key === key) ?? first.obs;
+      const value = shrunk?.value ?? [];
+      const outcome = shrunk?.result;
+      // The steps after the one that broke the rule cannot have caused it: cut them.
+      const minimal = value.slice(0, obs.step + 1);
+      const f: FuzzFinding = {
+        key,
+        oracle: obs.oracle,
+        level: ORACLES[obs.oracle].level,
+        method: obs.method,
+        message: obs.message,
+        count: first.count,
+        steps: minimal,
+        sent: (outcome?.records ?? []).slice(0, obs.step + 1).map((r) => r.sent ?? null),
+        evidence: obs.evidence,
+        seed: popts.seed,
+        path: shrunk?.path ?? '',
+        shrinks: shrunk?.shrinks ?? 0,
+        shrinkBudgetReached: shrunk?.budgetReached ?? false,
+        reproduced: shrunk !== undefined && shrunk.result.observations.some((o) => o.key === key),
+      };
+      if (opts.reproDir) {
+        const repro: Repro = {
+          reproVersion: 1,
+          tool: { name: 'mcpspec', version: opts.toolVersion ?? 'unknown' },
+          target,
+          specVersion: d.version,
+          era: d.era.era,
+          seed: f.seed,
+          path: f.path,
+          finding: { key, oracle: f.oracle, level: f.level, method: f.method, message: f.message, title: ORACLES[f.oracle].title },
+          steps: f.steps,
+          sent: f.sent,
+          resources: d.resources,
+          evidence: f.evidence,
+          timeoutMs: opts.timeoutMs,
+        };
+        f.repro = writeRepro(opts.reproDir, repro);
+      }
+      findings.push(f);
+      opts.onEvent?.({ type: 'finding', finding: f });
+    }
+    return { target, era: d.era, peer: d.peer, profile, seed: opts.seed, runs: done, steps, startFailures, startedAt: startedAt.toISOString(), durationMs: Date.now() - startedAt.getTime(), findings, notes, recording };
+  } finally {
+    opts.signal?.removeEventListener('abort', onAbort);
+    sandbox?.dispose();
+  }
+}
+
+/** The minimal sequence of a finding, one line per step. */
+export function describeSequence(steps: Step[]): string[] {
+  return steps.map((s, i) => `${i + 1}. ${describeStep(s)}`);
+}
+

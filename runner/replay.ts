@@ -1,0 +1,122 @@
+// Repro files: a finding's minimal sequence, versioned JSON, and `replay()`, which runs it again on a
+// fresh target (the same one or another) and says whether the same rule still breaks.
+
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Step } from '../arbitraries/sequences.js';
+import { isSpecVersion, type SpecVersion } from '../protocol/versions.js';
+import type { TargetInfo } from '../results/run.js';
+import { ORACLES, runSequence, targetFactory, type Observation, type OracleId, type SequenceOutcome } from './fuzz-sequence.js';
+import { Recorder } from './recorder.js';
+import type { ServerTarget } from './server-driver.js';
+import { makeSandbox, type EnvOptions } from './target-env.js';
+
+export const REPRO_VERSION = 1;
+
+export interface Repro {
+  reproVersion: typeof REPRO_VERSION;
+  tool: { name: 'mcpspec'; version: string };
+  /** The target the sequence was found on. */
+  target: TargetInfo;
+  /** The version whose rules judged it (and that replay speaks). */
+  specVersion: SpecVersion;
+  era: 'legacy' | 'modern';
+  /** fast-check seed and path of the shrunk sequence (the campaign's chunk seed). */
+  seed: number;
+  path: string;
+  finding: { key: string; oracle: OracleId; level: 'MUST' | 'SHOULD'; method: string; message: string; title: string };
+  /**
+   * The minimal sequence. Ids the session chooses are implicit (its counter), unusual ids are given by
+   * style; `resources/read` steps refer symbolically to a listed resource (`{ ref: 'resource', index }`).
+   */
+  steps: Step[];
+  /** What the steps sent when the finding was made, resolved (for reading; replay resolves afresh). */
+  sent: unknown[];
+  /** Resource URIs the target listed at discovery (what `read` steps refer to before a resources/list in the sequence). */
+  resources: string[];
+  evidence: Observation['evidence'];
+  timeoutMs: number;
+}
+
+export class ReproFormatError extends Error {
+  override readonly name = 'ReproFormatError';
+}
+
+function slug(s: string): string {
+  return s.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60);
+}
+
+/** Write a repro into `dir`; returns its path. */
+export function writeRepro(dir: string, repro: Repro): string {
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, `repro-${slug(repro.finding.oracle)}-${slug(repro.finding.method)}.json`);
+  writeFileSync(path, `${JSON.stringify(repro, null, 2)}\n`);
+  return path;
+}
+
+export function readRepro(path: string): Repro {
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (e) {
+    throw new ReproFormatError(`cannot read the repro ${path}: ${(e as Error).message}`);
+  }
+  return parseRepro(data, path);
+}
+
+export function parseRepro(data: unknown, where = 'repro'): Repro {
+  const r = data as Partial<Repro>;
+  if (typeof r !== 'object' || r === null) throw new ReproFormatError(`${where} is not a JSON object`);
+  if (r.reproVersion !== REPRO_VERSION) throw new ReproFormatError(`${where}: reproVersion ${JSON.stringify(r.reproVersion)} is not supported (expected ${REPRO_VERSION})`);
+  if (!isSpecVersion(r.specVersion)) throw new ReproFormatError(`${where}: specVersion ${JSON.stringify(r.specVersion)} is not a known version`);
+  if (!Array.isArray(r.steps) || r.steps.length === 0) throw new ReproFormatError(`${where}: no steps`);
+  if (!r.finding || !(r.finding.oracle in ORACLES) || typeof r.finding.key !== 'string') throw new ReproFormatError(`${where}: the finding names no known oracle`);
+  return r as Repro;
+}
+
+export interface ReplayOptions {
+  /** Per-request timeout (default: the repro's). */
+  timeoutMs?: number;
+  env?: EnvOptions;
+  signal?: AbortSignal;
+}
+
+export interface ReplayResult {
+  /** The same rule broke again at the same method: the bug is still there. */
+  reproduced: boolean;
+  /** Everything the replay observed (other rules may break too). */
+  observations: Observation[];
+  outcome: SequenceOutcome;
+  target: TargetInfo;
+}
+
+function fromTargetInfo(t: TargetInfo): ServerTarget {
+  if (t.role !== 'server') throw new ReproFormatError('the repro names a client target; only servers can be replayed');
+  return t.transport === 'stdio' ? { kind: 'stdio', command: t.command, args: t.args } : { kind: 'http', url: t.url };
+}
+
+/**
+ * Replay a repro's sequence on a fresh target: the repro's own target unless another is given.
+ * Throws TargetStartError/HandshakeError when the target cannot be started at all.
+ */
+export async function replay(repro: Repro | string, target?: ServerTarget, opts: ReplayOptions = {}): Promise<ReplayResult> {
+  const r = typeof repro === 'string' ? readRepro(repro) : parseRepro(repro);
+  const spec = target ?? fromTargetInfo(r.target);
+  const sandbox = spec.kind === 'stdio' ? makeSandbox(opts.env, spec.cwd) : undefined;
+  try {
+    const outcome = await runSequence(r.steps, {
+      factory: targetFactory(spec, sandbox),
+      version: r.specVersion,
+      timeoutMs: opts.timeoutMs ?? r.timeoutMs,
+      resources: r.resources ?? [],
+      parent: new Recorder(),
+      source: 'replay',
+      signal: opts.signal,
+    });
+    if (outcome.startFailure) throw new ReproFormatError(`the target could not be started for the replay: ${outcome.startFailure}`);
+    const observations = outcome.observations;
+    return { reproduced: observations.some((o) => o.key === r.finding.key), observations, outcome, target: spec.kind === 'stdio' ? { role: 'server', transport: 'stdio', command: spec.command, args: spec.args } : { role: 'server', transport: 'http', url: spec.url } };
+  } finally {
+    sandbox?.dispose();
+  }
+}

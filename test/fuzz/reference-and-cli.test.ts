@@ -1,0 +1,96 @@
+// No false findings on the correct reference fixture; the CLI's exit codes, report.json and replay;
+// the sequence arbitrary draws only from what the target declared.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { fuzz, sequenceArbitrary, unusualId, type TargetProfile } from '../../index.js';
+
+const REF = join(process.cwd(), 'dist/fixtures/servers/reference/main.js');
+const PLANTED = join(process.cwd(), 'dist/fixtures/servers/planted/main.js');
+const dir = mkdtempSync(join(tmpdir(), 'mcpspec-fuzz-cli-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function cli(args: string[], timeoutMs = 90_000): Promise<{ code: number | null; out: string; err: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['dist/bin/mcpspec.js', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, out, err });
+    });
+  });
+}
+
+describe('sequence arbitraries', () => {
+  it('draw steps only from the declared methods and callable tools, with unique unusual ids', () => {
+    const profile: TargetProfile = { version: '2025-11-25', era: 'legacy', methods: ['ping', 'resources/list'], tools: [{ name: 't', inputSchema: { type: 'object', properties: { s: { type: 'string' }, n: { type: 'integer' } }, required: ['s'] } }], resources: true };
+    const seqs = fc.sample(sequenceArbitrary(profile, { maxLength: 6 }), { seed: 3, numRuns: 200 });
+    const kinds = new Set<string>();
+    for (const seq of seqs) {
+      expect(seq.length).toBeGreaterThanOrEqual(1);
+      expect(seq.length).toBeLessThanOrEqual(6);
+      for (const s of seq) {
+        kinds.add(s.kind === 'call' ? `call:${s.variant}` : s.kind);
+        if (s.kind === 'request' || s.kind === 'raw') expect(profile.methods).toContain(s.method);
+        if (s.kind === 'call') expect(s.tool).toBe('t');
+        if (s.kind === 'notify') expect(['notifications/cancelled', 'notifications/initialized']).toContain(s.method);
+      }
+    }
+    expect([...kinds].sort()).toEqual(['call:edge', 'call:near-valid', 'call:valid', 'notify', 'raw', 'read', 'request']);
+    const ids = (['big', 'negative', 'spaces', 'unicode'] as const).flatMap((st) => [0, 1, 2].map((p) => unusualId(st, p)));
+    expect(new Set(ids.map((i) => JSON.stringify(i))).size).toBe(ids.length);
+  });
+});
+
+describe('fuzz on the correct reference fixture', () => {
+  it('reports nothing for a fixed budget (2026-07-28, stdio)', async () => {
+    const r = await fuzz({ kind: 'stdio', command: process.execPath, args: [REF] }, { specVersion: 'auto', seed: 5, runs: 25, timeoutMs: 5000, allowDestructive: false, allowOpenWorld: false });
+    expect(r.era.version).toBe('2026-07-28');
+    expect(r.runs).toBe(25);
+    expect(r.startFailures).toBe(0);
+    expect(r.profile.tools.map((t) => t.name)).not.toContain('delete_everything');
+    expect(r.profile.tools.map((t) => t.name)).not.toContain('fetch_weather');
+    expect(r.findings).toEqual([]);
+  });
+});
+
+describe('mcpspec fuzz / replay (built CLI)', () => {
+  it('exit 1 with a finding, report.json with the repro path; replay exits 1 on the buggy target and 0 on the fixed one', async () => {
+    const out = join(dir, 'crash');
+    const r = await cli(['fuzz', '--seed', '1', '--runs', '30', '--timeout', '2s', '--spec-version', '2025-11-25', '--out', out, '--stdio', '--', 'node', PLANTED, '--bug', 'crash-after-list']);
+    expect(r.code, r.out + r.err).toBe(1);
+    expect(r.out).toMatch(/FAIL crash at tools\/call lookup/);
+    expect(r.out).toMatch(/1\. resources\/list/);
+    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
+    expect(report.reportVersion).toBe(2);
+    const crash = report.findings.find((f: { kind: string }) => f.kind === 'crash');
+    expect(crash.repro).toMatch(/repro-crash-tools-call-lookup\.json$/);
+    expect(report.checks.find((c: { id: string }) => c.id === 'fuzz.crash').status).toBe('fail');
+    expect(report.summary.conformant).toBe(false);
+    expect(readdirSync(out)).toContain('repro-crash-tools-call-lookup.json');
+    const again = await cli(['replay', crash.repro]);
+    expect(again.code, again.out + again.err).toBe(1);
+    expect(again.out).toMatch(/still there/);
+    const fixed = await cli(['replay', crash.repro, '--stdio', '--', 'node', PLANTED]);
+    expect(fixed.code, fixed.out + fixed.err).toBe(0);
+    expect(fixed.out).toMatch(/fixed/);
+  });
+
+  it('usage mistakes exit 2 with one stderr line', async () => {
+    const a = await cli(['fuzz', '--runs', '5']);
+    expect(a.code).toBe(2);
+    expect(a.err.trim().split('\n')).toHaveLength(1);
+    const b = await cli(['replay', join(dir, 'missing.json')]);
+    expect(b.code).toBe(2);
+    expect(b.err).toMatch(/cannot read the repro/);
+    const c = await cli(['fuzz', '--time', 'soon', '--stdio', '--', 'node', PLANTED]);
+    expect(c.code).toBe(2);
+  });
+});
