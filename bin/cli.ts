@@ -1,30 +1,36 @@
-import yargs from 'yargs';
-import { demoCommand, runDemo } from './commands/demo.js';
-import { listOptions, runList } from './commands/list.js';
-import { schemaCommand } from './commands/schema.js';
-import { runServerCommand, serverOptions, type ServerArgs } from './commands/server.js';
+import { TOOL_VERSION } from '../protocol/tool-version.js';
+import { COMMANDS, commandName } from './command-table.js';
 import { UsageError } from './usage-error.js';
 
 /** Parse and run one mcpspec command line; resolves to the process exit code. */
 export async function runCli(argv: string[]): Promise<number> {
+  const { default: yargs } = await import('yargs');
   let failure: string | undefined;
   let code = 0;
+  // Only the command being run is loaded; the others are listed by name for help and suggestions.
+  const wanted = argv.find((a) => !a.startsWith('-'));
   const parser = yargs(argv)
     .parserConfiguration({ 'populate--': true })
     .scriptName('mcpspec')
-    .command('schema', 'generate or validate messages from the MCP JSON Schemas', schemaCommand)
-    .command('server', 'test an MCP server over stdio (--stdio -- <command>) or Streamable HTTP (--url)', serverOptions, async (a) => {
-      code = await runServerCommand(a as unknown as ServerArgs);
-    })
-    .command('list', 'print the check catalogue: id, level, requirement IDs, title', listOptions, (a) => runList(a as never))
-    .command('demo', 'print generated valid and near-valid MCP messages with their violation labels', demoCommand, (a) => runDemo({ seed: Number(a.seed), n: Number(a.n) }))
+    .wrap(null);
+  for (const entry of COMMANDS) {
+    if (commandName(entry) === wanted) {
+      const loaded = await entry.load();
+      parser.command(entry.command, entry.describe, loaded.builder, async (a) => {
+        const r = await loaded.handler(a as never);
+        if (typeof r === 'number') code = r;
+      });
+    } else parser.command(entry.command, entry.describe);
+  }
+  parser
     .demandCommand(1, 'say which command to run')
+    .recommendCommands()
     .strict()
     .help()
-    .version(false)
+    .version(TOOL_VERSION)
     .fail((msg, err) => {
       if (err && !(err instanceof UsageError)) throw err;
-      failure = err?.message ?? msg;
+      failure = (err?.message ?? msg).split('\n')[0];
     });
   try {
     await parser.parseAsync();
