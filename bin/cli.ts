@@ -6,6 +6,7 @@ import { UsageError } from './usage-error.js';
 export async function runCli(argv: string[]): Promise<number> {
   const { default: yargs } = await import('yargs');
   let failure: string | undefined;
+  let failureCode = 2;
   let code = 0;
   // Only the command being run is loaded; the others are listed by name for help and suggestions.
   const wanted = argv.find((a) => !a.startsWith('-'));
@@ -16,7 +17,8 @@ export async function runCli(argv: string[]): Promise<number> {
   for (const entry of COMMANDS) {
     if (commandName(entry) === wanted) {
       const loaded = await entry.load();
-      parser.command(entry.command, entry.describe, loaded.builder, async (a) => {
+      // strict inside the command too: yargs does not carry a later top-level .strict() into builders
+      parser.command(entry.command, entry.describe, (y) => loaded.builder(y.strict()), async (a) => {
         const r = await loaded.handler(a as never);
         if (typeof r === 'number') code = r;
       });
@@ -29,18 +31,20 @@ export async function runCli(argv: string[]): Promise<number> {
     .help()
     .version(TOOL_VERSION)
     .fail((msg, err) => {
-      if (err && !(err instanceof UsageError)) throw err;
-      failure = (err?.message ?? msg).split('\n')[0];
+      // Throw, so that yargs stops here: a fail handler that returns lets it run the command anyway.
+      throw err ?? new UsageError(msg.split('\n').map((l) => l.trim()).filter(Boolean).join(' '));
     });
   try {
     await parser.parseAsync();
   } catch (e) {
-    if (e instanceof UsageError) failure = e.message;
-    else throw e;
+    if (e instanceof UsageError) {
+      failure = e.message;
+      failureCode = e.exitCode;
+    } else throw e;
   }
   if (failure !== undefined) {
     console.error(`mcpspec: ${failure}`);
-    return 2;
+    return failureCode;
   }
   if (code !== 0) return code;
   return typeof process.exitCode === 'number' ? process.exitCode : 0;

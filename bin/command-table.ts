@@ -26,7 +26,7 @@ export const COMMANDS: CommandEntry[] = [
     },
   },
   {
-    command: 'verify <report>',
+    command: 'verify [report]',
     describe: "re-run a report's recorded options against a target you name and compare verdicts check by check",
     load: async () => {
       const m = await import('./commands/verify.js');
@@ -34,7 +34,7 @@ export const COMMANDS: CommandEntry[] = [
     },
   },
   {
-    command: 'baseline <report>',
+    command: 'baseline [report]',
     describe: "print a baseline (expected failures, for server --baseline) from a report's failures",
     load: async () => {
       const m = await import('./commands/baseline.js');
@@ -42,7 +42,7 @@ export const COMMANDS: CommandEntry[] = [
     },
   },
   {
-    command: 'merge <reports..>',
+    command: 'merge [reports..]',
     describe: 'merge the report.json files of the shards of a run (server --shard i/n) into one report',
     load: async () => {
       const m = await import('./commands/report-merge.js');

@@ -3,6 +3,7 @@
 
 import type { Argv } from 'yargs';
 import { baselineOf } from '../../reports/baseline.js';
+import { UsageError } from '../usage-error.js';
 import { readReport } from './read-report.js';
 
 export function baselineOptions(y: Argv) {
@@ -10,6 +11,7 @@ export function baselineOptions(y: Argv) {
 }
 
 export function runBaseline(args: { report: string }): number {
+  if (!args.report) throw new UsageError('name the report: mcpspec baseline report.json > expected.json');
   const report = readReport(args.report);
   process.stdout.write(`${JSON.stringify(baselineOf(report), null, 2)}\n`);
   return 0;

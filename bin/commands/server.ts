@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { parseDuration } from '../../protocol/duration.js';
 import { TOOL_VERSION } from '../../protocol/tool-version.js';
@@ -25,7 +25,7 @@ export function serverOptions(y: Argv) {
     .option('stdio', { type: 'boolean', default: false, describe: 'start the server command given after -- and speak over its stdin/stdout' })
     .option('url', { type: 'string', describe: 'a Streamable HTTP endpoint' })
     .option('header', { type: 'array', string: true, describe: 'extra HTTP header "Name: value" (e.g. Authorization); its value is redacted in reports' })
-    .option('spec-version', { type: 'string', default: 'auto', choices: VERSION_CHOICES as unknown as string[], describe: 'protocol version; auto probes with server/discover and falls back to initialize' })
+    .option('spec-version', { type: 'string', default: 'auto', describe: `protocol version: ${VERSION_CHOICES.join(', ')}; auto probes with server/discover and falls back to initialize` })
     .option('only', { type: 'array', string: true, describe: 'run only checks whose id matches a glob (tools.*)' })
     .option('skip', { type: 'array', string: true, describe: 'skip checks whose id matches a glob' })
     .option('strict', { type: 'boolean', default: false, describe: 'SHOULD violations (warnings) fail the run' })
@@ -148,10 +148,27 @@ export function checkSelection(only: string[] | undefined, skip: string[] | unde
   if (!CHECKS.some((c) => matchesGlobs(c.id, only, skip))) throw new UsageError(`--only ${(only ?? []).join(' ')} with --skip ${(skip ?? []).join(' ')} leaves no check to run`);
 }
 
+/**
+ * mkdir -p, one level at a time: Node's recursive mkdir can spin forever under /proc, where a
+ * folder can neither be made nor found.
+ */
+export function makeDirs(dir: string): void {
+  const missing: string[] = [];
+  let d = resolve(dir);
+  while (!existsSync(d)) {
+    missing.unshift(d);
+    const parent = dirname(d);
+    if (parent === d) break;
+    d = parent;
+  }
+  if (!statSync(d).isDirectory()) throw Object.assign(new Error(`${d} is not a folder`), { code: 'ENOTDIR' });
+  for (const m of missing) mkdirSync(m);
+}
+
 /** Fail before the run, not after it: the output folder must be creatable and writable (tried for real). */
 export function checkOutDir(out: string): void {
   try {
-    mkdirSync(out, { recursive: true });
+    makeDirs(out);
     const probe = join(out, `.mcpspec-write-test-${process.pid}`);
     writeFileSync(probe, '');
     unlinkSync(probe);
@@ -235,7 +252,7 @@ export async function executeRun(req: RunRequest): Promise<RunOutcome> {
     });
   } catch (e) {
     if (e instanceof TargetStartError || e instanceof HandshakeError) {
-      if (interrupted) throw new UsageError(`interrupted (${interrupted}) before the target answered`);
+      if (interrupted) throw new UsageError(`interrupted (${interrupted}) before the target answered`, signalExitCode(interrupted));
       const tail = e instanceof HandshakeError && e.stderrTail ? ` (stderr: ${e.stderrTail.trim().split('\n').slice(-1)[0]?.slice(0, 200)})` : '';
       throw new UsageError(redactor.text(`cannot test the target: ${e.message}${tail}`));
     }
@@ -302,7 +319,7 @@ export async function runServerCommand(args: ServerArgs): Promise<number> {
   }
   if (args.out) {
     try {
-      mkdirSync(args.out, { recursive: true });
+      makeDirs(args.out);
       writeFileSync(join(args.out, 'report.json'), JSON.stringify(report, null, 2));
       writeFileSync(join(args.out, 'recording.json'), recording);
     } catch (e) {

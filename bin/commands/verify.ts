@@ -6,8 +6,8 @@ import type { Argv } from 'yargs';
 import type { Report } from '../../reports/report.js';
 import { UsageError } from '../usage-error.js';
 import { checkDigest, readReport } from './read-report.js';
-import { checkOutDir, executeRun, parseEnv, positiveInt, signalExitCode, targetOf } from './server.js';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { checkOutDir, executeRun, makeDirs, parseEnv, positiveInt, signalExitCode, targetOf } from './server.js';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export function verifyOptions(y: Argv) {
@@ -43,6 +43,7 @@ export function verdictDifferences(was: Report, now: Report): string[] {
 
 export async function runVerify(args: VerifyArgs): Promise<number> {
   const file = args.report;
+  if (!file) throw new UsageError('name the report to verify: mcpspec verify report.json -- <command> (or --url <endpoint>)');
   const recorded = readReport(file);
   checkDigest(recorded, file);
   if (recorded.role !== 'server') throw new UsageError(`${file} is a ${recorded.role} report; verify re-runs server reports`);
@@ -66,7 +67,7 @@ export async function runVerify(args: VerifyArgs): Promise<number> {
     json: false,
   });
   if (args.out) {
-    mkdirSync(args.out, { recursive: true });
+    makeDirs(args.out);
     writeFileSync(join(args.out, 'report.json'), JSON.stringify(report, null, 2));
     writeFileSync(join(args.out, 'recording.json'), recording);
   }
