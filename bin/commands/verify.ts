@@ -56,6 +56,9 @@ export async function runVerify(args: VerifyArgs): Promise<number> {
   const setEnv = parseEnv(args.env ?? []);
   const concurrency = positiveInt(args.concurrency, 'concurrency');
   if (args.out) checkOutDir(args.out);
+  const given = new Set([...Object.keys(setEnv), ...(args['pass-env'] ?? [])]);
+  const notGiven = (recorded.options.env ?? []).filter((n) => !given.has(n));
+  if (notGiven.length) console.log(`note: the recorded run gave the target ${notGiven.join(', ')}; pass them with --env or --pass-env if it needs them`);
   console.log(`verifying ${file} (${recorded.digest}, seed ${recorded.options.seed}${recorded.shard ? `, shard ${recorded.shard.index}/${recorded.shard.count}` : ''})`);
   const { report, recording, interrupted } = await executeRun({
     target,
