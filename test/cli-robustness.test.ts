@@ -99,9 +99,12 @@ describe('version and help', () => {
 });
 
 describe('signals', () => {
-  it('SIGTERM during a run: exits promptly, non-zero, the target reaped, the report kept', async () => {
-    const marker = `mcpspec-sigterm-marker-${process.pid}-${Date.now()}`;
-    const out = join(dir, 'interrupted');
+  it.each([
+    ['SIGTERM', 143],
+    ['SIGINT', 130],
+  ] as const)('%s during a run: exits promptly, non-zero, the target reaped, the report kept', async (sig, expected) => {
+    const marker = `mcpspec-${sig}-marker-${process.pid}-${Date.now()}`;
+    const out = join(dir, `interrupted-${sig}`);
     const main = resolve('dist/fixtures/servers/reference/main.js');
     const child = spawn('node', ['dist/bin/mcpspec.js', 'server', '--deadline', '10m', '--out', out, '--stdio', '--', 'node', '-e', `import(${JSON.stringify(main)})`, marker], { stdio: ['ignore', 'pipe', 'pipe'] });
     let err = '';
@@ -114,7 +117,7 @@ describe('signals', () => {
     expect(running()).not.toBe('');
     await new Promise((r) => setTimeout(r, 1000));
     const sent = Date.now();
-    child.kill('SIGTERM');
+    child.kill(sig);
     const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
     const { code, signal } = await exited;
     clearTimeout(timer);
@@ -122,8 +125,8 @@ describe('signals', () => {
     expect(signal, err).toBeNull();
     expect(took, err).toBeLessThan(5000);
     expect(code).not.toBe(0);
-    expect(code).toBe(143);
-    expect(err).toContain('interrupted (SIGTERM)');
+    expect(code).toBe(expected);
+    expect(err).toContain(`interrupted (${sig})`);
     await new Promise((r) => setTimeout(r, 300));
     expect(running()).toBe('');
     const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
