@@ -21,8 +21,9 @@ export const COMMANDS: CommandEntry[] = [
     command: 'server',
     describe: 'test an MCP server over stdio (--stdio -- <command>) or Streamable HTTP (--url)',
     load: async () => {
-      const m = await import('./commands/server.js');
-      return { builder: m.serverOptions as never, handler: m.runServerCommand as never };
+      const m = await import('./commands/server-options.js');
+      const run = async (a: never) => (await import('./commands/server.js')).runServerCommand(a);
+      return { builder: m.serverOptions as never, handler: run as never };
     },
   },
   {
