@@ -45,6 +45,20 @@ export interface EngineOptions {
   onEvent?: (e: RunEvent) => void;
   /** An outside interrupt (SIGINT): the run stops promptly and reports what it has. */
   signal?: AbortSignal;
+  /**
+   * Run one shard of the scenarios (index 1..count): the catalogue's scenarios are dealt round-robin
+   * in catalogue order, so every shard gets the same split whatever the target; oracles run in every
+   * shard over that shard's traffic.
+   */
+  shard?: { index: number; count: number };
+  /** Progress: scenarios finished out of those planned (called once the plan is made, then per scenario). */
+  onProgress?: (p: { done: number; total: number }) => void;
+}
+
+/** The scenario ids of one shard (index 1..count), dealt round-robin in catalogue order. */
+export function shardScenarioIds(checks: Check[], shard: { index: number; count: number }): Set<string> {
+  const ids = [...new Set(checks.map((c) => c.scenario?.id).filter((id): id is string => id !== undefined))];
+  return new Set(ids.filter((_, i) => i % shard.count === shard.index - 1));
 }
 
 /** Time kept back from the deadline to judge, reap and report. */
@@ -92,8 +106,10 @@ export async function runSuite(driver: Driver, opts: EngineOptions): Promise<Run
       if (why) gated.set(c, why);
     }
     const plan = new Map<Scenario, Check[]>();
+    const inShard = opts.shard ? shardScenarioIds(all, opts.shard) : undefined;
     for (const c of selected) {
       if (!c.scenario) continue;
+      if (inShard && !inShard.has(c.scenario.id)) continue;
       if (!c.scenario.versions.includes(version) || (c.scenario.transports && !c.scenario.transports.includes(driver.transport))) continue;
       plan.set(c.scenario, [...(plan.get(c.scenario) ?? []), c]);
     }
@@ -143,8 +159,14 @@ export async function runSuite(driver: Driver, opts: EngineOptions): Promise<Run
 
     // Long scenarios start first so the rest overlap them.
     const queue = [...plan.entries()].sort(([a], [b]) => Number(!!b.startEarly) - Number(!!a.startEarly));
+    const total = queue.length;
+    let done = 0;
+    opts.onProgress?.({ done, total });
     const workers = Array.from({ length: Math.max(1, opts.concurrency ?? 4) }, async () => {
-      for (let next = queue.shift(); next; next = queue.shift()) await runOne(next[0], next[1]);
+      for (let next = queue.shift(); next; next = queue.shift()) {
+        await runOne(next[0], next[1]);
+        opts.onProgress?.({ done: ++done, total });
+      }
     });
     await Promise.all(workers);
 

@@ -163,9 +163,17 @@ export const reportCommand: CommandModule<object, ReportArgs> = {
     y
       .usage('mcpspec report <report.json|DIR...> --format junit|sarif|markdown|html|badge|shields|json [--out FILE|DIR]')
       .positional('reports', { type: 'string', array: true, demandOption: true, describe: 'report.json files (or folders holding one) written by mcpspec server --out DIR' })
-      .option('format', { type: 'string', choices: REPORT_FORMATS as unknown as string[], demandOption: true, describe: 'output format' })
+      .option('format', { type: 'string', choices: REPORT_FORMATS as unknown as string[], describe: 'output format (required, except for `report merge`)' })
       .option('out', { type: 'string', describe: 'write to this file, or into this folder (several outputs, or a path ending in /); default: stdout' }) as unknown as Argv<ReportArgs>,
   handler: async (a: ArgumentsCamelCase<ReportArgs>) => {
+    // `mcpspec report merge a.json b.json ...`: the shards of one run into one report.
+    if (a.reports[0] === 'merge') {
+      const { runMerge } = await import('./report-merge.js');
+      const code = runMerge({ reports: a.reports.slice(1).map(String), out: a.out });
+      if (code !== 0) process.exitCode = code;
+      return;
+    }
+    if (!a.format) throw new UsageError(`--format is required: one of ${REPORT_FORMATS.join(', ')}`);
     await runReport(a);
   },
 };

@@ -1,70 +1,27 @@
-import { mkdirSync, writeFileSync, accessSync, constants, existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import type { Argv } from 'yargs';
 import { parseDuration } from '../../protocol/duration.js';
 import { TOOL_VERSION } from '../../protocol/tool-version.js';
 import { VERSION_CHOICES, type VersionChoice } from '../../protocol/versions.js';
 import type { RunEvent } from '../../results/run.js';
 import { renderConsole } from '../../reports/console.js';
-import { buildReport, exitCodeOf, type ReportOptions } from '../../reports/report.js';
+import { BaselineError, baselineExitCode, compareBaseline, parseBaseline, type BaselineComparison, type BaselineEntry } from '../../reports/baseline.js';
+import { buildReport, exitCodeOf, type Report, type ReportOptions } from '../../reports/report.js';
 import { HandshakeError } from '../../runner/base-session.js';
+import { globToRegExp, matchesGlobs } from '../../runner/globs.js';
 import { Redactor, secretValues } from '../../runner/redact.js';
 import { runServerSuite } from '../../runner/run-server.js';
 import type { ServerTarget } from '../../runner/server-driver.js';
 import { TargetStartError } from '../../runner/transport.js';
+import { CHECKS } from '../../suites/catalogue.js';
+import { Progress } from '../progress.js';
 import { UsageError } from '../usage-error.js';
+import type { ServerArgs } from './server-options.js';
 
-export function serverOptions(y: Argv) {
-  return y
-    .usage('mcpspec server --stdio -- <command> [args...]\nmcpspec server --url http://127.0.0.1:3000/mcp')
-    .option('stdio', { type: 'boolean', default: false, describe: 'start the server command given after -- and speak over its stdin/stdout' })
-    .option('url', { type: 'string', describe: 'a Streamable HTTP endpoint' })
-    .option('header', { type: 'array', string: true, describe: 'extra HTTP header "Name: value" (e.g. Authorization); its value is redacted in reports' })
-    .option('spec-version', { type: 'string', default: 'auto', choices: VERSION_CHOICES as unknown as string[], describe: 'protocol version; auto probes with server/discover and falls back to initialize' })
-    .option('only', { type: 'array', string: true, describe: 'run only checks whose id matches a glob (tools.*)' })
-    .option('skip', { type: 'array', string: true, describe: 'skip checks whose id matches a glob' })
-    .option('strict', { type: 'boolean', default: false, describe: 'SHOULD violations (warnings) fail the run' })
-    .option('json', { type: 'boolean', default: false, describe: 'print NDJSON events instead of the console report' })
-    .option('out', { type: 'string', describe: 'write report.json (and recording.json) into this folder' })
-    .option('timeout', { type: 'string', default: '10s', describe: 'per-request timeout: silence is judged only after it (500ms, 10s, 2m; a plain number is ms)' })
-    .option('tool-timeout', { type: 'string', describe: 'timeout for one generated tool call (default: --timeout)' })
-    .option('deadline', { type: 'string', default: '5m', describe: 'the whole run ends by then' })
-    .option('allow-destructive', { type: 'boolean', default: false, describe: 'also call tools not marked read-only / non-destructive' })
-    .option('allow-open-world', { type: 'boolean', default: false, describe: 'also call tools marked openWorldHint (they may reach outside this machine)' })
-    .option('env', { type: 'array', string: true, describe: 'set a variable for the stdio target: K=V (the target gets only PATH, a temporary HOME and what you pass)' })
-    .option('pass-env', { type: 'array', string: true, describe: "pass one of mcpspec's own variables to the stdio target by name" })
-    .option('seed', { type: 'number', describe: 'seed for generated inputs (printed, so a run can be repeated)' })
-    .option('runs', { type: 'number', default: 20, describe: 'generated cases per property' })
-    .option('concurrency', { type: 'number', default: 4, describe: 'scenarios run at once, each on its own session (1 = one after another)' })
-    .option('color', { type: 'boolean', describe: 'colour the console report (default: when stdout is a terminal)' });
-}
+export { serverOptions, type ServerArgs } from './server-options.js';
 
-export interface ServerArgs {
-  stdio: boolean;
-  url?: string;
-  header?: string[];
-  'spec-version': string;
-  only?: string[];
-  skip?: string[];
-  strict: boolean;
-  json: boolean;
-  out?: string;
-  timeout: string;
-  'tool-timeout'?: string;
-  deadline: string;
-  'allow-destructive': boolean;
-  'allow-open-world': boolean;
-  env?: string[];
-  'pass-env'?: string[];
-  seed?: number;
-  runs: number;
-  concurrency: number;
-  color?: boolean;
-  '--'?: (string | number)[];
-  _: (string | number)[];
-}
-
-function targetOf(args: ServerArgs): ServerTarget {
+export function targetOf(args: Pick<ServerArgs, 'stdio' | 'url' | 'header' | '--'>): ServerTarget {
   const command = (args['--'] ?? []).map(String);
   if (args.stdio && args.url) throw new UsageError('give either --stdio -- <command> or --url, not both');
   if (args.stdio) {
@@ -102,7 +59,7 @@ function parseHeaders(list: string[]): Record<string, string> {
   return headers;
 }
 
-function parseEnv(list: string[]): Record<string, string> {
+export function parseEnv(list: string[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (const kv of list) {
     const i = kv.indexOf('=');
@@ -112,30 +69,165 @@ function parseEnv(list: string[]): Record<string, string> {
   return out;
 }
 
-function duration(text: string, name: string): number {
+export function duration(text: string, name: string): number {
   const ms = parseDuration(text);
   if (ms === undefined) throw new UsageError(`--${name} must be a duration like 500ms, 10s or 2m, got "${text}"`);
   return ms;
 }
 
-function positiveInt(n: number, name: string): number {
+export function positiveInt(n: number, name: string): number {
   if (!Number.isInteger(n) || n <= 0) throw new UsageError(`--${name} must be a positive integer, got ${n}`);
   return n;
 }
 
-/** Fail before the run, not after it: the output folder must be creatable and writable. */
-function checkOutDir(out: string): void {
-  let dir = resolve(out);
-  while (!existsSync(dir)) {
-    const parent = dirname(dir);
-    if (parent === dir) break;
-    dir = parent;
+/** `--shard i/n`: 1 <= i <= n. */
+export function parseShard(text: string): { index: number; count: number } {
+  const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
+  const index = Number(m?.[1]);
+  const count = Number(m?.[2]);
+  if (!m || count < 1 || index < 1 || index > count) throw new UsageError(`--shard must look like i/n with 1 <= i <= n (e.g. 1/4), got "${text}"`);
+  return { index, count };
+}
+
+/** A seed every shard of the same target derives alike (when --shard is given without --seed). */
+function stableSeed(text: string): number {
+  return createHash('sha256').update(text).digest().readUInt32BE(0) & 0x7fffffff;
+}
+
+/** Catch an --only that selects nothing before the target is started (it would judge nothing). */
+export function checkSelection(only: string[] | undefined, skip: string[] | undefined): void {
+  for (const g of only ?? []) {
+    const re = globToRegExp(g);
+    if (!CHECKS.some((c) => re.test(c.id))) throw new UsageError(`--only ${g} matches no check (mcpspec list shows the ids)`);
+  }
+  if (!CHECKS.some((c) => matchesGlobs(c.id, only, skip))) throw new UsageError(`--only ${(only ?? []).join(' ')} with --skip ${(skip ?? []).join(' ')} leaves no check to run`);
+}
+
+/**
+ * mkdir -p, one level at a time: Node's recursive mkdir can spin forever under /proc, where a
+ * folder can neither be made nor found.
+ */
+export function makeDirs(dir: string): void {
+  const missing: string[] = [];
+  let d = resolve(dir);
+  while (!existsSync(d)) {
+    missing.unshift(d);
+    const parent = dirname(d);
+    if (parent === d) break;
+    d = parent;
+  }
+  if (!statSync(d).isDirectory()) throw Object.assign(new Error(`${d} is not a folder`), { code: 'ENOTDIR' });
+  for (const m of missing) mkdirSync(m);
+}
+
+/** Fail before the run, not after it: the output folder must be creatable and writable (tried for real). */
+export function checkOutDir(out: string): void {
+  try {
+    makeDirs(out);
+    const probe = join(out, `.mcpspec-write-test-${process.pid}`);
+    writeFileSync(probe, '');
+    unlinkSync(probe);
+  } catch (e) {
+    throw new UsageError(`cannot write the report to ${out}: ${((e as NodeJS.ErrnoException).code ?? (e as Error).message)}`);
+  }
+}
+
+export function loadBaseline(file: string): BaselineEntry[] {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new UsageError(`cannot read --baseline ${file}: ${((e as NodeJS.ErrnoException).code ?? (e as Error).message)}`);
   }
   try {
-    accessSync(dir, constants.W_OK);
-  } catch {
-    throw new UsageError(`cannot write the report to ${out}: ${dir} is not writable`);
+    return parseBaseline(text, `--baseline ${file}`);
+  } catch (e) {
+    if (e instanceof BaselineError) throw new UsageError(e.message);
+    throw e;
   }
+}
+
+/** One run, fully described: what verify repeats from a report's options. */
+export interface RunRequest {
+  target: ServerTarget;
+  options: ReportOptions;
+  setEnv: Record<string, string>;
+  passEnv: string[];
+  concurrency: number;
+  shard?: { index: number; count: number };
+  /** Stream NDJSON events on stdout (and no progress line). */
+  json: boolean;
+}
+
+export interface RunOutcome {
+  report: Report;
+  /** The redacted recording, as JSON text. */
+  recording: string;
+  redactor: Redactor;
+  /** The signal that ended the run early, if one did. */
+  interrupted?: NodeJS.Signals;
+}
+
+/** Exit code of a run ended by a signal (the shell convention: 128 + signal number). */
+export function signalExitCode(signal: NodeJS.Signals): number {
+  return signal === 'SIGINT' ? 130 : 143;
+}
+
+/** Run the suite once: signals end it promptly (targets reaped, the report kept); start failures are usage errors. */
+export async function executeRun(req: RunRequest): Promise<RunOutcome> {
+  const { target, options } = req;
+  // Secrets never reach the output: mcpspec's own environment, what the target was given, auth headers.
+  const redactor = new Redactor([
+    ...secretValues(process.env),
+    ...Object.values(req.setEnv),
+    ...(target.kind === 'http' ? Object.values(target.headers ?? {}) : []),
+  ]);
+  const print = (e: unknown) => process.stdout.write(`${redactor.text(JSON.stringify(e))}\n`);
+  const interrupt = new AbortController();
+  let interrupted: NodeJS.Signals | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (interrupted) process.exit(signalExitCode(signal)); // a second signal: stop now (the exit hook reaps the targets)
+    interrupted = signal;
+    interrupt.abort(new Error('interrupted'));
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  const progress = req.json ? undefined : new Progress(process.stderr).start();
+  let run;
+  try {
+    run = await runServerSuite(target, {
+      ...options,
+      specVersion: options.specVersion as VersionChoice,
+      concurrency: req.concurrency,
+      env: { set: req.setEnv, pass: req.passEnv },
+      signal: interrupt.signal,
+      shard: req.shard,
+      onEvent: req.json ? (e: RunEvent) => print(e) : undefined,
+      onProgress: progress ? (p) => progress.update(p) : undefined,
+    });
+  } catch (e) {
+    if (e instanceof TargetStartError || e instanceof HandshakeError) {
+      if (interrupted) throw new UsageError(`interrupted (${interrupted}) before the target answered`, signalExitCode(interrupted));
+      const tail = e instanceof HandshakeError && e.stderrTail ? ` (stderr: ${e.stderrTail.trim().split('\n').slice(-1)[0]?.slice(0, 200)})` : '';
+      throw new UsageError(redactor.text(`cannot test the target: ${e.message}${tail}`));
+    }
+    throw e;
+  } finally {
+    progress?.stop();
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+  const report = redactor.json(buildReport(run, options, TOOL_VERSION));
+  if (req.shard) report.shard = req.shard;
+  return { report, recording: redactor.text(JSON.stringify(run.recording.toJSON())), redactor, interrupted };
+}
+
+function printBaseline(c: BaselineComparison, baseline: string): void {
+  console.log(`baseline ${baseline}: ${c.expected.length} expected failure${c.expected.length === 1 ? '' : 's'}, ${c.unexpected.length + c.unexpectedTargetFailures.length} new`);
+  for (const r of c.unexpected) console.log(`  NEW ${r.id}: ${r.status}: ${r.message.split('\n')[0]}`);
+  for (const f of c.unexpectedTargetFailures) console.log(`  NEW ${f.kind}: ${f.message.split('\n')[0]}`);
+  for (const e of c.stale) console.log(`  STALE ${e.id}: expected to fail but now passes; remove it from the baseline`);
+  for (const e of c.notRun) console.log(`  NOT RUN ${e.id}: not judged in this run`);
 }
 
 /** Run the server suite; resolves to the exit code. */
@@ -144,11 +236,11 @@ export async function runServerCommand(args: ServerArgs): Promise<number> {
     throw new UsageError(`unknown --spec-version ${args['spec-version']}; choose one of ${VERSION_CHOICES.join(', ')}`);
   }
   const target = targetOf(args);
-  const seed = args.seed ?? Math.floor(Math.random() * 2 ** 31);
-  if (!Number.isInteger(seed)) throw new UsageError(`--seed must be an integer, got ${args.seed}`);
+  const shard = args.shard !== undefined ? parseShard(String(args.shard)) : undefined;
+  if (args.seed !== undefined && !Number.isInteger(args.seed)) throw new UsageError(`--seed must be an integer, got ${args.seed}`);
+  const seed = args.seed ?? (shard ? stableSeed(JSON.stringify([target.kind === 'stdio' ? [target.command, ...target.args] : target.url, args['spec-version']])) : Math.floor(Math.random() * 2 ** 31));
   const setEnv = parseEnv(args.env ?? []);
   const passEnv = args['pass-env'] ?? [];
-  if (args.out) checkOutDir(args.out);
   const timeoutMs = duration(args.timeout, 'timeout');
   const options: ReportOptions = {
     specVersion: args['spec-version'],
@@ -165,56 +257,39 @@ export async function runServerCommand(args: ServerArgs): Promise<number> {
   if (args['tool-timeout'] !== undefined) options.toolTimeoutMs = duration(args['tool-timeout'], 'tool-timeout');
   const envNames = [...Object.keys(setEnv), ...passEnv];
   if (envNames.length) options.env = envNames;
+  const concurrency = positiveInt(args.concurrency, 'concurrency');
+  checkSelection(args.only, args.skip);
+  const baseline = args.baseline !== undefined ? loadBaseline(args.baseline) : undefined;
+  if (args.out) checkOutDir(args.out);
 
-  // Secrets never reach the output: mcpspec's own environment, what the target was given, auth headers.
-  const redactor = new Redactor([
-    ...secretValues(process.env),
-    ...Object.values(setEnv),
-    ...(target.kind === 'http' ? Object.values(target.headers ?? {}) : []),
-  ]);
-  const print = (e: unknown) => process.stdout.write(`${redactor.text(JSON.stringify(e))}\n`);
-  const interrupt = new AbortController();
-  const onSignal = () => interrupt.abort(new Error('interrupted'));
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
-  let run;
-  try {
-    run = await runServerSuite(target, {
-      ...options,
-      specVersion: args['spec-version'] as VersionChoice,
-      concurrency: positiveInt(args.concurrency, 'concurrency'),
-      env: { set: setEnv, pass: passEnv },
-      signal: interrupt.signal,
-      onEvent: args.json ? (e: RunEvent) => print(e) : undefined,
-    });
-  } catch (e) {
-    if (e instanceof TargetStartError || e instanceof HandshakeError) {
-      const tail = e instanceof HandshakeError && e.stderrTail ? ` (stderr: ${e.stderrTail.trim().split('\n').slice(-1)[0]?.slice(0, 200)})` : '';
-      throw new UsageError(redactor.text(`cannot test the target: ${e.message}${tail}`));
-    }
-    throw e;
-  } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-  }
-  const report = redactor.json(buildReport(run, options, TOOL_VERSION));
-  if (args.json) print({ type: 'run-end', summary: report.summary, digest: report.digest, seed });
-  else {
+  const { report, recording, interrupted } = await executeRun({ target, options, setEnv, passEnv, concurrency, shard, json: args.json });
+  const comparison = baseline ? compareBaseline(report, baseline) : undefined;
+  if (args.json) {
+    const b = comparison && { expected: comparison.expected.map((c) => c.id), new: comparison.unexpected.map((c) => c.id), stale: comparison.stale.map((e) => e.id) };
+    process.stdout.write(`${JSON.stringify({ type: 'run-end', summary: report.summary, digest: report.digest, seed, ...(shard ? { shard } : {}), ...(b ? { baseline: b } : {}), ...(interrupted ? { interrupted } : {}) })}\n`);
+  } else {
     console.log(renderConsole(report, { color: args.color ?? process.stdout.isTTY === true }));
-    console.log(`seed: ${seed} (repeat with --seed ${seed})`);
+    console.log(`seed: ${seed} (repeat with --seed ${seed})${shard ? `; shard ${shard.index}/${shard.count}` : ''}`);
+    if (comparison) printBaseline(comparison, args.baseline!);
   }
   if (args.out) {
     try {
-      mkdirSync(args.out, { recursive: true });
+      makeDirs(args.out);
       writeFileSync(join(args.out, 'report.json'), JSON.stringify(report, null, 2));
-      writeFileSync(join(args.out, 'recording.json'), redactor.text(JSON.stringify(run.recording.toJSON())));
+      writeFileSync(join(args.out, 'recording.json'), recording);
     } catch (e) {
       throw new UsageError(`cannot write the report to ${args.out}: ${(e as Error).message}`);
     }
     if (!args.json) console.log(`report: ${join(args.out, 'report.json')}`);
   }
+  if (interrupted) {
+    console.error(`mcpspec: interrupted (${interrupted}): the report covers what ran before it`);
+    return signalExitCode(interrupted);
+  }
   if (report.summary.pass + report.summary.fail + report.summary.warn === 0 && report.summary.error === 0) {
     throw new UsageError(`nothing was judged (${report.summary.skip} skipped, ${report.summary.untestable} untestable${args.only ? `; --only ${args.only.join(' ')} matched ${report.summary.total} checks` : ''}): a run that judges nothing is never conformant`);
   }
-  return exitCodeOf(report);
+  const code = exitCodeOf(report);
+  if (comparison && code !== 2) return baselineExitCode(comparison);
+  return code;
 }
