@@ -18,6 +18,15 @@ export function sentRequest(ex: Exchange): { method: string; params?: Record<str
 }
 
 /**
+ * The request's envelope has nothing but jsonrpc, id, method and params. Extra members are allowed
+ * by the schema, but some servers refuse them outright; an oracle that judges one deviation only
+ * uses requests where that deviation is the only one.
+ */
+function plainEnvelope(ex: Exchange): boolean {
+  return isObj(ex.request) && Object.keys(ex.request).every((k) => k === 'jsonrpc' || k === 'id' || k === 'method' || k === 'params');
+}
+
+/**
  * Which required keys a modern request's `_meta` object lacks. A request with no `_meta` object at
  * all is left out: a dual-era server may read it as a legacy request (ED-07) and answer it by those
  * rules.
@@ -25,7 +34,7 @@ export function sentRequest(ex: Exchange): { method: string; params?: Record<str
 export function missingMetaKeys(ex: Exchange): string[] {
   const req = sentRequest(ex);
   const meta = req?.params?._meta;
-  if (!isObj(meta)) return [];
+  if (!isObj(meta) || !plainEnvelope(ex)) return [];
   return [META_PROTOCOL_VERSION, META_CLIENT_CAPABILITIES].filter((k) => !(k in meta));
 }
 
@@ -33,7 +42,7 @@ export function missingMetaKeys(ex: Exchange): string[] {
 export function unsupportedVersion(ex: Exchange): string | undefined {
   const req = sentRequest(ex);
   const meta = req?.params?._meta;
-  if (!isObj(meta) || !(META_CLIENT_CAPABILITIES in meta)) return undefined;
+  if (!isObj(meta) || !(META_CLIENT_CAPABILITIES in meta) || !plainEnvelope(ex)) return undefined;
   const v = meta[META_PROTOCOL_VERSION];
   return typeof v === 'string' && !KNOWN_VERSIONS.has(v) ? v : undefined;
 }

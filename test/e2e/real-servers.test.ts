@@ -116,10 +116,9 @@ describe('real servers from npm', () => {
     if (v.fail.includes('wire.schema')) expect(run.checks.find((c) => c.id === 'wire.schema')?.message).toContain('resultType');
     const steady = (ids: string[]) => ids.filter((id) => !ORDER_DEPENDENT.includes(id));
     expect({ ...v, fail: steady(v.fail), warn: steady(v.warn) }).toEqual({
-      // stdio drops malformed input, so requests whose _meta is null or a string, or that carry an
-      // unknown top-level member, get no answer at all (MT-01/MT-02 want -32602); once a connection
-      // has served 2026-07-28 it serves bogus versions too (VN-02/VN-08).
-      fail: [...SDK1_STDIO_FAILS, 'meta.required-keys', 'version.unsupported-every-request'].sort(),
+      // stdio drops malformed input without an answer (JSON-RPC wants -32700/-32600); once a
+      // connection has served 2026-07-28 it serves bogus versions too (VN-02/VN-08).
+      fail: [...SDK1_STDIO_FAILS, 'version.unsupported-every-request'].sort(),
       warn: ['jsonrpc.batch', 'pagination.invalid-cursor'],
       untestable: ['caching.scope-constant', 'pagination.terminates'],
       error: [],
@@ -130,9 +129,7 @@ describe('real servers from npm', () => {
     const run = await runHttp('sdk2');
     expect(run.era).toMatchObject({ era: 'modern', version: '2026-07-28' });
     expect(verdicts(run)).toEqual({
-      // `_meta: null` / `_meta: "…"` get HTTP 400 with -32600 "not a valid JSON-RPC message": the
-      // envelope is valid (JSONRPCRequest.params is any object); a bad _meta is invalid params, -32602 (MT-02, HM-12).
-      fail: ['meta.required-keys'],
+      fail: [],
       warn: ['pagination.invalid-cursor'],
       untestable: ['caching.scope-constant', 'pagination.terminates'],
       error: [],
