@@ -59,4 +59,27 @@ describe('the packed package', () => {
     expect(r.status, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toContain('CONFORMANT: ');
   });
+
+  it('the GitHub Action run step from the installed package: outputs, step summary, rendered reports', () => {
+    // As the runner would: GITHUB_ACTION_PATH is the action's files (here the installed tarball,
+    // whose dist/ the build step would have produced), inputs as INPUT_* variables.
+    const work = mkdtempSync(join(tmpdir(), 'mcpspec-action-packed-'));
+    const output = join(work, 'github_output');
+    const summary = join(work, 'step_summary');
+    writeFileSync(output, '');
+    writeFileSync(summary, '');
+    const env: NodeJS.ProcessEnv = {
+      PATH: process.env.PATH, HOME: work, GITHUB_OUTPUT: output, GITHUB_STEP_SUMMARY: summary, GITHUB_ACTION_PATH: installed,
+      'INPUT_TARGET-COMMAND': `node ${main}`, 'INPUT_OUT-DIR': 'out', INPUT_FORMATS: 'junit,sarif,markdown', INPUT_ARGS: "--seed 3 --only 'tools.*'",
+    };
+    const r = spawnSync(process.execPath, [join(installed, 'dist', 'bin', 'action.js')], { cwd: work, env, encoding: 'utf8', timeout: 300_000 });
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+    const outputs = readFileSync(output, 'utf8');
+    expect(outputs).toContain('conformant=true');
+    expect(readFileSync(summary, 'utf8')).toContain('mcpspec: conformant');
+    const written = readdirSync(join(work, 'out'));
+    expect(written).toEqual(expect.arrayContaining(['report.json']));
+    expect(written.some((f) => f.endsWith('.xml')), written.join(', ')).toBe(true);
+    expect(written.some((f) => f.includes('sarif')), written.join(', ')).toBe(true);
+  });
 });

@@ -272,7 +272,7 @@ describe('mcpspec report (built CLI)', () => {
       [[join(dir, 'old.json'), '--format', 'junit'], /not a reportVersion 2 report\.json/],
       [[join(dir, 'missing.json'), '--format', 'junit'], /no such report/],
       [[everything.file, faulted.file, '--format', 'sarif'], /give --out DIR/],
-      [[everything.file, '--format', 'pdf'], /unknown --format pdf/],
+      [[everything.file, '--format', 'pdf'], /(unknown --format pdf|Argument: format, Given: "pdf")/],
     ] as const) {
       const r = await cli(['report', ...args]);
       expect(r.code, r.out + r.err).toBe(2);

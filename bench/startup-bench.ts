@@ -1,0 +1,55 @@
+// Startup and memory: `mcpspec --version` beside a bare `node -e ''` (whole processes, median of
+// several), and the peak RSS of mcpspec's own process over a whole run on the reference fixture
+// (its targets are separate processes and not counted).
+
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { packageRoot } from '../protocol/package-root.js';
+
+const ROOT = packageRoot();
+const CLI = join(ROOT, 'dist', 'bin', 'mcpspec.js');
+const REFERENCE = join(ROOT, 'dist', 'fixtures', 'servers', 'reference', 'main.js');
+
+function timeOnce(args: string[]): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const t0 = process.hrtime.bigint();
+    const p = spawn(process.execPath, args, { stdio: 'ignore' });
+    p.on('error', reject);
+    p.on('exit', () => resolve(Number(process.hrtime.bigint() - t0) / 1e6));
+  });
+}
+
+async function median(args: string[], runs: number): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) times.push(await timeOnce(args));
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)];
+}
+
+/** Peak RSS (KiB) of the CLI process over one run: it reports its own resource usage on exit. */
+function peakRss(cliArgs: string[]): Promise<{ kib: number; code: number | null }> {
+  const wrapper = `process.on('exit', () => process.stderr.write('\\nMAXRSS ' + process.resourceUsage().maxRSS + '\\n')); process.argv.splice(1, 1, ${JSON.stringify(CLI)}); await import(${JSON.stringify(CLI)});`;
+  return new Promise((resolve, reject) => {
+    const p = spawn(process.execPath, ['--input-type=module', '-e', wrapper, CLI, ...cliArgs], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    p.stderr.on('data', (d) => (err += d));
+    p.on('error', reject);
+    p.on('exit', (code) => resolve({ kib: Number(/MAXRSS (\d+)/.exec(err)?.[1] ?? NaN), code }));
+  });
+}
+
+export async function benchStartup(): Promise<string> {
+  const runs = 15;
+  const bare = await median(['-e', ''], runs);
+  const version = await median([CLI, '--version'], runs);
+  const help = await median([CLI, '--help'], runs);
+  const stdio = await peakRss(['server', '--seed', '1', '--stdio', '--', process.execPath, REFERENCE]);
+  const lines = [
+    `| measure | mcpspec | bare node -e '' | difference |`,
+    `|---|---|---|---|`,
+    `| --version, median of ${runs} whole processes | ${version.toFixed(0)} ms | ${bare.toFixed(0)} ms | +${(version - bare).toFixed(0)} ms (target: within 50 ms) |`,
+    `| --help, median of ${runs} | ${help.toFixed(0)} ms | ${bare.toFixed(0)} ms | +${(help - bare).toFixed(0)} ms |`,
+    `| peak RSS of a whole server run on the reference fixture (stdio; exit ${stdio.code}) | ${(stdio.kib / 1024).toFixed(0)} MB | | target: under 150 MB |`,
+  ];
+  return lines.join('\n');
+}
