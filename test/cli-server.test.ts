@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -89,6 +89,17 @@ describe('mcpspec server (built CLI) against the reference fixture', () => {
     expect(report.checks.length).toBe(events.filter((e) => e.type === 'check').length);
     const recording = JSON.parse(readFileSync(join(dir, 'recording.json'), 'utf8'));
     expect(recording.format).toBe('mcpspec-recording');
+  });
+
+  it('--out with --format writes the asked formats beside report.json, several at once', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcpspec-formats-'));
+    const r = await cli(['server', '--seed', '3', '--only', 'tools.*', '--out', dir, '--format', 'junit,sarif', '--format', 'badge', '--url', http.url]);
+    expect(r.code, r.out + r.err).toBe(0);
+    for (const f of ['report.json', 'recording.json', 'junit.xml', 'report.sarif', 'badge.svg']) expect(existsSync(join(dir, f)), f).toBe(true);
+    expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toContain('<testsuites');
+    const bad = await cli(['server', '--format', 'junit', '--url', http.url]);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/--format needs --out DIR/);
   });
 
   it('a server that crashes on some input: the crash is reported and the run goes on', async () => {

@@ -8,52 +8,16 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { packageRoot } from '../../protocol/package-root.js';
-import { renderBadge, renderShields } from '../../reports/badge.js';
-import { renderHtml, renderHtmlMatrix } from '../../reports/html.js';
-import { renderJunit } from '../../reports/junit.js';
-import { renderMarkdown } from '../../reports/markdown.js';
+import { renderHtmlMatrix } from '../../reports/html.js';
+import { FILE_NAME, REPORT_FORMATS, renderReport, type ReportFormat } from '../../reports/render.js';
+export { REPORT_FORMATS, renderReport, type ReportFormat };
 import { REPORT_VERSION, type Report } from '../../reports/report.js';
-import { renderSarif } from '../../reports/sarif.js';
 import { UsageError } from '../usage-error.js';
-
-export const REPORT_FORMATS = ['junit', 'sarif', 'markdown', 'html', 'badge', 'shields', 'json'] as const;
-export type ReportFormat = (typeof REPORT_FORMATS)[number];
-
-/** The file name a format is written to inside an --out folder (one report). */
-const FILE_NAME: Record<ReportFormat, string> = {
-  junit: 'junit.xml',
-  sarif: 'report.sarif',
-  markdown: 'report.md',
-  html: 'report.html',
-  badge: 'badge.svg',
-  shields: 'shields.json',
-  json: 'report.json',
-};
 
 interface ReportArgs {
   reports: string[];
   format: ReportFormat;
   out?: string;
-}
-
-/** Render one report in a single-report format. */
-export function renderReport(report: Report, format: ReportFormat): string {
-  switch (format) {
-    case 'junit':
-      return renderJunit(report);
-    case 'sarif':
-      return renderSarif(report);
-    case 'markdown':
-      return renderMarkdown(report);
-    case 'html':
-      return renderHtml(report);
-    case 'badge':
-      return renderBadge(report);
-    case 'shields':
-      return renderShields(report);
-    case 'json':
-      return JSON.stringify(report, null, 2);
-  }
 }
 
 let validator: ReturnType<Ajv2020['compile']> | undefined;

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, statSync, unlinkSync, writeFileSyn
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { parseDuration } from '../../protocol/duration.js';
 import { TOOL_VERSION } from '../../protocol/tool-version.js';
+import { FILE_NAME, REPORT_FORMATS, renderReport, type ReportFormat } from '../../reports/render.js';
 import { VERSION_CHOICES, type VersionChoice } from '../../protocol/versions.js';
 import type { RunEvent } from '../../results/run.js';
 import { renderConsole } from '../../reports/console.js';
@@ -42,6 +43,14 @@ export function targetOf(args: Pick<ServerArgs, 'stdio' | 'url' | 'header' | '--
     return { kind: 'http', url: args.url, headers: parseHeaders(args.header ?? []) };
   }
   throw new UsageError('say which server to test: --stdio -- <command> or --url <endpoint>');
+}
+
+/** `--format junit,sarif --format html`: the formats to write beside report.json (needs --out). */
+function outputFormats(list: string[] | undefined, out: string | undefined): ReportFormat[] {
+  const asked = (list ?? []).flatMap((f) => f.split(',')).map((f) => f.trim()).filter(Boolean);
+  if (asked.length && !out) throw new UsageError('--format needs --out DIR: the formats are written beside report.json');
+  for (const f of asked) if (!(REPORT_FORMATS as readonly string[]).includes(f)) throw new UsageError(`unknown --format ${f}; choose from ${REPORT_FORMATS.join(', ')}`);
+  return [...new Set(asked)].filter((f) => f !== 'json') as ReportFormat[];
 }
 
 function absoluteIfFile(arg: string): string {
@@ -261,6 +270,7 @@ export async function runServerCommand(args: ServerArgs): Promise<number> {
   checkSelection(args.only, args.skip);
   const baseline = args.baseline !== undefined ? loadBaseline(args.baseline) : undefined;
   if (args.out) checkOutDir(args.out);
+  const formats = outputFormats(args.format, args.out);
 
   const { report, recording, interrupted } = await executeRun({ target, options, setEnv, passEnv, concurrency, shard, json: args.json });
   const comparison = baseline ? compareBaseline(report, baseline) : undefined;
@@ -277,6 +287,7 @@ export async function runServerCommand(args: ServerArgs): Promise<number> {
       makeDirs(args.out);
       writeFileSync(join(args.out, 'report.json'), JSON.stringify(report, null, 2));
       writeFileSync(join(args.out, 'recording.json'), recording);
+      for (const f of formats) writeFileSync(join(args.out, FILE_NAME[f]), renderReport(report, f));
     } catch (e) {
       throw new UsageError(`cannot write the report to ${args.out}: ${(e as Error).message}`);
     }

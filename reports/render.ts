@@ -1,0 +1,43 @@
+// One report in any single-report format, and the file name each format is written to.
+
+import { renderBadge, renderShields } from './badge.js';
+import { renderHtml } from './html.js';
+import { renderJunit } from './junit.js';
+import { renderMarkdown } from './markdown.js';
+import type { Report } from './report.js';
+import { renderSarif } from './sarif.js';
+
+export const REPORT_FORMATS = ['junit', 'sarif', 'markdown', 'html', 'badge', 'shields', 'json'] as const;
+export type ReportFormat = (typeof REPORT_FORMATS)[number];
+
+/** The file name a format is written to inside an --out folder (one report). */
+export const FILE_NAME: Record<ReportFormat, string> = {
+  junit: 'junit.xml',
+  sarif: 'report.sarif',
+  markdown: 'report.md',
+  html: 'report.html',
+  badge: 'badge.svg',
+  shields: 'shields.json',
+  json: 'report.json',
+};
+
+/** Render one report in a single-report format. */
+export function renderReport(report: Report, format: ReportFormat): string {
+  switch (format) {
+    case 'junit':
+      return renderJunit(report);
+    case 'sarif':
+      return renderSarif(report);
+    case 'markdown':
+      return renderMarkdown(report);
+    case 'html':
+      return renderHtml(report);
+    case 'badge':
+      return renderBadge(report);
+    case 'shields':
+      return renderShields(report);
+    case 'json':
+      return JSON.stringify(report, null, 2);
+  }
+}
+
