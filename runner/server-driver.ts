@@ -25,7 +25,7 @@ export type ServerTarget = { kind: 'stdio'; command: string; args: string[]; cwd
 export interface ServerDriverOptions extends RunOptions {
   specVersion: VersionChoice;
   env?: EnvOptions;
-  /** Extra stdio connections a scenario may open for id-less probes. Default 4 in all. */
+  /** Connections (its own session included) a scenario may use for id-less probes on stdio. Default 6. */
   maxLanes?: number;
 }
 
@@ -254,7 +254,7 @@ export class ServerDriver implements Driver {
     const lanes = new LanePool({
       first,
       open: () => open(),
-      maxLanes: this.opts.maxLanes ?? 4,
+      maxLanes: this.opts.maxLanes ?? 6,
       spawnAfterMs: 250,
     });
     const ctx: ScenarioContext = {

@@ -1,7 +1,7 @@
 // Tool calls that run far longer than the rest. A tool may legitimately work for as long as its
 // arguments ask (a generated `duration: 256010` is a valid argument), so a straggler is never judged
 // as silent: once some call was judged, mcpspec stops waiting for a call that has run both longer
-// than a fifth of the timeout and several times longer than the typical call of its kind (valid or
+// than a tenth of the timeout and several times longer than the typical call of its kind (valid or
 // near-valid arguments: a server may answer one kind much more slowly, e.g. errors), cancels it
 // (CN-01), and reports it as not judged. A uniformly slow server is not affected (its typical call
 // is slow too).
@@ -16,7 +16,7 @@ export interface StragglerOptions {
 }
 
 export function stragglerOptions(timeoutMs: number): StragglerOptions {
-  return { minMs: Math.max(1000, timeoutMs / 5), factor: 4, everyMs: 100 };
+  return { minMs: Math.max(1000, timeoutMs / 10), factor: 4, everyMs: 100 };
 }
 
 interface Running {

@@ -57,8 +57,13 @@ async function send(ctx: ScenarioContext, c: NearValidCase): Promise<Sent> {
   const readable = isObj(v) && (typeof v.id === 'string' || typeof v.id === 'number') && !c.nearValid.label.path.startsWith('/id');
   const notification = isObj(v) && typeof v.method === 'string' && !('id' in v);
   const expectId = readable ? (v.id as string | number) : undefined;
-  let exchange = await ctx.probe(v, { expectId, idless: true });
-  if (exchange.closed) exchange = await ctx.probe(v, { expectId, idless: true }); // alone on a fresh connection: was it this one?
+  // A readable id must come back on the answer (JR-06): such probes are matched by id and run side by
+  // side; only a probe whose id was broken may be answered without one, so it needs a lane of its own.
+  const idless = expectId === undefined;
+  let exchange = await ctx.probe(v, { expectId, idless });
+  // The connection died: send it again alone on a connection of its own (a fresh process) to know
+  // whether it was this message that killed the target, and not another one sent beside it.
+  if (exchange.closed) exchange = await ctx.probe(v, { expectId, idless: true });
   return { exchange, crashed: !!exchange.closed, notification };
 }
 
