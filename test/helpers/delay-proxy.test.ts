@@ -15,9 +15,9 @@ import { discoverRequest, ENTRY, initializeRequest, modernMeta, readJsonRpcBody,
 const PROXY = path.join(REPO_ROOT, 'test', 'helpers', 'delay-proxy.mjs');
 const NODE = process.execPath;
 /** Long enough to tell "delayed" from "at once" on a busy machine. */
-const DELAY = 1200;
+const DELAY = 2500; // long enough that "not delayed" stays clear of load: a busy machine can stall a fast answer for a second
 const LATE = DELAY * 0.9;
-const FAST = DELAY / 2;
+const FAST = DELAY * 0.6;
 
 // ---------------------------------------------------------------------------------------------
 // stdio
