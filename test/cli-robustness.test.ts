@@ -106,16 +106,19 @@ describe('signals', () => {
     const marker = `mcpspec-${sig}-marker-${process.pid}-${Date.now()}`;
     const out = join(dir, `interrupted-${sig}`);
     const main = resolve('dist/fixtures/servers/reference/main.js');
-    const child = spawn('node', ['dist/bin/mcpspec.js', 'server', '--deadline', '10m', '--out', out, '--stdio', '--', 'node', '-e', `import(${JSON.stringify(main)})`, marker], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('node', ['dist/bin/mcpspec.js', 'server', '--json', '--deadline', '10m', '--out', out, '--stdio', '--', 'node', '-e', `import(${JSON.stringify(main)})`, marker], { stdio: ['ignore', 'pipe', 'pipe'] });
     let err = '';
+    let stdout = '';
     child.stderr.on('data', (d) => (err += d));
+    child.stdout.on('data', (d) => (stdout += d));
     const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((res) => child.on('close', (code, signal) => res({ code, signal })));
     // the target's own command line starts with `node -e`; mcpspec's (which also names the marker) does not
     const running = () => spawnSync('pgrep', ['-f', `^node -e .*${marker}`], { encoding: 'utf8' }).stdout.trim();
-    // wait until the target is up, then about a second more
-    for (let i = 0; i < 100 && running() === ''; i++) await new Promise((r) => setTimeout(r, 100));
+    // wait until the run has started (the handshake answered: a busy machine can take seconds), then a moment more
+    for (let i = 0; i < 300 && !stdout.includes('"type":"run-start"'); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(stdout).toContain('"type":"run-start"');
     expect(running()).not.toBe('');
-    await new Promise((r) => setTimeout(r, 1000));
+    await new Promise((r) => setTimeout(r, 500));
     const sent = Date.now();
     child.kill(sig);
     const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
