@@ -111,7 +111,9 @@ describe('real servers from npm', () => {
     // to reach a process before a 2026-07-28 probe: the SDK then pins that process to legacy and answers
     // the 2026-07-28 request without resultType and without validating it (VN-08, RT-01). Which process
     // a probe lands on depends on timing, so these come and go between runs with the same seed.
-    const ORDER_DEPENDENT = ['robustness.rejects-near-valid', 'wire.result-type', 'wire.schema'];
+    // meta.required-keys joins them: a pinned process answers a 2026-07-28 server/discover whose _meta
+    // lacks clientCapabilities with -32601 (legacy rules), not -32602.
+    const ORDER_DEPENDENT = ['meta.required-keys', 'robustness.rejects-near-valid', 'wire.result-type', 'wire.schema'];
     const v = verdicts(run);
     if (v.fail.includes('wire.schema')) expect(run.checks.find((c) => c.id === 'wire.schema')?.message).toContain('resultType');
     const steady = (ids: string[]) => ids.filter((id) => !ORDER_DEPENDENT.includes(id));
