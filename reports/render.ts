@@ -6,20 +6,9 @@ import { renderJunit } from './junit.js';
 import { renderMarkdown } from './markdown.js';
 import type { Report } from './report.js';
 import { renderSarif } from './sarif.js';
+import type { ReportFormat } from './formats.js';
 
-export const REPORT_FORMATS = ['junit', 'sarif', 'markdown', 'html', 'badge', 'shields', 'json'] as const;
-export type ReportFormat = (typeof REPORT_FORMATS)[number];
-
-/** The file name a format is written to inside an --out folder (one report). */
-export const FILE_NAME: Record<ReportFormat, string> = {
-  junit: 'junit.xml',
-  sarif: 'report.sarif',
-  markdown: 'report.md',
-  html: 'report.html',
-  badge: 'badge.svg',
-  shields: 'shields.json',
-  json: 'report.json',
-};
+export { FILE_NAME, REPORT_FORMATS, type ReportFormat } from './formats.js';
 
 /** Render one report in a single-report format. */
 export function renderReport(report: Report, format: ReportFormat): string {
