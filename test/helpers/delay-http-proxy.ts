@@ -157,7 +157,9 @@ export async function startDelayProxy(options: DelayProxyOptions): Promise<Delay
     let headSent = false;
     let headScheduled = false;
     const schedule = (extraMs: number, fn: () => void): void => {
-      const at = Math.max(Date.now() + extraMs, lastAt);
+      // Strictly later than the previous piece: two timers due in the same millisecond but created
+      // with different delays may fire in either order, which could end the stream before its event.
+      const at = Math.max(Date.now() + extraMs, lastAt + 1);
       lastAt = at;
       later(at - Date.now(), () => {
         if (!res.destroyed) fn();
