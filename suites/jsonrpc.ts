@@ -79,6 +79,8 @@ export const jsonrpcChecks = [
       const answeredOnes = notifications.filter((c) => c.exchange.response !== undefined || c.exchange.messages.some((m) => isObj(m) && ('result' in m || 'error' in m)));
       if (answeredOnes.length) return violated(`answered: ${answeredOnes.map((c) => c.name).join(', ')}`, answeredOnes.map((c) => evidence(c.name, c.exchange, { actual: c.exchange.response ?? c.exchange.messages[0], expected: 'no response' })));
       if (notifications.some((c) => c.exchange.closed)) return untestable('the target exited while the notifications were sent');
+      // No answer proves nothing unless a later request was answered meanwhile (the fence).
+      if (notifications.some((c) => c.exchange.timedOut || c.exchange.aborted)) return untestable('the request sent after the notifications was not answered either, so silence proves nothing');
       return holds(`${notifications.length} notifications, no response (a later request on the same connection was answered first)`);
     },
   }),

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,24 +5,9 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpTarget, type HttpTarget } from './helpers/targets.js';
+import { cli } from './helpers/cli.js';
 
 const REF = ['node', 'dist/fixtures/servers/reference/main.js'];
-
-/** Run the built CLI; every run is bounded so a hang fails the test instead of stalling it. */
-function cli(args: string[], timeoutMs = 90_000): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve) => {
-    const child = spawn('node', ['dist/bin/mcpspec.js', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, out, err });
-    });
-  });
-}
 
 describe('mcpspec server (built CLI) against the reference fixture', () => {
   let http: HttpTarget;

@@ -1,7 +1,6 @@
-import { accessSync, constants, existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Argv } from 'yargs';
-import { parseDuration } from '../../protocol/duration.js';
 import { TOOL_VERSION } from '../../protocol/tool-version.js';
 import { VERSION_CHOICES, type VersionChoice } from '../../protocol/versions.js';
 import { buildReport, exitCodeOf, type ReportOptions } from '../../reports/report.js';
@@ -11,6 +10,7 @@ import { fuzzRunResult } from '../../runner/fuzz-report.js';
 import { Redactor, secretValues } from '../../runner/redact.js';
 import type { ServerTarget } from '../../runner/server-driver.js';
 import { TargetStartError } from '../../runner/transport.js';
+import { absoluteIfFile, checkOutDir, duration, httpUrl, makeDirs, parseEnv, parseHeaders } from '../target-args.js';
 import { UsageError } from '../usage-error.js';
 
 export function fuzzOptions(y: Argv) {
@@ -60,65 +60,22 @@ export interface FuzzArgs {
   '--'?: (string | number)[];
 }
 
-function absoluteIfFile(arg: string): string {
-  if (arg.startsWith('-') || isAbsolute(arg) || !/[/.]/.test(arg)) return arg;
-  return existsSync(arg) ? resolve(arg) : arg;
-}
-
 /** The server to fuzz or replay against: --stdio -- <cmd> or --url. */
 export function serverTargetOf(args: { stdio?: boolean; url?: string; header?: string[]; '--'?: (string | number)[] }, command = (args['--'] ?? []).map(String)): ServerTarget {
   if (args.stdio && args.url) throw new UsageError('give either --stdio -- <command> or --url, not both');
   if (args.url) {
     if (command.length) throw new UsageError('a command after -- needs --stdio, not --url');
-    let u: URL;
-    try {
-      u = new URL(args.url);
-    } catch {
-      throw new UsageError(`--url is not a URL: ${args.url}`);
-    }
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new UsageError(`--url must be http or https, got ${u.protocol}`);
-    const headers: Record<string, string> = {};
-    for (const h of args.header ?? []) {
-      const i = h.indexOf(':');
-      if (i <= 0) throw new UsageError(`--header must look like "Name: value", got "${h}"`);
-      headers[h.slice(0, i).trim()] = h.slice(i + 1).trim();
-    }
-    return { kind: 'http', url: args.url, headers };
+    return { kind: 'http', url: httpUrl(args.url), headers: parseHeaders(args.header ?? []) };
   }
   if (command.length === 0) throw new UsageError('say which server: --stdio -- <command> or --url <endpoint>');
   return { kind: 'stdio', command: absoluteIfFile(command[0]), args: command.slice(1).map(absoluteIfFile) };
 }
 
-export function durationArg(text: string, name: string): number {
-  const ms = parseDuration(text);
-  if (ms === undefined) throw new UsageError(`--${name} must be a duration like 500ms, 10s or 2m, got "${text}"`);
-  return ms;
-}
-
-function parseEnv(list: string[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const kv of list) {
-    const i = kv.indexOf('=');
-    if (i <= 0) throw new UsageError(`--env must look like NAME=value, got "${kv}"`);
-    out[kv.slice(0, i)] = kv.slice(i + 1);
-  }
-  return out;
-}
 
 function positiveInt(n: number | undefined, name: string): number | undefined {
   if (n === undefined) return undefined;
   if (!Number.isInteger(n) || n <= 0) throw new UsageError(`--${name} must be a positive integer, got ${n}`);
   return n;
-}
-
-function checkOutDir(out: string): void {
-  let dir = resolve(out);
-  while (!existsSync(dir) && dirname(dir) !== dir) dir = dirname(dir);
-  try {
-    accessSync(dir, constants.W_OK);
-  } catch {
-    throw new UsageError(`cannot write to ${out}: ${dir} is not writable`);
-  }
 }
 
 /** Run a fuzz campaign; resolves to the exit code (0 nothing found, 1 a finding). */
@@ -127,8 +84,8 @@ export async function runFuzzCommand(args: FuzzArgs): Promise<number> {
   const target = serverTargetOf(args);
   const seed = args.seed ?? Math.floor(Math.random() * 2 ** 31);
   if (!Number.isInteger(seed)) throw new UsageError(`--seed must be an integer, got ${args.seed}`);
-  const timeoutMs = durationArg(args.timeout, 'timeout');
-  const timeMs = args.time !== undefined ? durationArg(args.time, 'time') : undefined;
+  const timeoutMs = duration(args.timeout, 'timeout');
+  const timeMs = args.time !== undefined ? duration(args.time, 'time') : undefined;
   const runs = positiveInt(args.runs, 'runs');
   if (args.out) checkOutDir(args.out);
   const setEnv = parseEnv(args.env ?? []);
@@ -180,7 +137,7 @@ export async function runFuzzCommand(args: FuzzArgs): Promise<number> {
   const report = redactor.json(buildReport(fuzzRunResult(result), options, TOOL_VERSION));
   if (args.out) {
     try {
-      mkdirSync(args.out, { recursive: true });
+      makeDirs(args.out);
       writeFileSync(join(args.out, 'report.json'), JSON.stringify(report, null, 2));
     } catch (e) {
       throw new UsageError(`cannot write the report to ${args.out}: ${(e as Error).message}`);

@@ -4,7 +4,8 @@ import { HandshakeError } from '../../runner/base-session.js';
 import { readRepro, replay, ReproFormatError } from '../../runner/replay.js';
 import { TargetStartError } from '../../runner/transport.js';
 import { UsageError } from '../usage-error.js';
-import { durationArg, serverTargetOf } from './fuzz.js';
+import { duration } from '../target-args.js';
+import { serverTargetOf } from './fuzz.js';
 
 export function replayOptions(y: Argv) {
   return y
@@ -34,7 +35,7 @@ export async function runReplayCommand(args: ReplayArgs): Promise<number> {
   const target = args.url || command.length || args.stdio ? serverTargetOf(args, command) : undefined;
   try {
     const repro = readRepro(args.repro);
-    const r = await replay(repro, target, { timeoutMs: args.timeout !== undefined ? durationArg(args.timeout, 'timeout') : undefined });
+    const r = await replay(repro, target, { timeoutMs: args.timeout !== undefined ? duration(args.timeout, 'timeout') : undefined });
     const same = r.observations.filter((o) => o.key === repro.finding.key);
     if (args.json) {
       console.log(JSON.stringify({ type: 'replay', repro: args.repro, finding: repro.finding, reproduced: r.reproduced, observations: r.observations }));

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { parseDuration } from '../../protocol/duration.js';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { TOOL_VERSION } from '../../protocol/tool-version.js';
 import { REPORT_FORMATS, type ReportFormat } from '../../reports/formats.js';
 import { VERSION_CHOICES, type VersionChoice } from '../../protocol/versions.js';
@@ -17,7 +16,10 @@ import type { ServerTarget } from '../../runner/server-driver.js';
 import { TargetStartError } from '../../runner/transport.js';
 import { CHECKS } from '../../suites/catalogue.js';
 import { Progress } from '../progress.js';
+import { absoluteIfFile, checkOutDir, duration, httpUrl, makeDirs, parseEnv, parseHeaders } from '../target-args.js';
 import { UsageError } from '../usage-error.js';
+
+export { checkOutDir, makeDirs, parseEnv };
 import type { ServerArgs } from './server-options.js';
 
 export { serverOptions, type ServerArgs } from './server-options.js';
@@ -33,14 +35,7 @@ export function targetOf(args: Pick<ServerArgs, 'stdio' | 'url' | 'header' | '--
   }
   if (command.length > 0) throw new UsageError('a command after -- needs --stdio');
   if (args.url) {
-    let u: URL;
-    try {
-      u = new URL(args.url);
-    } catch {
-      throw new UsageError(`--url is not a URL: ${args.url}`);
-    }
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new UsageError(`--url must be http or https, got ${u.protocol}`);
-    return { kind: 'http', url: args.url, headers: parseHeaders(args.header ?? []) };
+    return { kind: 'http', url: httpUrl(args.url), headers: parseHeaders(args.header ?? []) };
   }
   throw new UsageError('say which server to test: --stdio -- <command> or --url <endpoint>');
 }
@@ -51,37 +46,6 @@ function outputFormats(list: string[] | undefined, out: string | undefined): Rep
   if (asked.length && !out) throw new UsageError('--format needs --out DIR: the formats are written beside report.json');
   for (const f of asked) if (!(REPORT_FORMATS as readonly string[]).includes(f)) throw new UsageError(`unknown --format ${f}; choose from ${REPORT_FORMATS.join(', ')}`);
   return [...new Set(asked)].filter((f) => f !== 'json') as ReportFormat[];
-}
-
-function absoluteIfFile(arg: string): string {
-  if (arg.startsWith('-') || isAbsolute(arg) || !/[/.]/.test(arg)) return arg;
-  return existsSync(arg) ? resolve(arg) : arg;
-}
-
-function parseHeaders(list: string[]): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const h of list) {
-    const i = h.indexOf(':');
-    if (i <= 0) throw new UsageError(`--header must look like "Name: value", got "${h}"`);
-    headers[h.slice(0, i).trim()] = h.slice(i + 1).trim();
-  }
-  return headers;
-}
-
-export function parseEnv(list: string[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const kv of list) {
-    const i = kv.indexOf('=');
-    if (i <= 0) throw new UsageError(`--env must look like NAME=value, got "${kv}"`);
-    out[kv.slice(0, i)] = kv.slice(i + 1);
-  }
-  return out;
-}
-
-export function duration(text: string, name: string): number {
-  const ms = parseDuration(text);
-  if (ms === undefined) throw new UsageError(`--${name} must be a duration like 500ms, 10s or 2m, got "${text}"`);
-  return ms;
 }
 
 export function positiveInt(n: number, name: string): number {
@@ -110,35 +74,6 @@ export function checkSelection(only: string[] | undefined, skip: string[] | unde
     if (!CHECKS.some((c) => re.test(c.id))) throw new UsageError(`--only ${g} matches no check (mcpspec list shows the ids)`);
   }
   if (!CHECKS.some((c) => matchesGlobs(c.id, only, skip))) throw new UsageError(`--only ${(only ?? []).join(' ')} with --skip ${(skip ?? []).join(' ')} leaves no check to run`);
-}
-
-/**
- * mkdir -p, one level at a time: Node's recursive mkdir can spin forever under /proc, where a
- * folder can neither be made nor found.
- */
-export function makeDirs(dir: string): void {
-  const missing: string[] = [];
-  let d = resolve(dir);
-  while (!existsSync(d)) {
-    missing.unshift(d);
-    const parent = dirname(d);
-    if (parent === d) break;
-    d = parent;
-  }
-  if (!statSync(d).isDirectory()) throw Object.assign(new Error(`${d} is not a folder`), { code: 'ENOTDIR' });
-  for (const m of missing) mkdirSync(m);
-}
-
-/** Fail before the run, not after it: the output folder must be creatable and writable (tried for real). */
-export function checkOutDir(out: string): void {
-  try {
-    makeDirs(out);
-    const probe = join(out, `.mcpspec-write-test-${process.pid}`);
-    writeFileSync(probe, '');
-    unlinkSync(probe);
-  } catch (e) {
-    throw new UsageError(`cannot write the report to ${out}: ${((e as NodeJS.ErrnoException).code ?? (e as Error).message)}`);
-  }
 }
 
 export function loadBaseline(file: string): BaselineEntry[] {

@@ -1,32 +1,17 @@
 // No false findings on the correct reference fixture; the CLI's exit codes, report.json and replay;
 // the sequence arbitrary draws only from what the target declared.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fuzz, sequenceArbitrary, unusualId, type TargetProfile } from '../../index.js';
+import { cli } from '../helpers/cli.js';
 
 const REF = join(process.cwd(), 'dist/fixtures/servers/reference/main.js');
 const PLANTED = join(process.cwd(), 'dist/fixtures/servers/planted/main.js');
 const dir = mkdtempSync(join(tmpdir(), 'mcpspec-fuzz-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-function cli(args: string[], timeoutMs = 90_000): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['dist/bin/mcpspec.js', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, out, err });
-    });
-  });
-}
 
 describe('sequence arbitraries', () => {
   it('draw steps only from the declared methods and callable tools, with unique unusual ids', () => {
