@@ -28,10 +28,14 @@ export function decodeHeaderValue(value: string): string {
 }
 
 /** Methods whose `Mcp-Name` header mirrors a body field (HM-08), and which field. */
-const NAME_SOURCE: Record<string, 'name' | 'uri'> = {
+const NAME_SOURCE: Record<string, 'name' | 'uri' | 'taskId'> = {
   'tools/call': 'name',
   'prompts/get': 'name',
   'resources/read': 'uri',
+  // Tasks extension (TB-19): Mcp-Name carries params.taskId.
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tasks/cancel': 'taskId',
 };
 
 /** The modern mirror headers for one JSON-RPC body; empty for notifications, responses and non-objects. */

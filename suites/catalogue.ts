@@ -17,6 +17,7 @@ import { resourcesChecks } from './resources.js';
 import { robustnessChecks } from './robustness.js';
 import type { Scenario } from './scenario.js';
 import { stdioChecks } from './stdio.js';
+import { tasksChecks } from './tasks.js';
 import { toolsChecks } from './tools.js';
 import { versionChecks } from './version.js';
 import { wireChecks } from './wire.js';
@@ -35,6 +36,7 @@ export const CHECKS: Check[] = [
   ...resourcesChecks,
   ...promptsChecks,
   ...completionChecks,
+  ...tasksChecks,
   ...httpChecks,
   ...robustnessChecks,
   ...wireChecks,

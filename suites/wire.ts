@@ -93,7 +93,9 @@ export function wireProblems(obs: RunObs): Evidence[] {
       if (legacyAnswerTolerated(obs, ex, msg)) continue;
       const info = index.get(ex.method);
       if (!info?.resultDefinition) continue;
-      const def = msg.result.resultType === 'input_required' && doc.definitions().includes('InputRequiredResult') ? 'InputRequiredResult' : info.resultDefinition;
+      let def = msg.result.resultType === 'input_required' && doc.definitions().includes('InputRequiredResult') ? 'InputRequiredResult' : info.resultDefinition;
+      // A task-augmented call (2025-11-25 tasks) is answered with a CreateTaskResult (TA-07).
+      if (ex.method === 'tools/call' && isObj(msg.result.task) && isObj(ex.request) && isObj(ex.request.params) && isObj(ex.request.params.task) && doc.definitions().includes('CreateTaskResult')) def = 'CreateTaskResult';
       if (msg.result.resultType === 'task') continue; // tasks extension results are judged by the tasks suite
       const v = doc.validator(def);
       if (!v(msg.result)) {

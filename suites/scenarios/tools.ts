@@ -42,6 +42,11 @@ export function mayCall(tool: Tool, opts: { allowDestructive: boolean; allowOpen
   return undefined;
 }
 
+/** 2025-11-25 tasks: a tool that must be called task-augmented (TA-03); a plain call is refused. */
+function taskRequired(tool: Tool): boolean {
+  return isObj(tool.execution) && tool.execution.taskSupport === 'required';
+}
+
 /** Compile a tool schema the way a client must (2020-12 unless it names another dialect). */
 export function schemaProblem(schema: unknown): string | undefined {
   if (!isObj(schema)) return 'not a JSON object';
@@ -120,7 +125,7 @@ export const toolsScenario = scenario<ToolsObs>({
         const problem = schemaProblem(tool[which]);
         if (problem) obs.schemaProblems.push({ tool: tool.name, which, problem });
       }
-      const why = mayCall(tool, options);
+      const why = mayCall(tool, options) ?? (ctx.version === '2025-11-25' && taskRequired(tool) ? 'taskSupport "required": it runs only as a task (tasks.* checks call it)' : undefined);
       if (why) {
         obs.notCalled.push({ tool: tool.name, why });
         continue;
