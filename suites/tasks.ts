@@ -248,7 +248,8 @@ const legacyChecks = [
       if (!after || !TERMINAL.has(String(after.status))) {
         return violated(`tasks/result answered while the task was not finished: tasks/get right after it says ${after ? JSON.stringify(after.status) : outcome(m.afterResult)}`, [evidence('tasks/result', ex), evidence('tasks/get after tasks/result', m.afterResult, { expected: 'a terminal status' })]);
       }
-      const status = String(after.status);
+      // The first terminal status seen rules (a later change is tasks.transitions' matter).
+      const status = m.settled && TERMINAL.has(m.settled) ? m.settled : String(after.status);
       const r = resultOf(ex);
       if (status === 'completed') {
         const v = loadSchema('2025-11-25').validate('CallToolResult', r ?? {});
@@ -593,10 +594,12 @@ const modernChecks = [
       if (!e.run) return untestable(`the isError call declaring the extension got ${resultOf(e.direct) ? 'a direct result, not a task' : outcome(e.direct)}`);
       const why = unsettled(e.run);
       if (why) return untestable(why);
-      const last = resultOf(e.run.polls.at(-1))!;
-      if (last.status !== 'completed') return violated(`the task of a call whose result is isError ended ${JSON.stringify(last.status)}`, [evidence('plain call (isError result)', e.plain), evidence('tasks/get at the end', e.run.polls.at(-1), { expected: { status: 'completed', result: { isError: true } } })]);
+      // The first report of the end (a later change of a terminal status is tasks.transitions' matter).
+      const end = e.run.polls.find((p) => TERMINAL.has(String(resultOf(p)?.status)))!;
+      const last = resultOf(end)!;
+      if (last.status !== 'completed') return violated(`the task of a call whose result is isError ended ${JSON.stringify(last.status)}`, [evidence('plain call (isError result)', e.plain), evidence('tasks/get at the end', end, { expected: { status: 'completed', result: { isError: true } } })]);
       const r = last.result;
-      if (!isObj(r) || r.isError !== true) return violated('the completed task\'s result is not the isError result', [evidence('tasks/get at the end', e.run.polls.at(-1), { expected: { result: { isError: true } } })]);
+      if (!isObj(r) || r.isError !== true) return violated('the completed task\'s result is not the isError result', [evidence('tasks/get at the end', end, { expected: { result: { isError: true } } })]);
       return holds(`${e.tool}: the isError result ended completed, with the result`);
     },
   }),
