@@ -249,7 +249,8 @@ const legacyChecks = [
         return violated(`tasks/result answered while the task was not finished: tasks/get right after it says ${after ? JSON.stringify(after.status) : outcome(m.afterResult)}`, [evidence('tasks/result', ex), evidence('tasks/get after tasks/result', m.afterResult, { expected: 'a terminal status' })]);
       }
       // The first terminal status seen rules (a later change is tasks.transitions' matter).
-      const status = m.settled && TERMINAL.has(m.settled) ? m.settled : String(after.status);
+      const ends = [...m.polls, m.afterResult!].filter((p) => TERMINAL.has(String(resultOf(p)?.status))).sort((a, b) => lastSeq(a) - lastSeq(b));
+      const status = String(resultOf(ends[0])!.status);
       const r = resultOf(ex);
       if (status === 'completed') {
         const v = loadSchema('2025-11-25').validate('CallToolResult', r ?? {});

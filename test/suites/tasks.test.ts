@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { CHECKS } from '../../suites/catalogue.js';
+import { skipReason } from '../../suites/check.js';
+import { guessable } from '../../suites/tasks.js';
+import { runReference } from './run-reference.js';
+
+// Tasks in both flavours on the reference fixture, beyond what faults.test.ts proves (there each fault
+// is judged in one version): the faults of the checks that apply to both flavours also fail in the
+// legacy one; a server whose tasks take seconds gets no failure; polling stops at its bound and says so.
+const TASK_CHECKS = CHECKS.filter((c) => c.id.startsWith('tasks.') || c.id === 'wire.schema' || c.id.startsWith('tools.'));
+
+describe('tasks', () => {
+  for (const fault of ['tasks.transitions', 'tasks.ids']) {
+    it(`--fault ${fault} fails ${fault} in the legacy flavour too (2025-11-25, stdio)`, async () => {
+      const run = await runReference('stdio', '2025-11-25', [fault], { checks: TASK_CHECKS });
+      const bad = run.checks.filter((c) => c.status === 'fail' || c.status === 'warn' || c.status === 'error').map((c) => c.id);
+      expect(bad).toEqual([fault]);
+    });
+  }
+
+  it('a server whose tasks take seconds passes every tasks check, and the time goes to the tasks, not to sleeps', async () => {
+    const env = { env: { set: { MCPSPEC_REFERENCE_TASK_MS: '2500' } } };
+    const [legacy, modern] = await Promise.all([
+      runReference('stdio', '2025-11-25', [], { checks: TASK_CHECKS, ...env }),
+      runReference('stdio', '2026-07-28', [], { checks: TASK_CHECKS, ...env }),
+    ]);
+    for (const run of [legacy, modern]) {
+      const tasks = run.checks.filter((c) => c.id.startsWith('tasks.'));
+      expect(tasks.length).toBeGreaterThan(5);
+      expect(run.checks.filter((c) => c.status !== 'pass').map((c) => `${c.id}: ${c.status}: ${c.message}`)).toEqual([]);
+    }
+    // The fixture suggests pollInterval = task time / 3: a 2.5 s task is polled a handful of times.
+    const polls = legacy.recording.events().filter((e) => e.dir === 'out' && (e.message as { method?: string } | undefined)?.method === 'tasks/get').length;
+    expect(polls).toBeGreaterThan(2);
+    expect(polls).toBeLessThan(20);
+  });
+
+  it('polling stops at its bound (the tool timeout): the checks that needed the end say so, none fails', async () => {
+    const run = await runReference('stdio', '2025-11-25', [], { checks: TASK_CHECKS.filter((c) => c.id.startsWith('tasks.')), timeoutMs: 1500, env: { set: { MCPSPEC_REFERENCE_TASK_MS: '5000' } } });
+    const status = Object.fromEntries(run.checks.map((c) => [c.id, c]));
+    expect(run.checks.filter((c) => c.status === 'fail' || c.status === 'warn' || c.status === 'error').map((c) => `${c.id}: ${c.message}`)).toEqual([]);
+    expect(status['tasks.cancel-terminal'].status).toBe('untestable');
+    expect(status['tasks.cancel-terminal'].message).toMatch(/polling reached its bound \(1500 ms/);
+    expect(status['tasks.create'].status).toBe('pass');
+  });
+
+  it('a server without tasks: every tasks check is a skip with its reason, and the task scenarios do not run', () => {
+    for (const c of CHECKS.filter((x) => x.id.startsWith('tasks.') && x.requires.capabilities)) expect(skipReason(c, { tools: {} })).toBe('the server does not declare the tasks capability');
+    for (const c of CHECKS.filter((x) => x.id.startsWith('tasks.modern-'))) expect(skipReason(c, { tools: {} })).toBe('the server does not declare the io.modelcontextprotocol/tasks extension');
+    // The two oracles of both flavours judge the skip themselves (their requirement differs by era).
+    const ctx = { era: 'legacy', version: '2025-11-25', transport: 'stdio', capabilities: { tools: {} } } as const;
+    const none = { exchanges: [], events: [], version: '2025-11-25', transport: 'stdio', deliberate: () => false } as const;
+    for (const id of ['tasks.transitions', 'tasks.ids']) expect(CHECKS.find((c) => c.id === id)!.judge(none, ctx).outcome).toBe('skip');
+  });
+
+  it('guessable ids: counters and short ids are caught, random ones are not', () => {
+    expect(guessable(['report-task-1', 'report-task-2', 'report-task-3'])).toMatch(/shared prefix "report-task-" plus a counter/);
+    expect(guessable(['17', '18'])).toMatch(/shorter than 8/);
+    expect(guessable(['100000017', '100000018'])).toMatch(/counter|numeric/);
+    expect(guessable(['abc', 'f7ce51e4-6a29-4054-8e33-187f1a578229'])).toMatch(/shorter than 8/);
+    expect(guessable(['f7ce51e4-6a29-4054-8e33-187f1a578229', '6e332385-f56d-4396-990e-2c6c2cbed56f'])).toBeUndefined();
+    expect(guessable(['V1StGXR8_Z5jdHi6B-myT', 'Uakgb_J5m9g-0JDMbcJqLJ'])).toBeUndefined();
+  });
+});
