@@ -54,10 +54,13 @@ describe('real servers from npm', () => {
     const run = await runStdio('everything');
     expect(run.era).toMatchObject({ era: 'legacy', version: '2025-11-25', detected: true });
     expect(verdicts(run)).toEqual({
-      fail: SDK1_STDIO_FAILS,
+      // simulate-research-query (taskSupport required) called without params.task answers an isError
+      // result wrapping "-32601" instead of the -32601 error (TA-03).
+      fail: [...SDK1_STDIO_FAILS, 'tasks.required-without-task'].sort(),
       // batch dropped silently; invalid cursor served as page 1; unknown tool as an isError result;
-      // unknown resource -32602 (2025-11-25 says -32002); resource-prompt answers -32603 to a value it dislikes.
-      warn: ['jsonrpc.batch', 'pagination.invalid-cursor', 'prompts.get', 'resources.unknown-legacy', 'tools.unknown-tool'],
+      // unknown resource -32602 (2025-11-25 says -32002); resource-prompt answers -32603 to a value it dislikes;
+      // echo (no taskSupport) called with params.task gets -32602 where TA-03 says -32601.
+      warn: ['jsonrpc.batch', 'pagination.invalid-cursor', 'prompts.get', 'resources.unknown-legacy', 'tasks.forbidden-with-task', 'tools.unknown-tool'],
       untestable: ['capabilities.undeclared-method', 'pagination.terminates'],
       error: [],
     });
@@ -69,8 +72,8 @@ describe('real servers from npm', () => {
     expect(verdicts(run)).toEqual({
       // -32700 where -32600 is due; a foreign Origin is served (2025-11-25 requires 403); a
       // DELETEd session's id gets 400, not 404.
-      fail: ['http.origin', 'http.unknown-session', 'jsonrpc.invalid-request', 'jsonrpc.params-type'],
-      warn: ['jsonrpc.batch', 'pagination.invalid-cursor', 'prompts.get', 'resources.unknown-legacy', 'tools.unknown-tool'],
+      fail: ['http.origin', 'http.unknown-session', 'jsonrpc.invalid-request', 'jsonrpc.params-type', 'tasks.required-without-task'],
+      warn: ['jsonrpc.batch', 'pagination.invalid-cursor', 'prompts.get', 'resources.unknown-legacy', 'tasks.forbidden-with-task', 'tools.unknown-tool'],
       untestable: ['capabilities.undeclared-method', 'pagination.terminates'],
       error: [],
     });
