@@ -17,6 +17,7 @@ import { resourcesChecks } from './resources.js';
 import { robustnessChecks } from './robustness.js';
 import type { Scenario } from './scenario.js';
 import { stdioChecks } from './stdio.js';
+import { subscriptionsChecks } from './subscriptions.js';
 import { tasksChecks } from './tasks.js';
 import { toolsChecks } from './tools.js';
 import { versionChecks } from './version.js';
@@ -37,6 +38,7 @@ export const CHECKS: Check[] = [
   ...promptsChecks,
   ...completionChecks,
   ...tasksChecks,
+  ...subscriptionsChecks,
   ...httpChecks,
   ...robustnessChecks,
   ...wireChecks,

@@ -11,6 +11,7 @@ import { clipJson, errorCode, errorOf, evidence, isObj, outcome, resultOf } from
 import type { RunObservations } from './observations.js';
 import type { Exchange } from './ports.js';
 import { sentRequest } from './request-shape.js';
+import { subscriptionIdOf, subscriptionsScenario } from './scenarios/subscriptions.js';
 import { legacyTaskOf, legacyTasksScenario, modernTasksScenario, RELATED_TASK, TASKS_EXTENSION, TERMINAL, type TaskRun } from './scenarios/tasks.js';
 
 const TASKS25 = 'https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks';
@@ -621,4 +622,32 @@ const modernChecks = [
   }),
 ];
 
-export const tasksChecks = [...legacyChecks, ...sharedOracles, ...modernChecks];
+const notifyCheck = check(subscriptionsScenario, {
+  id: 'tasks.modern-notify',
+  title: 'subscriptions/listen with taskIds: the acknowledgement accepts the task, and each notifications/tasks carries a full DetailedTask',
+  requirements: ['TB-17'],
+  level: 'MUST',
+  versions: MODERN_ONLY,
+  requires: MODERN_REQ,
+  spec: TASKS_EXT,
+  judge(obs) {
+    const l = obs.task;
+    if (!l) return untestable(obs.noTask ?? 'no task was created to listen to');
+    if (errorOf(l.exchange)) return untestable(`subscriptions/listen with taskIds was refused: ${outcome(l.exchange)}`);
+    const ack = l.window.find((m) => m.message.method === 'notifications/subscriptions/acknowledged' && subscriptionIdOf(m.message) === l.id);
+    const ackIds = ack && isObj(ack.message.params) && isObj(ack.message.params.notifications) ? ack.message.params.notifications.taskIds : undefined;
+    if (!Array.isArray(ackIds) || !ackIds.includes(l.taskId)) return untestable(`the acknowledgement does not accept task ${l.taskId} (taskIds ${JSON.stringify(ackIds)}): task notifications are optional`);
+    const notes = l.window.filter((m) => m.message.method === 'notifications/tasks' && isObj(m.message.params) && m.message.params.taskId === l.taskId);
+    if (notes.length === 0) return untestable(`no notifications/tasks for task ${l.taskId} within ${l.boundMs} ms`);
+    const doc = loadSchema('ext-tasks-draft');
+    const bad: Evidence[] = [];
+    for (const n of notes) {
+      const v = doc.validate('TaskStatusNotification', n.message);
+      if (!v.valid) bad.push({ what: `notifications/tasks (${String((n.message.params as Obj).status)})`, actual: clipJson(n.message), pointer: v.errors.at(-1)?.instancePath, expected: v.errors.at(-1)?.message, seq: [n.seq] });
+    }
+    if (bad.length) return violated(`${bad.length} of ${notes.length} task notifications are not a full DetailedTask; first: ${bad[0].what}`, bad.slice(0, 3));
+    return holds(`${notes.length} notifications/tasks for task ${l.taskId} (${notes.map((n) => String((n.message.params as Obj).status)).join(' -> ')}), each a valid DetailedTask`);
+  },
+});
+
+export const tasksChecks = [...legacyChecks, ...sharedOracles, ...modernChecks, notifyCheck];
