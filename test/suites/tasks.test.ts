@@ -7,7 +7,7 @@ import { runReference } from './run-reference.js';
 // Tasks in both flavours on the reference fixture, beyond what faults.test.ts proves (there each fault
 // is judged in one version): the faults of the checks that apply to both flavours also fail in the
 // legacy one; a server whose tasks take seconds gets no failure; polling stops at its bound and says so.
-const TASK_CHECKS = CHECKS.filter((c) => c.id.startsWith('tasks.') || c.id === 'wire.schema' || c.id.startsWith('tools.'));
+const TASK_CHECKS = CHECKS.filter((c) => c.id.startsWith('tasks.') || c.id.startsWith('subscriptions.') || c.id === 'wire.schema' || c.id.startsWith('tools.'));
 
 describe('tasks', () => {
   for (const fault of ['tasks.transitions', 'tasks.ids']) {
