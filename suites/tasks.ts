@@ -15,7 +15,7 @@ import { subscriptionIdOf, subscriptionsScenario } from './scenarios/subscriptio
 import { legacyTaskOf, legacyTasksScenario, modernTasksScenario, RELATED_TASK, TASKS_EXTENSION, TERMINAL, type TaskRun } from './scenarios/tasks.js';
 
 const TASKS25 = 'https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks';
-const TASKS_EXT = 'https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md';
+const TASKS_EXT = 'https://modelcontextprotocol.io/extensions/tasks/overview';
 const LEGACY_ONLY: SpecVersion[] = ['2025-11-25'];
 const MODERN_ONLY: SpecVersion[] = ['2026-07-28'];
 const BOTH: SpecVersion[] = ['2025-11-25', '2026-07-28'];

@@ -15,7 +15,8 @@ describe('the check catalogue', () => {
       expect(['server', 'client']).toContain(c.role);
       expect(c.versions.length).toBeGreaterThan(0);
       expect(c.requirements.length).toBeGreaterThan(0);
-      expect(c.spec).toMatch(/^https:\/\/modelcontextprotocol\.io\/specification\/\d{4}-\d{2}-\d{2}\//);
+      // A dated spec page, or an official extension's page (the tasks extension, SEP-2663).
+      expect(c.spec).toMatch(/^https:\/\/modelcontextprotocol\.io\/(specification\/\d{4}-\d{2}-\d{2}|extensions\/[a-z-]+)\//);
     }
   });
 
