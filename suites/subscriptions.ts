@@ -2,13 +2,16 @@
 // acknowledgement comes first and names the subscription, every notification carries its id, and
 // nothing arrives that was not asked for (no request-scoped progress or log frames either).
 
+import { loadSchema } from '../protocol/schema-registry.js';
 import { MODERN } from '../protocol/versions.js';
 import type { Evidence } from '../results/verdict.js';
-import { check, holds, untestable, violated, type Judgement } from './check.js';
+import { check, holds, skip, untestable, violated, type Judgement } from './check.js';
 import { clipJson, errorOf, evidence, isObj, outcome } from './exchange.js';
-import { ACK, LISTEN_TYPES, subscriptionIdOf, subscriptionsScenario, type Listen, type SubscriptionsObs } from './scenarios/subscriptions.js';
+import { ACK, LISTEN_TYPES, legacyResourceSubscriptionScenario, subscriptionIdOf, subscriptionsScenario, type Listen, type SubscriptionsObs } from './scenarios/subscriptions.js';
+import type { Exchange } from './ports.js';
 
 const SUB26 = 'https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/subscriptions';
+const RESOURCES25 = 'https://modelcontextprotocol.io/specification/2025-11-25/server/resources';
 
 function listensOf(obs: SubscriptionsObs): Listen[] {
   return [obs.lists, obs.task].filter((l): l is Listen => !!l);
@@ -129,6 +132,26 @@ export const subscriptionsChecks = [
       const bad = judged.filter(([l, m]) => !requested(l.filter, m));
       if (bad.length) return violated(`${bad.length} notification(s) not asked for; first: ${String(bad[0][1].method)} on a listen for ${JSON.stringify(bad[0][0].filter)}`, bad.slice(0, 3).map(([l, m]) => ({ what: `${String(m.method)} on listen ${l.id}`, expected: l.filter, actual: clipJson(m) })));
       return holds(`${judged.length} notification(s), each asked for`);
+    },
+  }),
+  check(legacyResourceSubscriptionScenario, {
+    id: 'subscriptions.resources-legacy',
+    title: 'with resources.subscribe declared, resources/subscribe and resources/unsubscribe of a listed resource are answered with an empty result',
+    requirements: ['R25'],
+    level: 'MUST',
+    versions: ['2025-06-18', '2025-11-25'],
+    requires: { capabilities: ['resources'] },
+    spec: RESOURCES25,
+    judge(obs, ctx) {
+      if (!obs.declared) return skip('the server does not declare resources.subscribe');
+      if (!obs.uri) return untestable(`resources/list gave no resource to subscribe to (${outcome(obs.list)})`);
+      const empty = loadSchema(ctx.version).validator('EmptyResult');
+      const bad = ([['resources/subscribe', obs.subscribe], ['resources/unsubscribe', obs.unsubscribe]] as [string, Exchange | undefined][]).filter(([, ex]) => {
+        const r = ex?.response;
+        return !(isObj(r) && isObj(r.result) && empty(r.result));
+      });
+      if (bad.length) return violated(bad.map(([w, ex]) => `${w} ${obs.uri} got ${outcome(ex)}`).join('; '), bad.map(([w, ex]) => evidence(w, ex, { expected: { result: {} } })));
+      return holds(`subscribed to and unsubscribed from ${obs.uri} (no update can be provoked black-box)`);
     },
   }),
 ];

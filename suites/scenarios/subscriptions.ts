@@ -161,3 +161,34 @@ export const subscriptionsScenario = scenario<SubscriptionsObs>({
     return obs;
   },
 });
+
+// ---------------------------------------------------------------------------------------------
+// Legacy resource subscriptions (2025-06-18, 2025-11-25; R25): resources/subscribe and
+// resources/unsubscribe of a listed resource, when resources.subscribe is declared. Whether
+// notifications/resources/updated follows cannot be provoked black-box (nothing changes a resource).
+
+export interface LegacyResourceSubscriptionObs {
+  declared: boolean;
+  uri?: string;
+  subscribe?: Exchange;
+  unsubscribe?: Exchange;
+  list?: Exchange;
+}
+
+export const legacyResourceSubscriptionScenario = scenario<LegacyResourceSubscriptionObs>({
+  id: 'resource-subscriptions-legacy',
+  title: 'resources/subscribe and resources/unsubscribe of a listed resource (legacy)',
+  versions: ['2025-06-18', '2025-11-25'],
+  async run({ session }) {
+    const res = session.capabilities.resources;
+    const declared = isObj(res) && res.subscribe === true;
+    if (!declared) return { declared };
+    const list = await session.request('resources/list', {});
+    const first = resultOf(list)?.resources;
+    const uri = Array.isArray(first) && isObj(first[0]) && typeof first[0].uri === 'string' ? first[0].uri : undefined;
+    if (!uri) return { declared, list };
+    const subscribe = await session.request('resources/subscribe', { uri });
+    const unsubscribe = await session.request('resources/unsubscribe', { uri });
+    return { declared, uri, subscribe, unsubscribe, list };
+  },
+});
