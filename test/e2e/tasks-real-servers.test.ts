@@ -1,4 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RunResult } from '../../results/run.js';
@@ -6,7 +7,7 @@ import { runServerSuite } from '../../runner/run-server.js';
 import { CHECKS } from '../../suites/catalogue.js';
 import { REPO_ROOT, freePort, killProcessTree, stdioTarget } from '../helpers/targets.js';
 
-// Tasks (2025-11-25 flavour) on real servers. Each pinned verdict was checked against the tasks page
+// Tasks (2025-11-25 flavour) and subscriptions/listen (2026-07-28) on real servers. Each pinned verdict was checked against the tasks page
 // of 2025-11-25 (TA-xx in the requirements digest); docs/real-servers.md explains each one.
 const TASKS = CHECKS.filter((c) => c.id.startsWith('tasks.'));
 const OPTIONS = { specVersion: '2025-11-25', allowOpenWorld: false, timeoutMs: 10_000, seed: 1, runs: 4, deadlineMs: 120_000, concurrency: 4, checks: TASKS } as const;
@@ -91,4 +92,31 @@ describe('tasks on real servers (2025-11-25)', () => {
     expect({ fail: v.fail.filter((id) => id !== 'tasks.initial-working'), warn: v.warn, error: v.error }).toEqual({ fail: ['tasks.required-without-task'], warn: ['tasks.forbidden-with-task'], error: [] });
     expect(v.skip).toEqual(['tasks.cancel', 'tasks.cancel-terminal', 'tasks.list', 'tasks.list-bad-cursor']);
   });
+});
+
+// A 2026-07-28 server from npm (SDK @modelcontextprotocol/server 2.0.0), installed on first use into
+// a cache folder (exact version; only the npm registry is reached).
+const CONTEXT7 = '4.1.1';
+function context7Entry(): string {
+  const dir = path.join(REPO_ROOT, '.cache', `e2e-context7-${CONTEXT7}`);
+  const entry = path.join(dir, 'node_modules', '@upstash', 'context7-mcp', 'dist', 'index.js');
+  if (!existsSync(entry)) {
+    mkdirSync(dir, { recursive: true });
+    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--prefix', dir, `@upstash/context7-mcp@${CONTEXT7}`], { stdio: 'pipe', timeout: 300_000 });
+  }
+  return entry;
+}
+
+describe('subscriptions/listen on real servers (2026-07-28)', () => {
+  it(`@upstash/context7-mcp ${CONTEXT7} over stdio: the first listen is refused (-32603 "Subscription limit reached"), so nothing can be judged`, async () => {
+    const entry = context7Entry();
+    const checks = CHECKS.filter((c) => c.id.startsWith('subscriptions.') || c.id.startsWith('tasks.'));
+    const run = await runServerSuite({ kind: 'stdio', command: process.execPath, args: [entry] }, { ...OPTIONS, specVersion: '2026-07-28', allowDestructive: false, checks });
+    const v = verdicts(run);
+    expect(run.era).toMatchObject({ era: 'modern', version: '2026-07-28' });
+    expect({ fail: v.fail, warn: v.warn, error: v.error, untestable: v.untestable }).toEqual({ fail: [], warn: [], error: [], untestable: ['subscriptions.ack', 'subscriptions.ids', 'subscriptions.requested-only'] });
+    expect(run.checks.find((c) => c.id === 'subscriptions.ack')?.message).toContain('Subscription limit reached');
+    // No tasks extension declared: every tasks check that belongs to 2026-07-28 is a skip.
+    expect(v.skip).toEqual(checks.filter((c) => c.id.startsWith('tasks.') && c.versions.includes('2026-07-28')).map((c) => c.id).sort());
+  }, 400_000);
 });
