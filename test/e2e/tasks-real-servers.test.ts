@@ -107,7 +107,27 @@ function context7Entry(): string {
   return entry;
 }
 
+const MONGODB = '3.0.4';
+function mongodbEntry(): string {
+  const dir = path.join(REPO_ROOT, '.cache', `e2e-mongodb-mcp-server-${MONGODB}`);
+  const entry = path.join(dir, 'node_modules', 'mongodb-mcp-server', 'dist', 'esm', 'index.js');
+  if (!existsSync(entry)) {
+    mkdirSync(dir, { recursive: true });
+    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--prefix', dir, `mongodb-mcp-server@${MONGODB}`], { stdio: 'pipe', timeout: 300_000 });
+  }
+  return entry;
+}
+
 describe('subscriptions/listen on real servers (2026-07-28)', () => {
+  it(`mongodb-mcp-server ${MONGODB} --readOnly over stdio (no database): the listen is acknowledged first; nothing changes while listening`, async () => {
+    const entry = mongodbEntry();
+    const checks = CHECKS.filter((c) => c.id.startsWith('subscriptions.') || c.id.startsWith('tasks.'));
+    const run = await runServerSuite({ kind: 'stdio', command: process.execPath, args: [entry, '--readOnly'] }, { ...OPTIONS, specVersion: '2026-07-28', allowDestructive: false, checks, env: { set: { MDB_MCP_TELEMETRY: 'disabled' } } });
+    const v = verdicts(run);
+    expect(run.era).toMatchObject({ era: 'modern', version: '2026-07-28' });
+    expect({ pass: v.pass, fail: v.fail, warn: v.warn, error: v.error, untestable: v.untestable }).toEqual({ pass: ['subscriptions.ack'], fail: [], warn: [], error: [], untestable: ['subscriptions.ids', 'subscriptions.requested-only'] });
+  }, 400_000);
+
   it(`@upstash/context7-mcp ${CONTEXT7} over stdio: the first listen is refused (-32603 "Subscription limit reached"), so nothing can be judged`, async () => {
     const entry = context7Entry();
     const checks = CHECKS.filter((c) => c.id.startsWith('subscriptions.') || c.id.startsWith('tasks.'));
