@@ -6,12 +6,11 @@
 
 import fc from 'fast-check';
 import { schemaArbitraries } from '../../arbitraries/schema-arbitraries.js';
-import { META_CLIENT_CAPABILITIES } from '../../protocol/meta.js';
 import { isObj, listAll, outcome, resultOf } from '../exchange.js';
-import type { Exchange, Session } from '../ports.js';
+import type { Exchange } from '../ports.js';
 import { scenario, type ScenarioContext } from '../scenario.js';
 import { mayCall, schemaProblem, type Tool } from './tools.js';
-import { TASKS_EXTENSION, TERMINAL } from './tasks.js';
+import { declaring, pause, TASKS_EXTENSION, TERMINAL } from './tasks.js';
 
 export const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
 export const ACK = 'notifications/subscriptions/acknowledged';
@@ -46,14 +45,6 @@ export interface SubscriptionsObs {
 }
 
 let listens = 0;
-
-/** Wait `ms`, or less if the run ends. */
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const t = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
-  });
-}
 
 export const subscriptionIdOf = (m: Record<string, unknown>): unknown => (isObj(m.params) && isObj(m.params._meta) ? m.params._meta[SUBSCRIPTION_ID] : undefined);
 
@@ -101,13 +92,6 @@ export async function listenUntil(
 
 /** The listen's acknowledgement arrived (one without any subscriptionId counts: subscriptions.ack judges it). */
 const acked = (w: Listen['window'], id: string) => (w.some((m) => m.message.method === ACK && [id, undefined].includes(subscriptionIdOf(m.message) as string)) ? 'ack' as const : undefined);
-
-function declaring(session: Session): { metaOverrides: Record<string, unknown> } {
-  const base = session.defaultMeta()[META_CLIENT_CAPABILITIES];
-  const caps = isObj(base) ? { ...base } : {};
-  caps.extensions = { ...(isObj(caps.extensions) ? caps.extensions : {}), [TASKS_EXTENSION]: {} };
-  return { metaOverrides: { [META_CLIENT_CAPABILITIES]: caps } };
-}
 
 /** A task to listen to: the first callable tool that answers a call declaring the extension with a task. */
 async function startTask(ctx: ScenarioContext, ext: { metaOverrides: Record<string, unknown> }): Promise<{ taskId?: string; why?: string }> {

@@ -92,7 +92,7 @@ function nearValidArgs(tool: Tool, seed: number): unknown {
 }
 
 /** Wait `ms`, or less if the run ends. */
-function pause(ms: number, signal: AbortSignal): Promise<void> {
+export function pause(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal.aborted) return resolve();
     const t = setTimeout(done, ms);
@@ -160,10 +160,7 @@ async function legacyRun(ctx: ScenarioContext, tool: Tool, args: unknown, extra:
   const run: TaskRun = { tool: tool.name, args, create, polls: [] };
   if (!task || typeof task.taskId !== 'string') return run;
   run.taskId = task.taskId;
-  if (typeof task.status === 'string' && TERMINAL.has(task.status)) {
-    run.settled = task.status;
-    return run;
-  }
+  if (typeof task.status === 'string' && TERMINAL.has(task.status)) run.settled = task.status;
   return run;
 }
 
@@ -268,7 +265,7 @@ export const legacyTasksScenario = scenario<LegacyTasksObs>({
 // Modern flavour
 
 /** `_meta` overrides that declare the tasks extension on this one request (TB-01). */
-function declaring(session: Session): { metaOverrides: Record<string, unknown> } {
+export function declaring(session: Session): { metaOverrides: Record<string, unknown> } {
   const base = session.defaultMeta()[META_CLIENT_CAPABILITIES];
   const caps = isObj(base) ? { ...base } : {};
   caps.extensions = { ...(isObj(caps.extensions) ? caps.extensions : {}), [TASKS_EXTENSION]: {} };
