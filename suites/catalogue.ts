@@ -5,6 +5,7 @@ import { areaOf, type CheckRecord } from '../results/check-record.js';
 import { cachingChecks } from './caching.js';
 import { capabilitiesChecks } from './capabilities.js';
 import { checkRecord, type Check } from './check.js';
+import { clientChecks } from './client.js';
 import { completionChecks } from './completion.js';
 import { discoverChecks } from './discover.js';
 import { httpChecks } from './http.js';
@@ -39,6 +40,7 @@ export const CHECKS: Check[] = [
   ...robustnessChecks,
   ...wireChecks,
   ...stdioChecks,
+  ...clientChecks,
 ];
 
 /** The scenarios the checks are bound to, in catalogue order. */

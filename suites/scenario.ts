@@ -3,7 +3,7 @@
 
 import type { Role, TransportKind } from '../results/check-record.js';
 import type { SpecVersion } from '../protocol/versions.js';
-import type { Exchange, ProbeOptions, RawConnection, ScriptedServer, Session } from './ports.js';
+import type { ClientExit, Exchange, ProbeOptions, RawConnection, ScriptedServer, Session } from './ports.js';
 
 export interface RunOptions {
   /** Call tools whose annotations do not say read-only / non-destructive. */
@@ -50,6 +50,15 @@ export interface ClientScenarioContext {
   version: SpecVersion;
   options: RunOptions;
   readonly signal: AbortSignal;
+  /** How the client ran against the plain scripted server at the start (a baseline to compare with). */
+  plain?: PlainRun;
+}
+
+/** The client's run against the plain (dual-era, JSON-answering) scripted server. */
+export interface PlainRun {
+  exit: ClientExit;
+  /** The methods of the messages it sent, in order. */
+  methods: string[];
 }
 
 export interface Scenario<O = any, C = any> {

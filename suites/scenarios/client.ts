@@ -1,0 +1,202 @@
+// Client-role scenarios: mcpspec plays a scripted server (suites/scripted.ts) bent one way per
+// scenario, starts the client under test against it, and returns what the client sent and how it
+// ended. A client written for conformance may read MCPSPEC_SCENARIO (the id below); a plain client
+// just does its own thing and is judged on it.
+
+import fc from 'fast-check';
+import { definitionArbitraries } from '../../arbitraries/schema-arbitraries.js';
+import type { NearValid } from '../../arbitraries/near-valid.js';
+import { isObj } from '../../protocol/jsonrpc.js';
+import { META_SERVER_INFO } from '../../protocol/meta.js';
+import { loadSchema } from '../../protocol/schema-registry.js';
+import { ALL_VERSIONS, MODERN } from '../../protocol/versions.js';
+import type { ClientExit, Received } from '../ports.js';
+import { clientScenario, type ClientScenarioContext, type PlainRun } from '../scenario.js';
+import { inputRequestsFor, MODERN_VERSION, runScript, SCRIPTED_INFO, type Request, type ScriptLog } from '../scripted.js';
+
+export interface ClientObs {
+  exit: ClientExit;
+  received: Received[];
+  transport: 'stdio' | 'http';
+  log: ScriptLog;
+  plain?: PlainRun;
+}
+
+async function observe(ctx: ClientScenarioContext, log: ScriptLog): Promise<ClientObs> {
+  const exit = await ctx.server.runClient();
+  return { exit, received: ctx.server.received(), transport: ctx.server.kind, log, plain: ctx.plain };
+}
+
+/** A modern-only 2026-07-28 server: server/discover, per-request _meta, initialize refused. */
+export const modernServer = clientScenario<ClientObs>({
+  id: 'client-modern',
+  title: 'a modern-only 2026-07-28 scripted server (server/discover, per-request _meta)',
+  versions: MODERN,
+  run: (ctx) => observe(ctx, runScript(ctx.server, { modern: true, legacy: false, timeoutMs: ctx.options.timeoutMs })),
+});
+
+/**
+ * A legacy-only server: server/discover is an unknown method (-32601), initialize negotiates, the
+ * initialize answer is held until the client has been quiet briefly (so a client that does not wait
+ * for it shows), and the first request after notifications/initialized is answered only after the
+ * server has pinged the client and asked what it declared (roots, sampling, elicitation).
+ */
+export const legacyServer = clientScenario<ClientObs>({
+  id: 'client-legacy',
+  title: 'a legacy-only scripted server (discover -32601, initialize, server-to-client requests)',
+  versions: ALL_VERSIONS,
+  run: (ctx) => observe(ctx, runScript(ctx.server, { modern: false, legacy: true, holdInitializeMs: 40, serverRequests: true, timeoutMs: ctx.options.timeoutMs })),
+});
+
+/** Every modern request refused with -32022, naming only legacy versions: a counter-offer. */
+export const counterOffer = clientScenario<ClientObs>({
+  id: 'client-counteroffer',
+  title: 'a scripted server that answers modern requests with -32022 and a list of other versions',
+  versions: MODERN,
+  run: (ctx) => observe(ctx, runScript(ctx.server, { modern: false, legacy: true, counterOffer: true, timeoutMs: ctx.options.timeoutMs })),
+});
+
+/** One input_required answer the script gave. */
+export interface Round {
+  /** The Received seq and JSON-RPC id of the request it answered. */
+  seq: number;
+  id: unknown;
+  method: string;
+  target: string;
+  requestState: string;
+  inputKeys: string[];
+  /** 1-based round within its chain. */
+  round: number;
+}
+
+export interface MrtrObs extends ClientObs {
+  rounds: Round[];
+}
+
+export const MRTR_METHODS = ['tools/call', 'prompts/get', 'resources/read'];
+
+/** The name or uri a request targets (what identifies its chain of rounds). */
+export function targetOf(params: unknown): string {
+  if (!isObj(params)) return '';
+  return typeof params.name === 'string' ? params.name : typeof params.uri === 'string' ? params.uri : '';
+}
+
+/** Opaque state whose bytes a careless client would change: a decomposed é, +/=, a quote, trailing space. */
+function stateFor(method: string, round: number): string {
+  return `mcpspec:${method}:${round}:e\u0301+/=="q" \u2028 `;
+}
+
+/**
+ * tools/call, prompts/get and resources/read each take three rounds: input_required with the input
+ * requests the client declared (and requestState), then input_required with requestState only,
+ * then the result. A retry whose requestState is not the one issued starts the chain again.
+ */
+export const inputRequired = clientScenario<MrtrObs>({
+  id: 'client-input-required',
+  title: 'a scripted 2026-07-28 server answering tools/call, prompts/get and resources/read with input_required, twice',
+  versions: MODERN,
+  async run(ctx) {
+    const rounds: Round[] = [];
+    const log = runScript(ctx.server, {
+      modern: true,
+      legacy: false,
+      timeoutMs: ctx.options.timeoutMs,
+      override(req: Request, mctx) {
+        if (!MRTR_METHODS.includes(req.method)) return undefined;
+        const target = targetOf(req.params);
+        const prev = [...rounds].reverse().find((r) => r.method === req.method && r.target === target && r.requestState === req.params.requestState);
+        const round = prev ? prev.round + 1 : 1;
+        if (round > 2) return undefined; // the plain result
+        const inputRequests = round === 1 ? inputRequestsFor(mctx.capabilities) : {};
+        const requestState = stateFor(req.method, round);
+        rounds.push({ seq: mctx.received.seq, id: req.id, method: req.method, target, requestState, inputKeys: Object.keys(inputRequests), round });
+        const result: Record<string, unknown> = { resultType: 'input_required', requestState, _meta: { [META_SERVER_INFO]: SCRIPTED_INFO } };
+        if (Object.keys(inputRequests).length) result.inputRequests = inputRequests;
+        return { jsonrpc: '2.0', id: req.id, result };
+      },
+    });
+    return { ...(await observe(ctx, log)), rounds };
+  },
+});
+
+export const UNKNOWN_RESULT_TYPE = 'x-mcpspec-unknown';
+export const UNKNOWN_STATE = 'mcpspec-unknown-result-type-state';
+
+export interface ResultTypeObs extends ClientObs {
+  /** The Received seq of server/discover requests answered without resultType. */
+  bareDiscover: number[];
+  /** Requests answered with an unknown resultType. */
+  unknown: { seq: number; method: string }[];
+}
+
+/**
+ * server/discover answered without resultType (an earlier-version answer: treat as complete), and
+ * tools/call, prompts/get and resources/read answered with an unknown resultType that otherwise
+ * looks like input_required (a client must treat it as invalid, not retry with its state).
+ */
+export const resultTypes = clientScenario<ResultTypeObs>({
+  id: 'client-result-type',
+  title: 'a scripted 2026-07-28 server sending a result without resultType and one with an unknown resultType',
+  versions: MODERN,
+  async run(ctx) {
+    const bareDiscover: number[] = [];
+    const unknown: { seq: number; method: string }[] = [];
+    const log = runScript(ctx.server, {
+      modern: true,
+      legacy: false,
+      timeoutMs: ctx.options.timeoutMs,
+      override(req, mctx) {
+        if (req.method === 'server/discover') {
+          bareDiscover.push(mctx.received.seq);
+          return { jsonrpc: '2.0', id: req.id, result: { supportedVersions: [MODERN_VERSION], capabilities: { tools: {}, prompts: {}, resources: {} }, ttlMs: 0, cacheScope: 'public', _meta: { [META_SERVER_INFO]: SCRIPTED_INFO } } };
+        }
+        if (!MRTR_METHODS.includes(req.method)) return undefined;
+        unknown.push({ seq: mctx.received.seq, method: req.method });
+        return { jsonrpc: '2.0', id: req.id, result: { resultType: UNKNOWN_RESULT_TYPE, requestState: UNKNOWN_STATE, inputRequests: {}, _meta: { [META_SERVER_INFO]: SCRIPTED_INFO } } };
+      },
+    });
+    return { ...(await observe(ctx, log)), bareDiscover, unknown };
+  },
+});
+
+export interface NearValidObs extends ClientObs {
+  /** What was served: method, the violation, and the Received seq it answered. */
+  served: { seq: number; method: string; label: NearValid['label'] }[];
+}
+
+const LIST_RESULTS: Record<string, string> = { 'tools/list': 'ListToolsResult', 'prompts/list': 'ListPromptsResult', 'resources/list': 'ListResourcesResult' };
+
+/** List results that break exactly one schema constraint (generated from the schema of the era asked). */
+export const nearValidAnswers = clientScenario<NearValidObs>({
+  id: 'client-near-valid',
+  title: 'a scripted server answering tools/list, prompts/list and resources/list with near-valid results',
+  versions: ALL_VERSIONS,
+  async run(ctx) {
+    const served: NearValidObs['served'] = [];
+    let n = 0;
+    const log = runScript(ctx.server, {
+      modern: true,
+      legacy: true,
+      timeoutMs: ctx.options.timeoutMs,
+      override(req, mctx) {
+        const def = LIST_RESULTS[req.method];
+        if (!def) return undefined;
+        const version = mctx.era === 'modern' ? MODERN_VERSION : '2025-11-25';
+        const arb = definitionArbitraries(loadSchema(version), def, { specVersion: version, maxDepth: 2 }).nearValid;
+        const [nv] = fc.sample(arb, { seed: ctx.options.seed + n++, numRuns: 1 });
+        served.push({ seq: mctx.received.seq, method: req.method, label: nv.label });
+        return { jsonrpc: '2.0', id: req.id, result: nv.value };
+      },
+    });
+    return { ...(await observe(ctx, log)), served };
+  },
+});
+
+/** The plain dual-era server again, every answer an SSE stream (priming event, comment line, then the message). */
+export const sseAnswers = clientScenario<ClientObs>({
+  id: 'client-sse',
+  title: 'the plain scripted server answering every request as an SSE stream with a comment line',
+  versions: ALL_VERSIONS,
+  transports: ['http'],
+  run: (ctx) => observe(ctx, runScript(ctx.server, { modern: true, legacy: true, sse: true, timeoutMs: ctx.options.timeoutMs })),
+});
