@@ -34,7 +34,8 @@ export interface ClientTarget {
 }
 
 export interface ClientDriverOptions extends RunOptions {
-  specVersion: SpecVersion;
+  /** `auto`: the era of the client's first message against the plain server decides. */
+  specVersion: SpecVersion | 'auto';
   env?: EnvOptions;
   /** The client's working directory (default: a fresh temporary folder). */
   cwd?: string;
@@ -107,6 +108,7 @@ export class ClientDriver implements Driver {
   /** Wall time of the client's run against the plain server at start (the bench's baseline). */
   plainRunMs?: number;
   private plain?: PlainRun;
+  private version: SpecVersion = '2026-07-28';
 
   constructor(
     readonly spec: ClientTarget,
@@ -121,8 +123,6 @@ export class ClientDriver implements Driver {
    * nothing can be judged. What it declares there gates the checks.
    */
   async start(signal: AbortSignal): Promise<{ era: EraInfo; peer: PeerInfo }> {
-    const version = judgedVersion(this.opts.specVersion);
-    const era: EraInfo = { era: MODERN.includes(version) ? 'modern' : 'legacy', version, judgedBy: version, detected: false, reason: `--spec-version ${this.opts.specVersion}` };
     const t0 = Date.now();
     let received: Received[] = [];
     const exit = await this.withEndpoint('start', new Recorder(), signal, async (server) => {
@@ -146,13 +146,22 @@ export class ClientDriver implements Driver {
     }
     this.plain = { exit, methods: methodsOf(received) };
     const declared = declaredBy(received);
+    let era: EraInfo;
+    if (this.opts.specVersion === 'auto') {
+      const asked = declared.era === 'legacy' ? initializeVersion(received) : '2026-07-28';
+      this.version = judgedVersion(asked);
+      era = { era: declared.era ?? 'modern', version: asked, judgedBy: this.version, detected: true, reason: declared.era === 'legacy' ? `the client started with initialize (${asked})` : 'the client started with a 2026-07-28 request' };
+    } else {
+      this.version = this.opts.specVersion;
+      era = { era: MODERN.includes(this.version) ? 'modern' : 'legacy', version: this.version, judgedBy: this.version, detected: false, reason: `--spec-version ${this.opts.specVersion}` };
+    }
     return { era, peer: { capabilities: declared.capabilities, ...(declared.info ? { info: declared.info } : {}) } };
   }
 
   async runScenario(s: Scenario, runSignal: AbortSignal): Promise<ScenarioOutcome> {
     const recorder = new Recorder({ parent: this.recorder, source: s.id });
     const observed = await this.withEndpoint(s.id, recorder, runSignal, (server, signal) => {
-      const ctx: ClientScenarioContext = { server, version: judgedVersion(this.opts.specVersion), options: this.opts, signal, plain: this.plain };
+      const ctx: ClientScenarioContext = { server, version: this.version, options: this.opts, signal, plain: this.plain };
       return s.run(ctx);
     });
     if (runSignal.aborted) return { aborted: runSignal.reason instanceof Error && runSignal.reason.message === 'interrupted' ? 'the run was interrupted' : 'the overall deadline passed' };
@@ -193,7 +202,7 @@ export class ClientDriver implements Driver {
   }
 
   observations(): RunObservations {
-    return { exchanges: [], events: this.recorder.events(), version: judgedVersion(this.opts.specVersion), transport: this.transport, deliberate: () => false };
+    return { exchanges: [], events: this.recorder.events(), version: this.version, transport: this.transport, deliberate: () => false };
   }
 
   findings(): Finding[] {
@@ -240,6 +249,13 @@ export class ClientDriver implements Driver {
     }
     return exit;
   }
+}
+
+/** The protocolVersion of the client's first initialize. */
+function initializeVersion(received: Received[]): string {
+  const init = received.find((r) => isObj(r.message) && r.message.method === 'initialize');
+  const p = isObj(init?.message) ? init.message.params : undefined;
+  return isObj(p) && typeof p.protocolVersion === 'string' ? p.protocolVersion : '2025-11-25';
 }
 
 /** The methods a client sent (requests and notifications), in order. */
