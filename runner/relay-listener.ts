@@ -5,14 +5,21 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { packageRoot } from '../protocol/package-root.js';
 import { isJsonRpcMessage, serializeBody, tryParseJson } from '../protocol/jsonrpc.js';
 import type { Received, ScriptedHandler } from '../suites/ports.js';
 import { LineSplitter } from './line-splitter.js';
 import type { Recorder } from './recorder.js';
 import { ScriptedEndpoint } from './scripted-endpoint.js';
 
-export const RELAY_PROGRAM = fileURLToPath(new URL('./stdio-relay.js', import.meta.url));
+/** The relay program, compiled: beside this module in dist/, or in dist/ when this runs from source (tests). */
+export const RELAY_PROGRAM = ((): string => {
+  const beside = fileURLToPath(new URL('./stdio-relay.js', import.meta.url));
+  return existsSync(beside) ? beside : join(packageRoot(), 'dist', 'runner', 'stdio-relay.js');
+})();
 
 export class RelayListener {
   readonly endpoint: ScriptedEndpoint;
