@@ -15,6 +15,7 @@ import { globToRegExp, matchesGlobs } from '../../runner/globs.js';
 import { Redactor, secretValues } from '../../runner/redact.js';
 import { TargetStartError } from '../../runner/transport.js';
 import { CHECKS } from '../../suites/catalogue.js';
+import { ORACLE_TRAFFIC } from '../../suites/scenarios/client.js';
 import { Progress } from '../progress.js';
 import { absoluteIfFile, checkOutDir, duration, makeDirs, parseEnv } from '../target-args.js';
 import { UsageError } from '../usage-error.js';
@@ -106,6 +107,7 @@ export async function runClientCommand(args: ClientArgs): Promise<number> {
       deadlineMs: options.deadlineMs,
       concurrency,
       seed,
+      traffic: ORACLE_TRAFFIC,
       signal: interrupt.signal,
       onEvent: args.json ? (e: RunEvent) => print(e) : undefined,
       onProgress: progress ? (p) => progress.update(p) : undefined,

@@ -200,3 +200,6 @@ export const sseAnswers = clientScenario<ClientObs>({
   transports: ['http'],
   run: (ctx) => observe(ctx, runScript(ctx.server, { modern: true, legacy: true, sse: true, timeoutMs: ctx.options.timeoutMs })),
 });
+
+/** The scenarios whose traffic the client oracles judge when no scenario check is selected. */
+export const ORACLE_TRAFFIC = [modernServer, legacyServer, inputRequired];
