@@ -11,7 +11,7 @@ import { judgedVersion, MODERN, type SpecVersion } from '../protocol/versions.js
 import type { TransportKind } from '../results/check-record.js';
 import type { EraInfo, Finding, PeerInfo, TargetInfo } from '../results/run.js';
 import type { Recording } from '../results/wire.js';
-import { crashOf, describeExit } from '../suites/client-exit.js';
+import { crashOf, describeExit, stderrSummary } from '../suites/client-exit.js';
 import type { RunObservations } from '../suites/observations.js';
 import type { ClientExit, Received, ScriptedServer } from '../suites/ports.js';
 import type { ClientScenarioContext, PlainRun, RunOptions, Scenario } from '../suites/scenario.js';
@@ -263,9 +263,7 @@ export function methodsOf(received: Received[]): string[] {
   return received.map((r) => (isObj(r.message) && typeof r.message.method === 'string' ? r.message.method : undefined)).filter((m): m is string => m !== undefined);
 }
 
-function lastLine(text: string): string {
-  return (text.trim().split('\n').slice(-1)[0] ?? '').slice(0, 200);
-}
+const lastLine = stderrSummary;
 
 function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
   if (pid === undefined) return;

@@ -25,3 +25,10 @@ export function describeExit(exit: ClientExit): string {
   if (exit.signal) return `killed by ${exit.signal}`;
   return `exited with code ${exit.exitCode}`;
 }
+
+/** The most telling stderr line: the error of a crash trace, else the last line (bounded). */
+export function stderrSummary(text: string): string {
+  const lines = text.trim().split('\n').map((l) => l.trim()).filter(Boolean);
+  const error = lines.find((l) => /^(\w+(Error|Exception)\b|Error:)/.test(l));
+  return (error ?? lines[lines.length - 1] ?? '').slice(0, 200);
+}
