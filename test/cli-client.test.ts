@@ -62,8 +62,8 @@ describe('mcpspec client', () => {
   it('the usage text shows both transports with a real example', async () => {
     const r = await cli(['client', '--help']);
     expect(r.code).toBe(0);
-    expect(r.out).toContain('mcpspec client --http -- npx @modelcontextprotocol/inspector-cli --cli {url}');
-    expect(r.out).toContain('mcpspec client --stdio -- npx @modelcontextprotocol/inspector-cli --cli {server}');
+    expect(r.out).toContain('mcpspec client --http --cwd test -- npx @modelcontextprotocol/inspector-cli --cli {url}');
+    expect(r.out).toContain('mcpspec client --stdio --cwd test -- npx @modelcontextprotocol/inspector-cli --cli {server}');
   });
 
   it.each([

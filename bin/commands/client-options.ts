@@ -14,9 +14,9 @@ export const CLIENT_USAGE = [
   '           (everything it needs is in its arguments); {server-json} is the same as {"command","args"} JSON.',
   'The client must connect, do its work and exit; what it sends is judged.',
   '',
-  'Examples:',
-  '  mcpspec client --http -- npx @modelcontextprotocol/inspector-cli --cli {url} --transport http --method tools/list',
-  '  mcpspec client --stdio -- npx @modelcontextprotocol/inspector-cli --cli {server} --method tools/list',
+  'Examples (inspector-cli reads ../package.json from its working directory: --cwd names a folder inside a package):',
+  '  mcpspec client --http --cwd test -- npx @modelcontextprotocol/inspector-cli --cli {url} --transport http --method tools/list',
+  '  mcpspec client --stdio --cwd test -- npx @modelcontextprotocol/inspector-cli --cli {server} --method tools/list',
 ].join('\n');
 
 export function clientOptions(y: Argv) {
