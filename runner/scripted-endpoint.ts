@@ -37,6 +37,7 @@ export class ScriptedEndpoint {
 
   /** Log what arrived (not handed to the script: parse errors, GET, DELETE) and wake waiters. */
   log(entry: Received): void {
+    entry.at ??= Date.now();
     this.entries.push(entry);
     this.lastArrival = Date.now();
     for (const w of this.waiters.filter((w) => w.match(entry))) {

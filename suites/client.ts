@@ -17,8 +17,8 @@ import { clipJson } from './exchange.js';
 import type { RunObservations } from './observations.js';
 import type { Received } from './ports.js';
 import {
-  counterOffer, inputRequired, legacyServer, modernServer, MRTR_METHODS, nearValidAnswers, resultTypes, sseAnswers, targetOf, UNKNOWN_STATE,
-  type ClientObs, type Round,
+  counterOffer, inputRequired, legacyServer, modernServer, MRTR_METHODS, nearValidAnswers, resultTypes, sseAnswers, targetOf, tasksServer, TASKS_EXTENSION, UNKNOWN_STATE,
+  type ClientObs, type Round, type TaskLog,
 } from './scenarios/client.js';
 import { modernMetaOf, SESSION_ID } from './scripted.js';
 
@@ -28,7 +28,7 @@ const SPEC_CLIENT = {
   basic26: SPEC.basic26,
   versioning26: SPEC.versioning26,
   http26: SPEC.http26,
-  mrtr26: 'https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/multi-round-trip-requests',
+  mrtr26: 'https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr',
 };
 
 type Msg = Record<string, unknown>;
@@ -491,6 +491,86 @@ const sseResponses = check(sseAnswers, {
   },
 });
 
+// ---------------------------------------------------------------- tasks (SEP-2663 extension)
+
+// The tasks extension (SEP-2663) has no page in the core specification: its rules are cited by requirement ID.
+const SPEC_TASKS = SPEC.basic26;
+const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
+const taskRequests = (o: ClientObs, t: TaskLog, method: string) => o.received.filter((r) => isRequest(r.message) && r.message.method === method && paramsOf(r).taskId === t.taskId);
+
+const taskPolls = check(tasksServer, {
+  id: 'client.task-polls',
+  title: 'after CreateTaskResult the client polls tasks/get until a terminal status, and not after it',
+  requirements: ['TB-09', 'TB-04'],
+  level: 'SHOULD',
+  versions: MODERN,
+  role: 'client',
+  requires: { extensions: [TASKS_EXTENSION] },
+  spec: SPEC_TASKS,
+  judge(o) {
+    if (o.tasks.length === 0) return untestable('the client called no tool while declaring the tasks extension, so no task was created');
+    const bad: Evidence[] = [];
+    for (const t of o.tasks) {
+      const terminal = t.polls.findIndex((p) => TERMINAL.has(p.status));
+      const cancelled = taskRequests(o, t, 'tasks/cancel').length > 0;
+      if (terminal < 0 && !cancelled && !o.exit.timedOut) bad.push({ what: `task ${t.taskId}: the client stopped polling at status ${t.polls.at(-1)?.status ?? 'working (never polled)'} without cancelling`, actual: t.polls.map((p) => p.status) });
+      if (terminal >= 0 && t.polls.length > terminal + 1) bad.push({ what: `task ${t.taskId}: ${t.polls.length - terminal - 1} tasks/get after the terminal status ${t.polls[terminal].status}`, actual: t.polls.map((p) => p.status), seq: t.polls.slice(terminal + 1).map((p) => p.seq) });
+    }
+    if (bad.length) return violated(`${bad.length} task(s) polled wrongly; first: ${bad[0].what}`, bad.slice(0, 3));
+    return holds(`${o.tasks.length} task(s) polled to a terminal status (${o.tasks.map((t) => t.polls.map((p) => p.status).join(' > ')).join('; ')}), none after it`);
+  },
+});
+
+const taskPollInterval = check(tasksServer, {
+  id: 'client.task-poll-interval',
+  title: 'the client waits pollIntervalMs between tasks/get polls of one task',
+  requirements: ['TB-09'],
+  level: 'SHOULD',
+  versions: MODERN,
+  role: 'client',
+  requires: { extensions: [TASKS_EXTENSION] },
+  spec: SPEC_TASKS,
+  judge(o) {
+    const pairs = o.tasks.flatMap((t) => t.polls.slice(1).map((p, i) => ({ t, gap: p.at - t.polls[i].at, seq: [t.polls[i].seq, p.seq] })));
+    if (pairs.length === 0) return untestable(o.tasks.length ? 'no task was polled twice' : 'no task was created');
+    // Only polling faster than asked is judged (timers may fire a few ms early); slower is always fine.
+    const fast = pairs.filter((p) => p.gap < p.t.pollIntervalMs * 0.9 - 5);
+    if (fast.length) return violated(`${fast.length} of ${pairs.length} polls came sooner than pollIntervalMs ${fast[0].t.pollIntervalMs} ms (first gap ${fast[0].gap} ms)`, fast.slice(0, 3).map((p) => ({ what: `tasks/get of ${p.t.taskId} ${p.gap} ms after the previous one`, expected: `>= ${p.t.pollIntervalMs} ms`, seq: p.seq })));
+    return holds(`${pairs.length} poll gaps, each at least pollIntervalMs (shortest ${Math.min(...pairs.map((p) => p.gap))} ms)`);
+  },
+});
+
+const taskInput = check(tasksServer, {
+  id: 'client.task-input',
+  title: 'an input_required task is answered with tasks/update carrying inputResponses for exactly its inputRequests',
+  requirements: ['TB-07', 'TB-11', 'IR-05'],
+  level: 'MUST',
+  versions: MODERN,
+  role: 'client',
+  requires: { extensions: [TASKS_EXTENSION], anyCapability: ['elicitation', 'sampling', 'roots'] },
+  spec: SPEC_TASKS,
+  judge(o) {
+    const asked = o.tasks.filter((t) => t.inputKeys.length && t.polls.some((p) => p.status === 'input_required'));
+    if (asked.length === 0) return untestable('no polled task reached input_required (no task, or the client declared no input capability)');
+    const doc = loadSchema('2026-07-28');
+    const resultDef: Record<string, string> = { name: 'ElicitResult', draft: 'CreateMessageResult', roots: 'ListRootsResult' };
+    const bad: Evidence[] = [];
+    for (const t of asked) {
+      const update = taskRequests(o, t, 'tasks/update')[0];
+      if (!update) {
+        bad.push({ what: `task ${t.taskId} asked for input (${t.inputKeys.join(', ')}) and got no tasks/update`, actual: t.polls.map((p) => p.status) });
+        continue;
+      }
+      const responses = paramsOf(update).inputResponses;
+      const keys = isObj(responses) ? Object.keys(responses).sort() : [];
+      if (JSON.stringify(keys) !== JSON.stringify([...t.inputKeys].sort())) bad.push(ev(`tasks/update answers keys ${keys.join(', ') || '(none)'}`, update, { expected: t.inputKeys }));
+      else for (const k of keys) if (!doc.validator(resultDef[k])((responses as Msg)[k])) bad.push(ev(`inputResponses.${k} is not a valid ${resultDef[k]}`, update, { pointer: `/params/inputResponses/${k}` }));
+    }
+    if (bad.length) return violated(`${bad.length} problem(s) answering input_required tasks; first: ${bad[0].what}`, bad.slice(0, 3));
+    return holds(`${asked.length} input_required task(s) answered with tasks/update`);
+  },
+});
+
 // ---------------------------------------------------------------- oracles over every client message
 
 type RunObs = RunObservations;
@@ -504,6 +584,8 @@ function schemaVersionOf(m: unknown, run: string): string {
   if (modernMetaOf(params)) return '2026-07-28';
   return LEGACY.includes(run as never) ? run : '2025-11-25';
 }
+
+const TASK_DEFS: Record<string, string> = { 'tasks/get': 'GetTaskRequest', 'tasks/update': 'UpdateTaskRequest', 'tasks/cancel': 'CancelTaskRequest' };
 
 const clientSchema = oracle({
   id: 'client.schema',
@@ -522,7 +604,11 @@ const clientSchema = oracle({
       const doc = loadSchema(key);
       const m = e.message as Msg;
       let def = 'JSONRPCMessage';
-      if (typeof m.method === 'string') {
+      if (key === '2026-07-28' && typeof m.method === 'string' && TASK_DEFS[m.method]) {
+        const ext = loadSchema('ext-tasks-draft');
+        const vt = ext.validator(TASK_DEFS[m.method]);
+        if (!(vt(m) as boolean)) problems.push({ what: `${m.method} is not a valid ${TASK_DEFS[m.method]} (tasks extension)`, actual: clipJson(m, 800), pointer: vt.errors?.[0]?.instancePath, expected: vt.errors?.[0]?.message, seq: [e.seq] });
+      } else if (typeof m.method === 'string') {
         const info = messages(key).index.get(m.method);
         if (info && !info.embedded && info.direction !== 'server-to-client') def = info.definition;
       }
@@ -690,6 +776,9 @@ export function decodeHeaderValue(v: string | undefined): string | undefined {
   return m ? Buffer.from(m[1], 'base64').toString('utf8') : v;
 }
 
+const NAMED_METHODS = [...MRTR_METHODS, 'tasks/get', 'tasks/update', 'tasks/cancel'];
+const nameOf = (params: unknown): string => (isObj(params) && typeof params.taskId === 'string' ? params.taskId : targetOf(params));
+
 const modernRequestPosts = (obs: RunObs) => posts(obs).filter((e) => isRequest(e.message) && modernMetaOf((e.message as Msg).params));
 
 const httpMethodHeader = oracle({
@@ -712,18 +801,18 @@ const httpMethodHeader = oracle({
 
 const httpNameHeader = oracle({
   id: 'client.http-name-header',
-  title: 'tools/call, prompts/get and resources/read POSTs carry Mcp-Name equal to params.name or params.uri',
-  requirements: ['HM-08', 'HM-09'],
+  title: 'tools/call, prompts/get, resources/read and tasks/* POSTs carry Mcp-Name equal to params.name, params.uri or params.taskId',
+  requirements: ['HM-08', 'HM-09', 'TB-19'],
   level: 'MUST',
   versions: MODERN,
   role: 'client',
   requires: { transports: ['http'] },
   spec: SPEC_CLIENT.http26,
   judge(obs) {
-    const ps = modernRequestPosts(obs).filter((e) => MRTR_METHODS.includes(String((e.message as Msg).method)));
-    if (ps.length === 0) return untestable('the client called none of tools/call, prompts/get, resources/read over HTTP');
-    const bad = ps.filter((e) => decodeHeaderValue(e.http!.headers['mcp-name']) !== targetOf((e.message as Msg).params));
-    if (bad.length) return violated(`${bad.length} of ${ps.length} POSTs have a missing or wrong Mcp-Name`, bad.slice(0, 3).map((e) => ({ what: `${String((e.message as Msg).method)} POST`, expected: targetOf((e.message as Msg).params), actual: e.http!.headers['mcp-name'] ?? '(absent)', seq: [e.seq] })));
+    const ps = modernRequestPosts(obs).filter((e) => NAMED_METHODS.includes(String((e.message as Msg).method)));
+    if (ps.length === 0) return untestable('the client called none of tools/call, prompts/get, resources/read, tasks/* over HTTP');
+    const bad = ps.filter((e) => decodeHeaderValue(e.http!.headers['mcp-name']) !== nameOf((e.message as Msg).params));
+    if (bad.length) return violated(`${bad.length} of ${ps.length} POSTs have a missing or wrong Mcp-Name`, bad.slice(0, 3).map((e) => ({ what: `${String((e.message as Msg).method)} POST`, expected: nameOf((e.message as Msg).params), actual: e.http!.headers['mcp-name'] ?? '(absent)', seq: [e.seq] })));
     return holds(`${ps.length} POSTs, each with Mcp-Name equal to the body`);
   },
 });
@@ -734,6 +823,7 @@ export const clientChecks = [
   counterOfferCheck,
   mrtrFulfils, mrtrRequestState, mrtrRetryId, mrtrScoped,
   resultTypeMissing, resultTypeUnknown,
+  taskPolls, taskPollInterval, taskInput,
   nearValidSurvives, sseResponses,
   clientSchema, requestIds, notificationIds, noBatch,
   httpAccept, httpProtocolVersion, httpMethodHeader, httpNameHeader,

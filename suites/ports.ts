@@ -141,6 +141,8 @@ export interface Received {
   seq: number;
   /** Recording sequence number of the reply, once sent. */
   replySeq?: number;
+  /** When it arrived (ms, Date.now()). */
+  at?: number;
 }
 
 /**

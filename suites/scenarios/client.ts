@@ -201,5 +201,75 @@ export const sseAnswers = clientScenario<ClientObs>({
   run: (ctx) => observe(ctx, runScript(ctx.server, { modern: true, legacy: true, sse: true, timeoutMs: ctx.options.timeoutMs })),
 });
 
+export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+export const TASK_POLL_MS = 100;
+
+/** One task the script created, and what each tasks/get of it was answered. */
+export interface TaskLog {
+  taskId: string;
+  /** Received seq of the tools/call that created it. */
+  seq: number;
+  pollIntervalMs: number;
+  inputKeys: string[];
+  /** tasks/get answers, in order: the Received seq, when it arrived, the status answered. */
+  polls: { seq: number; at: number; status: string }[];
+}
+
+export interface TasksObs extends ClientObs {
+  tasks: TaskLog[];
+}
+
+const declaresTasks = (caps: Record<string, unknown>) => isObj(caps.extensions) && TASKS_EXTENSION in caps.extensions;
+
+/**
+ * The SEP-2663 tasks extension: server/discover advertises it; tools/call from a request that declares
+ * it creates a task (pollIntervalMs 100). tasks/get answers working, then input_required with the input
+ * requests the client declared (until tasks/update answers them), then completed with the result.
+ */
+export const tasksServer = clientScenario<TasksObs>({
+  id: 'client-tasks',
+  title: 'a scripted 2026-07-28 server with the tasks extension: tools/call creates a task to poll, which asks for input once',
+  versions: MODERN,
+  async run(ctx) {
+    const tasks: TaskLog[] = [];
+    const state = new Map<string, { log: TaskLog; answered: boolean; inputRequests: Record<string, unknown> }>();
+    const created = new Date().toISOString();
+    const task = (t: TaskLog, status: string, extra: Record<string, unknown> = {}) => ({ taskId: t.taskId, status, createdAt: created, lastUpdatedAt: new Date().toISOString(), ttlMs: 60_000, pollIntervalMs: t.pollIntervalMs, ...extra });
+    const meta = { _meta: { [META_SERVER_INFO]: SCRIPTED_INFO } };
+    const log = runScript(ctx.server, {
+      modern: true,
+      legacy: false,
+      timeoutMs: ctx.options.timeoutMs,
+      override(req, mctx) {
+        if (req.method === 'server/discover') {
+          return { jsonrpc: '2.0', id: req.id, result: { resultType: 'complete', supportedVersions: [MODERN_VERSION], capabilities: { tools: {}, prompts: {}, resources: {}, extensions: { [TASKS_EXTENSION]: {} } }, ttlMs: 0, cacheScope: 'public', ...meta } };
+        }
+        if (req.method === 'tools/call' && declaresTasks(mctx.capabilities)) {
+          const inputRequests = inputRequestsFor(mctx.capabilities);
+          const t: TaskLog = { taskId: `task-${tasks.length + 1}-7c1e4b9a2f`, seq: mctx.received.seq, pollIntervalMs: TASK_POLL_MS, inputKeys: Object.keys(inputRequests), polls: [] };
+          tasks.push(t);
+          state.set(t.taskId, { log: t, answered: t.inputKeys.length === 0, inputRequests });
+          return { jsonrpc: '2.0', id: req.id, result: { resultType: 'task', ...task(t, 'working'), ...meta } };
+        }
+        if (!req.method.startsWith('tasks/')) return undefined;
+        const s = state.get(String(req.params.taskId));
+        if (!s) return { scripted: true, response: { jsonrpc: '2.0', id: req.id, error: { code: -32602, message: 'Unknown taskId' } }, status: ctx.server.kind === 'http' ? 400 : 200 };
+        if (req.method === 'tasks/update') {
+          s.answered = true;
+          return { jsonrpc: '2.0', id: req.id, result: { resultType: 'complete', ...meta } };
+        }
+        if (req.method === 'tasks/cancel') return { jsonrpc: '2.0', id: req.id, result: { resultType: 'complete', ...meta } };
+        if (req.method !== 'tasks/get') return undefined;
+        const n = s.log.polls.length;
+        const status = n === 0 ? 'working' : !s.answered ? 'input_required' : 'completed';
+        s.log.polls.push({ seq: mctx.received.seq, at: mctx.received.at ?? Date.now(), status });
+        const extra = status === 'input_required' ? { inputRequests: s.inputRequests } : status === 'completed' ? { result: { content: [{ type: 'text', text: 'task done' }], isError: false } } : {};
+        return { jsonrpc: '2.0', id: req.id, result: { resultType: 'complete', ...task(s.log, status, extra), ...meta } };
+      },
+    });
+    return { ...(await observe(ctx, log)), tasks };
+  },
+});
+
 /** The scenarios whose traffic the client oracles judge when no scenario check is selected. */
 export const ORACLE_TRAFFIC = [modernServer, legacyServer, inputRequired];
