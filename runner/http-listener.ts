@@ -106,7 +106,7 @@ export class HttpListener {
       const out = this.recorder.record({ dir: 'out', channel: 'http', raw: text, kind: 'message', message, http: { method: 'POST', status, headers: { 'content-type': contentType, ...extra }, url: url.pathname } });
       return out.seq;
     };
-    if (!reply.sse && !reply.before?.length) {
+    if (!reply.sse && !reply.before?.length && !reply.stream) {
       const response = await reply.response;
       if (response === undefined) {
         res.writeHead(reply.status ?? 202, extra).end();
@@ -126,7 +126,16 @@ export class HttpListener {
       record(m, text, 'text/event-stream', 200);
       res.write(`id: ${++this.eventId}\nevent: message\ndata: ${text}\n\n`);
     }
+    if (reply.stream) {
+      for await (const m of reply.stream) {
+        if (res.destroyed) break;
+        const text = serializeBody(m);
+        record(m, text, 'text/event-stream', 200);
+        res.write(`id: ${++this.eventId}\nevent: message\ndata: ${text}\n\n`);
+      }
+    }
     const response = await reply.response;
+    if (res.destroyed) return;
     if (response !== undefined) {
       entry.reply = response;
       const text = serializeBody(response);

@@ -129,6 +129,7 @@ export class RelayListener {
       return out.seq;
     };
     for (const m of reply.before ?? []) write(m);
+    if (reply.stream) for await (const m of reply.stream) if (write(m) === undefined) break;
     const response = await reply.response;
     if (response === undefined) return;
     entry.reply = response;

@@ -17,7 +17,7 @@ import { clipJson } from './exchange.js';
 import type { RunObservations } from './observations.js';
 import type { Received } from './ports.js';
 import {
-  counterOffer, inputRequired, legacyServer, modernServer, MRTR_METHODS, nearValidAnswers, resultTypes, sseAnswers, targetOf, tasksServer, TASKS_EXTENSION, UNKNOWN_STATE,
+  cachingServer, counterOffer, inputRequired, LONG_TTL_MS, legacyServer, modernServer, MRTR_METHODS, nearValidAnswers, resultTypes, sseAnswers, targetOf, tasksServer, TASKS_EXTENSION, UNKNOWN_STATE,
   type ClientObs, type Round, type TaskLog,
 } from './scenarios/client.js';
 import { modernMetaOf, SESSION_ID } from './scripted.js';
@@ -491,6 +491,26 @@ const sseResponses = check(sseAnswers, {
   },
 });
 
+// ---------------------------------------------------------------- caching
+
+const cacheFresh = check(cachingServer, {
+  id: 'client.cache-fresh',
+  title: 'a list still fresh by its ttlMs is not fetched again unless a list_changed notification invalidated it',
+  requirements: ['CA-04', 'CA-10'],
+  level: 'SHOULD',
+  versions: MODERN,
+  role: 'client',
+  spec: SPEC.caching26,
+  judge(o) {
+    if (o.lists.length === 0) return untestable('the client did not list tools');
+    const again = o.lists.slice(1);
+    if (again.length === 0) return untestable(`the client listed tools once${o.subscribed ? ' (and was told the list changed)' : ''}: nothing shows whether it caches (which cached answer it reuses for which request, CA-05, no server can see)`);
+    const stale = again.filter((l) => o.invalidatedAt === undefined || l.at < o.invalidatedAt);
+    if (stale.length) return violated(`the client fetched tools/list ${stale.length} more time(s) while the first answer was fresh (ttlMs ${LONG_TTL_MS}) and nothing had invalidated it`, stale.slice(0, 3).map((l) => ({ what: 'tools/list refetched inside its TTL', seq: [o.lists[0].seq, l.seq], expected: `the cached list (fresh for ${LONG_TTL_MS} ms)` })));
+    return holds(`the client fetched tools/list again only after notifications/tools/list_changed invalidated it (${again.length} time(s))`);
+  },
+});
+
 // ---------------------------------------------------------------- tasks (SEP-2663 extension)
 
 // The tasks extension (SEP-2663) has no page in the core specification: its rules are cited by requirement ID.
@@ -823,6 +843,7 @@ export const clientChecks = [
   counterOfferCheck,
   mrtrFulfils, mrtrRequestState, mrtrRetryId, mrtrScoped,
   resultTypeMissing, resultTypeUnknown,
+  cacheFresh,
   taskPolls, taskPollInterval, taskInput,
   nearValidSurvives, sseResponses,
   clientSchema, requestIds, notificationIds, noBatch,

@@ -153,6 +153,8 @@ export interface Received {
 export interface ScriptedReply {
   scripted: true;
   before?: unknown[];
+  /** Messages sent as they come, after `before` and before the response (a subscription stream). */
+  stream?: AsyncIterable<unknown>;
   /** The response; a promise is awaited (the HTTP stream stays open meanwhile). undefined = none. */
   response?: unknown;
   /** HTTP: answer as an SSE stream, primed with an event id and a comment line. */
