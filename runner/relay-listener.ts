@@ -114,6 +114,7 @@ export class RelayListener {
       truncated,
       kind: parsed.ok && isJsonRpcMessage(parsed.value) ? 'message' : parsed.ok ? undefined : 'noise',
       message: parsed.ok ? parsed.value : undefined,
+      data: { connection },
     });
     const entry: Received = { message: parsed.ok ? parsed.value : line, connection, seq: ev.seq };
     if (!parsed.ok) {

@@ -147,7 +147,7 @@ const initialized = check(legacyServer, {
     const sessions = initSessions(o.received);
     if (sessions.length === 0) return untestable('the client never completed initialize');
     for (const { init, after } of sessions) {
-      const next = after.filter((r) => r.replySeq === undefined || true).find((r) => isObj(r.message) && typeof r.message.method === 'string' && r.message.method !== 'ping' && r.seq > (init.replySeq ?? init.seq));
+      const next = after.find((r) => isObj(r.message) && typeof r.message.method === 'string' && r.message.method !== 'ping' && r.seq > (init.replySeq ?? init.seq));
       if (!next) {
         if (o.exit.timedOut) continue;
         return violated('the client sent nothing after the initialize result (no notifications/initialized)', [ev('initialize', init, { response: clipJson(init.reply) })]);
@@ -683,7 +683,9 @@ const requestIds = oracle({
         bad.push({ what: `${String(m.method)} has id ${JSON.stringify(m.id)}`, actual: clipJson(m, 400), seq: [e.seq] });
         continue;
       }
-      const key = `${e.source}|${modernMetaOf(m.params) ? 'modern' : 'legacy'}|${JSON.stringify(m.id)}`;
+      // One session: a stdio server process the client started, or an HTTP session id (or none).
+      const session = e.channel === 'http' ? (e.http?.headers['mcp-session-id'] ?? '') : String(e.data?.connection ?? '');
+      const key = `${e.source}|${session}|${modernMetaOf(m.params) ? 'modern' : 'legacy'}|${JSON.stringify(m.id)}`;
       const earlier = seen.get(key) ?? [];
       for (const prev of earlier) {
         const legacy = !modernMetaOf(m.params) && m.method !== 'initialize';
