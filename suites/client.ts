@@ -227,7 +227,8 @@ const serverRequests = check(legacyServer, {
   role: 'client',
   spec: SPEC_CLIENT.lifecycle25,
   judge(o) {
-    if (o.log.serverRequests.length === 0) return untestable('the client sent no request after notifications/initialized, so the server had no stream to ask it on');
+    const declared = o.log.serverRequests.filter((r) => r.declared);
+    if (declared.length === 0) return untestable('the client sent no request after notifications/initialized, so the server had no stream to ask it on');
     const version = (() => {
       const init = o.received.find((r) => isRequest(r.message) && r.message.method === 'initialize');
       const v = isObj(init?.reply) && isObj(init.reply.result) ? init.reply.result.protocolVersion : undefined;
@@ -237,7 +238,7 @@ const serverRequests = check(legacyServer, {
     const index = messages(version).index;
     const problems: Evidence[] = [];
     let answered = 0;
-    for (const asked of o.log.serverRequests) {
+    for (const asked of declared) {
       const reply = o.received.find((r) => isResponse(r.message) && r.message.id === asked.id);
       if (!reply) {
         problems.push({ what: `${asked.method} (id ${asked.id}) was never answered`, expected: 'a response' });
@@ -257,8 +258,30 @@ const serverRequests = check(legacyServer, {
       if (def && isObj(m.result) && !doc.validator(def)(m.result)) problems.push(ev(`the ${asked.method} result is not a valid ${def}`, reply));
       if (asked.method === 'ping' && isObj(m.result) && Object.keys(m.result).some((k) => k !== '_meta')) problems.push(ev('ping was answered with a non-empty result', reply));
     }
-    if (problems.length) return violated(`${problems.length} of ${o.log.serverRequests.length} server requests answered wrongly or not at all; first: ${problems[0].what}`, problems.slice(0, 4));
-    return holds(`${answered} server requests (${o.log.serverRequests.map((r) => r.method).join(', ')}) answered validly`);
+    if (problems.length) return violated(`${problems.length} of ${declared.length} server requests answered wrongly or not at all; first: ${problems[0].what}`, problems.slice(0, 4));
+    return holds(`${answered} server requests (${declared.map((r) => r.method).join(', ')}) answered validly`);
+  },
+});
+
+const undeclaredRequest = check(legacyServer, {
+  id: 'client.undeclared-request',
+  title: 'a server request for a capability the client did not declare is answered with an error, not a result',
+  requirements: ['LC-07', 'JR-10'],
+  level: 'SHOULD',
+  versions: ALL_VERSIONS,
+  role: 'client',
+  spec: SPEC_CLIENT.lifecycle25,
+  judge(o) {
+    const asked = o.log.serverRequests.filter((r) => !r.declared);
+    if (asked.length === 0) return untestable(o.log.serverRequests.length ? 'the client declared roots, sampling and elicitation: nothing undeclared to ask' : 'the client sent no request after notifications/initialized, so the server had no stream to ask it on');
+    const bad: Evidence[] = [];
+    for (const a of asked) {
+      const reply = o.received.find((r) => isResponse(r.message) && r.message.id === a.id);
+      if (!reply) bad.push({ what: `${a.method} (not declared) was never answered`, expected: 'an error response (e.g. -32601)' });
+      else if (!('error' in (reply.message as Msg))) bad.push(ev(`${a.method} was answered with a result although the client did not declare it`, reply, { expected: 'an error response (e.g. -32601)' }));
+    }
+    if (bad.length) return violated(bad[0].what, bad);
+    return holds(`${asked.map((a) => a.method).join(', ')} (not declared) answered with an error`);
   },
 });
 
@@ -841,7 +864,7 @@ const httpNameHeader = oracle({
 
 export const clientChecks = [
   metaRequired, metaClientInfo, staysModern,
-  legacyFallback, initialized, initWait, sessionId, sessionDelete, serverRequests,
+  legacyFallback, initialized, initWait, sessionId, sessionDelete, serverRequests, undeclaredRequest,
   counterOfferCheck,
   mrtrFulfils, mrtrRequestState, mrtrRetryId, mrtrScoped,
   resultTypeMissing, resultTypeUnknown,

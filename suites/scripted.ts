@@ -92,8 +92,8 @@ function sessionKey(r: Received): string {
 
 /** What the script did that judges need to know. */
 export interface ScriptLog {
-  /** Server-to-client requests sent (legacy), with the Received seq of the request they were sent during. */
-  serverRequests: { id: string; method: string }[];
+  /** Server-to-client requests sent (legacy); `declared` says whether the client declared the capability. */
+  serverRequests: { id: string; method: string; declared: boolean }[];
   /** -32022 answers: the request id and the version refused. */
   refused: { id: unknown; version: unknown; supported: string[] }[];
 }
@@ -184,8 +184,9 @@ export function runScript(server: ScriptedServer, opts: ScriptOptions): ScriptLo
     if (!opts.serverRequests || s.requestsSent || !s.initialized) return response;
     // The first request after notifications/initialized: ask the client what it declared, and ping it.
     s.requestsSent = true;
-    const asks = serverRequestsFor(s.capabilities).map((r) => ({ jsonrpc: '2.0', id: `mcpspec-${nextServerId++}`, ...r }));
-    for (const a of asks) log.serverRequests.push({ id: a.id, method: a.method });
+    const asks = serverRequestsFor(s.capabilities).map((r) => ({ jsonrpc: '2.0', id: `mcpspec-${nextServerId++}`, method: r.method, ...(r.params ? { params: r.params } : {}), declared: r.declared }));
+    for (const a of asks) log.serverRequests.push({ id: a.id, method: a.method, declared: a.declared });
+    for (const a of asks) delete (a as { declared?: boolean }).declared;
     const answered = Promise.all(asks.map((a) => server.waitFor((x) => isObj(x.message) && x.message.id === a.id && !('method' in x.message), opts.timeoutMs)));
     return { scripted: true, before: asks, response: answered.then(() => (isScriptedReplyLike(response) ? response.response : response)) } satisfies ScriptedReply;
   }
@@ -195,12 +196,21 @@ function isScriptedReplyLike(v: unknown): v is ScriptedReply {
   return isObj(v) && v.scripted === true;
 }
 
-/** The server->client requests a legacy server may send: ping always, the rest only when declared. */
-export function serverRequestsFor(capabilities: Record<string, unknown>): { method: string; params?: Record<string, unknown> }[] {
-  const out: { method: string; params?: Record<string, unknown> }[] = [{ method: 'ping' }];
-  if ('roots' in capabilities) out.push({ method: 'roots/list' });
-  if ('sampling' in capabilities) out.push({ method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: { type: 'text', text: 'Say hello' } }], maxTokens: 16 } });
-  if ('elicitation' in capabilities) out.push({ method: 'elicitation/create', params: { mode: 'form', message: 'Your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } } });
+const SERVER_ASKS: [capability: string, method: string, params?: Record<string, unknown>][] = [
+  ['roots', 'roots/list'],
+  ['sampling', 'sampling/createMessage', { messages: [{ role: 'user', content: { type: 'text', text: 'Say hello' } }], maxTokens: 16 }],
+  ['elicitation', 'elicitation/create', { mode: 'form', message: 'Your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } }],
+];
+
+/**
+ * The server->client requests a legacy server sends: ping always, the rest for what the client
+ * declared, and one (the first) it did not declare: a client answers that with an error, not a result.
+ */
+export function serverRequestsFor(capabilities: Record<string, unknown>): { method: string; params?: Record<string, unknown>; declared: boolean }[] {
+  const out: { method: string; params?: Record<string, unknown>; declared: boolean }[] = [{ method: 'ping', declared: true }];
+  for (const [cap, method, params] of SERVER_ASKS) if (cap in capabilities) out.push({ method, ...(params ? { params } : {}), declared: true });
+  const undeclared = SERVER_ASKS.find(([cap]) => !(cap in capabilities));
+  if (undeclared) out.push({ method: undeclared[1], ...(undeclared[2] ? { params: undeclared[2] } : {}), declared: false });
   return out;
 }
 

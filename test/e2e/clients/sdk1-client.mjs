@@ -1,15 +1,14 @@
 // A small client on the 1.x SDK (@modelcontextprotocol/sdk), for mcpspec's real-client tests:
-// `--http URL` or `--stdio <server command...>`; lists and uses a tool, a prompt and a resource.
+// `--http URL` or `--stdio <server command...>` (it declares elicitation and sampling, not roots); lists and uses a tool, a prompt and a resource.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CreateMessageRequestSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 
 const [mode, ...rest] = process.argv.slice(2);
-const client = new Client({ name: 'sdk1-example-client', version: '1.0.0' }, { capabilities: { elicitation: {}, sampling: {}, roots: {} } });
+const client = new Client({ name: 'sdk1-example-client', version: '1.0.0' }, { capabilities: { elicitation: {}, sampling: {} } });
 client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: { name: 'sdk1' } }));
 client.setRequestHandler(CreateMessageRequestSchema, async () => ({ model: 'example-model', role: 'assistant', content: { type: 'text', text: 'hello' } }));
-client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: 'file:///tmp/sdk1', name: 'scratch' }] }));
 const transport = mode === '--http' ? new StreamableHTTPClientTransport(new URL(rest[0])) : new StdioClientTransport({ command: rest[0], args: rest.slice(1) });
 try {
   await client.connect(transport);

@@ -1,14 +1,13 @@
 // A small client on @modelcontextprotocol/client 2.x (2026-07-28 with MRTR handlers), for mcpspec's
-// real-client tests: `--http URL` or `--stdio <server command...>`. It negotiates (auto: discover,
+// real-client tests: `--http URL` or `--stdio <server command...>` (it declares elicitation and sampling, not roots). It negotiates (auto: discover,
 // then fall back), then lists and uses a tool, a prompt and a resource, and exits 0 once connected.
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
 const [mode, ...rest] = process.argv.slice(2);
-const client = new Client({ name: 'sdk2-example-client', version: '1.0.0' }, { capabilities: { elicitation: { form: {} }, sampling: {}, roots: {} }, versionNegotiation: { mode: 'auto' } });
+const client = new Client({ name: 'sdk2-example-client', version: '1.0.0' }, { capabilities: { elicitation: { form: {} }, sampling: {} }, versionNegotiation: { mode: 'auto' } });
 client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { name: 'sdk2' } }));
 client.setRequestHandler('sampling/createMessage', async () => ({ model: 'example-model', role: 'assistant', content: { type: 'text', text: 'hello' } }));
-client.setRequestHandler('roots/list', async () => ({ roots: [{ uri: 'file:///tmp/sdk2', name: 'scratch' }] }));
 const transport = mode === '--http' ? new StreamableHTTPClientTransport(new URL(rest[0])) : new StdioClientTransport({ command: rest[0], args: rest.slice(1) });
 try {
   await client.connect(transport);
