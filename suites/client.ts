@@ -475,18 +475,22 @@ const resultTypeUnknown = check(resultTypes, {
 
 const nearValidSurvives = check(nearValidAnswers, {
   id: 'client.near-valid-survives',
-  title: 'a client served a result that breaks one schema constraint neither crashes nor hangs',
+  title: 'a client served a result that breaks one schema constraint neither crashes nor hangs, nor passes the broken data on in an invalid request',
   requirements: ['JR-04', 'EX-05'],
   level: 'MUST',
   versions: ALL_VERSIONS,
   role: 'client',
   spec: SPEC_CLIENT.basic26,
-  judge(o) {
+  judge(o, ctx) {
     if (o.served.length === 0) return untestable('the client listed nothing (tools, prompts, resources), so no near-valid result was served');
     const labels = o.served.map((s) => `${s.method}: ${s.label.keyword} at ${s.label.path || '/'}`);
     const crash = crashOf(o.exit);
     if (crash) return violated(`the client crashed (${crash}) after near-valid results (${labels.join('; ')})`, [{ what: 'client exit', actual: { exitCode: o.exit.exitCode, signal: o.exit.signal, stderrTail: o.exit.stderrTail.slice(-600) }, expected: labels }]);
     if (o.exit.timedOut) return violated(`the client hung after near-valid results (${labels.join('; ')})`, [{ what: 'client still running at the timeout', expected: labels }]);
+    // Acting on them as valid: a request after the first near-valid answer that is itself invalid (it passed a broken value on).
+    const first = Math.min(...o.served.map((x) => x.seq));
+    const passedOn = o.received.filter((r) => r.seq > first && isRequest(r.message)).map((r) => schemaProblem({ seq: r.seq, t: 0, dir: 'in', channel: o.transport, raw: '', message: r.message }, ctx.version)).filter((p): p is Evidence => p !== undefined);
+    if (passedOn.length) return violated(`after near-valid results (${labels.join('; ')}) the client sent ${passedOn.length} invalid request(s): it acted on broken data as valid; first: ${passedOn[0].what} (${passedOn[0].pointer || '/'}: ${String(passedOn[0].expected)})`, passedOn.slice(0, 3));
     return holds(`${o.served.length} near-valid result(s) (${labels.join('; ')}); the client ${describeExit(o.exit)}`);
   },
 });
@@ -629,6 +633,31 @@ function schemaVersionOf(m: unknown, run: string): string {
 }
 
 const TASK_DEFS: Record<string, string> = { 'tasks/get': 'GetTaskRequest', 'tasks/update': 'UpdateTaskRequest', 'tasks/cancel': 'CancelTaskRequest' };
+const NEAR_VALID_SCENARIO = 'client-near-valid';
+
+/** Why one client message is invalid for the schema of its version (the tasks extension's for tasks/*), or undefined. */
+export function schemaProblem(e: WireEvent, runVersion: string): Evidence | undefined {
+  const problems: Evidence[] = [];
+  const key = schemaVersionOf(e.message, runVersion);
+  const doc = loadSchema(key);
+  const m = e.message as Msg;
+  let def = 'JSONRPCMessage';
+  if (key === '2026-07-28' && typeof m.method === 'string' && TASK_DEFS[m.method]) {
+    const ext = loadSchema('ext-tasks-draft');
+    const vt = ext.validator(TASK_DEFS[m.method]);
+    if (!(vt(m) as boolean)) problems.push({ what: `${m.method} is not a valid ${TASK_DEFS[m.method]} (tasks extension)`, actual: clipJson(m, 800), pointer: vt.errors?.[0]?.instancePath, expected: vt.errors?.[0]?.message, seq: [e.seq] });
+  } else if (typeof m.method === 'string') {
+    const info = messages(key).index.get(m.method);
+    if (info && !info.embedded && info.direction !== 'server-to-client') def = info.definition;
+  }
+  const v = doc.validator(def);
+  const valid = (v(m) as boolean) && (def === 'JSONRPCMessage' || (doc.validator('JSONRPCMessage')(m) as boolean));
+  if (!valid) {
+    const err = v.errors?.[0];
+    problems.push({ what: `${String(m.method ?? 'a response')} is not a valid ${def} (${key})`, actual: clipJson(m, 800), pointer: err?.instancePath, expected: err?.message, seq: [e.seq] });
+  }
+  return problems[0];
+}
 
 const clientSchema = oracle({
   id: 'client.schema',
@@ -639,28 +668,13 @@ const clientSchema = oracle({
   role: 'client',
   spec: SPEC_CLIENT.basic26,
   judge(obs) {
-    const msgs = clientMessages(obs).filter((e) => !Array.isArray(e.message));
+    // What a client sends after near-valid answers may carry their broken values: client.near-valid-survives judges that.
+    const msgs = clientMessages(obs).filter((e) => !Array.isArray(e.message) && e.source !== NEAR_VALID_SCENARIO);
     if (msgs.length === 0) return untestable('the client sent no message');
     const problems: Evidence[] = [];
     for (const e of msgs) {
-      const key = schemaVersionOf(e.message, obs.version);
-      const doc = loadSchema(key);
-      const m = e.message as Msg;
-      let def = 'JSONRPCMessage';
-      if (key === '2026-07-28' && typeof m.method === 'string' && TASK_DEFS[m.method]) {
-        const ext = loadSchema('ext-tasks-draft');
-        const vt = ext.validator(TASK_DEFS[m.method]);
-        if (!(vt(m) as boolean)) problems.push({ what: `${m.method} is not a valid ${TASK_DEFS[m.method]} (tasks extension)`, actual: clipJson(m, 800), pointer: vt.errors?.[0]?.instancePath, expected: vt.errors?.[0]?.message, seq: [e.seq] });
-      } else if (typeof m.method === 'string') {
-        const info = messages(key).index.get(m.method);
-        if (info && !info.embedded && info.direction !== 'server-to-client') def = info.definition;
-      }
-      const v = doc.validator(def);
-      const valid = (v(m) as boolean) && (def === 'JSONRPCMessage' || (doc.validator('JSONRPCMessage')(m) as boolean));
-      if (!valid) {
-        const err = v.errors?.[0];
-        problems.push({ what: `${String(m.method ?? 'a response')} is not a valid ${def} (${key})`, actual: clipJson(m, 800), pointer: err?.instancePath, expected: err?.message, seq: [e.seq] });
-      }
+      const p = schemaProblem(e, obs.version);
+      if (p) problems.push(p);
     }
     if (problems.length) return violated(`${problems.length} of ${msgs.length} client messages are invalid; first: ${problems[0].what} (${problems[0].pointer || '/'}: ${String(problems[0].expected)})`, problems.slice(0, 5));
     // The Rust SDK's client message schema, beside the official one: where they disagree it is a note, never a failure.

@@ -71,3 +71,21 @@ describe('client.request-ids', () => {
     expect(ids.judge(obs([req(null, 1)]), ctx).outcome).toBe('violated');
   });
 });
+
+describe('client.near-valid-survives', () => {
+  const c = CHECKS.find((x) => x.id === 'client.near-valid-survives')!;
+  const ctx: JudgeContext = { era: 'modern', version: '2026-07-28', transport: 'stdio', capabilities: {} };
+  const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+  const base = { exit: exit({ exitCode: 0 }), transport: 'stdio' as const, log: { serverRequests: [], refused: [] }, served: [{ seq: 2, method: 'resources/list', label: { path: '/resources/0/uri', keyword: 'format', mutation: 'broken uri' } }] };
+  const read = (uri: string) => ({ seq: 3, connection: 1, message: { jsonrpc: '2.0', id: 2, method: 'resources/read', params: { uri, _meta: meta } } });
+
+  it('fails a client that passes a broken value on in an invalid request (acting on it as valid)', () => {
+    const j = c.judge({ ...base, received: [read('://missing-scheme')] }, ctx);
+    expect(j.outcome).toBe('violated');
+    expect(j.message).toContain('acted on broken data as valid');
+  });
+
+  it('passes a client that goes on with valid requests only', () => {
+    expect(c.judge({ ...base, received: [read('mcpspec://scripted/readme')] }, ctx).outcome).toBe('holds');
+  });
+});
