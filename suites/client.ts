@@ -17,7 +17,7 @@ import { clipJson } from './exchange.js';
 import type { RunObservations } from './observations.js';
 import type { Received } from './ports.js';
 import {
-  cachingServer, counterOffer, inputRequired, LONG_TTL_MS, legacyServer, modernServer, MRTR_METHODS, nearValidAnswers, resultTypes, sseAnswers, targetOf, tasksServer, TASKS_EXTENSION, UNKNOWN_STATE,
+  cachingServer, counterOffer, inputRequired, legacyTasksServer, LONG_TTL_MS, legacyServer, modernServer, MRTR_METHODS, nearValidAnswers, resultTypes, sseAnswers, targetOf, tasksServer, TASKS_EXTENSION, UNKNOWN_STATE,
   type ClientObs, type Round, type TaskLog,
 } from './scenarios/client.js';
 import { modernMetaOf, SESSION_ID } from './scripted.js';
@@ -618,6 +618,50 @@ const taskInput = check(tasksServer, {
   },
 });
 
+const legacyTaskPolls = check(legacyTasksServer, {
+  id: 'client.legacy-task-polls',
+  title: '2025-11-25 tasks: the client polls tasks/get no faster than pollInterval until a terminal status (or waits in tasks/result), then fetches the result with tasks/result',
+  requirements: ['TA-09', 'TA-10', 'TA-11'],
+  level: 'SHOULD',
+  versions: ALL_VERSIONS,
+  role: 'client',
+  spec: SPEC_CLIENT.lifecycle25,
+  judge(o) {
+    if (o.tasks.length === 0) return untestable('the client did not task-augment a tools/call although the server declared tasks.requests.tools.call');
+    const bad: Evidence[] = [];
+    for (const t of o.tasks) {
+      const got = o.received.filter((r) => isRequest(r.message) && r.message.method === 'tasks/result' && paramsOf(r).taskId === t.taskId);
+      const gets = t.polls.filter((p) => o.received.some((r) => r.seq === p.seq && isRequest(r.message) && r.message.method === 'tasks/get'));
+      for (let i = 1; i < gets.length; i++) {
+        const gap = gets[i].at - gets[i - 1].at;
+        if (gap < t.pollInterval * 0.9 - 5) bad.push({ what: `task ${t.taskId}: tasks/get ${gap} ms after the previous one (pollInterval ${t.pollInterval} ms)`, seq: [gets[i - 1].seq, gets[i].seq] });
+      }
+      const terminal = gets.findIndex((p) => TERMINAL.has(p.status));
+      if (terminal >= 0 && gets.length > terminal + 1) bad.push({ what: `task ${t.taskId}: tasks/get after the terminal status`, seq: gets.slice(terminal + 1).map((p) => p.seq) });
+      if (got.length === 0 && !o.exit.timedOut) bad.push({ what: `task ${t.taskId}: the client never fetched the result with tasks/result`, actual: t.polls.map((p) => p.status) });
+    }
+    if (bad.length) return violated(`${bad.length} problem(s) following 2025-11-25 tasks; first: ${bad[0].what}`, bad.slice(0, 3));
+    return holds(`${o.tasks.length} task(s) followed to their result (${o.tasks.map((t) => t.polls.map((p) => p.status).join(' > ')).join('; ')})`);
+  },
+});
+
+const legacyTaskUnasked = check(legacyServer, {
+  id: 'client.legacy-task-unasked',
+  title: '2025-11-25 tasks: the client does not task-augment tools/call when the server did not declare tasks.requests.tools.call',
+  requirements: ['TA-02', 'TA-01'],
+  level: 'MUST',
+  versions: ALL_VERSIONS,
+  role: 'client',
+  spec: SPEC_CLIENT.lifecycle25,
+  judge(o) {
+    const calls = o.received.filter((r) => isRequest(r.message) && r.message.method === 'tools/call' && !modernMetaOf(r.message.params));
+    if (calls.length === 0) return untestable('the client called no tool on the legacy server');
+    const augmented = calls.filter((r) => 'task' in paramsOf(r));
+    if (augmented.length) return violated(`${augmented.length} of ${calls.length} tools/call requests are task-augmented although the server declared no tasks capability`, augmented.slice(0, 2).map((r) => ev('task-augmented tools/call', r)));
+    return holds(`${calls.length} tools/call request(s), none task-augmented`);
+  },
+});
+
 // ---------------------------------------------------------------- oracles over every client message
 
 type RunObs = RunObservations;
@@ -884,6 +928,7 @@ export const clientChecks = [
   resultTypeMissing, resultTypeUnknown,
   cacheFresh,
   taskPolls, taskPollInterval, taskInput,
+  legacyTaskPolls, legacyTaskUnasked,
   nearValidSurvives, sseResponses,
   clientSchema, requestIds, notificationIds, noBatch,
   httpAccept, httpProtocolVersion, httpMethodHeader, httpNameHeader,

@@ -29,6 +29,8 @@ export interface ScriptOptions {
   serverRequests?: boolean;
   /** The request timeout (waits for the client's answers). */
   timeoutMs: number;
+  /** Capabilities the legacy server declares in its initialize result (default: tools, prompts, resources). */
+  legacyCapabilities?: Record<string, unknown>;
   /** Answer every modern request with -32022 naming only the legacy versions (a counter-offer). */
   counterOffer?: boolean;
   /** A scenario's own answers: return undefined to let the plain server answer. */
@@ -168,7 +170,7 @@ export function runScript(server: ScriptedServer, opts: ScriptOptions): ScriptLo
     const capabilities = isObj(req.params.capabilities) ? req.params.capabilities : {};
     const key = http ? `http:${SESSION_ID}` : `stdio:${received.connection}`;
     sessions.set(key, { version, capabilities, initialized: false, requestsSent: false });
-    const response = ok(req.id, { protocolVersion: version, capabilities: CAPS, serverInfo: SCRIPTED_INFO });
+    const response = ok(req.id, { protocolVersion: version, capabilities: opts.legacyCapabilities ?? CAPS, serverInfo: SCRIPTED_INFO });
     const reply: ScriptedReply = { scripted: true, response, headers: http ? { 'Mcp-Session-Id': SESSION_ID } : undefined };
     if (opts.holdInitializeMs) reply.response = server.quiet(opts.holdInitializeMs, opts.timeoutMs).then(() => response);
     return reply;

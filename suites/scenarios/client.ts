@@ -271,6 +271,60 @@ export const tasksServer = clientScenario<TasksObs>({
   },
 });
 
+export const LEGACY_TASK_POLL_MS = 100;
+
+export interface LegacyTaskObs extends ClientObs {
+  /** Tasks created for task-augmented tools/call requests, with each tasks/get answer. */
+  tasks: { taskId: string; seq: number; pollInterval: number; polls: { seq: number; at: number; status: string }[] }[];
+}
+
+/**
+ * 2025-11-25 tasks (the core flavour): the legacy server declares tasks.requests.tools.call and its
+ * tool taskSupport "optional"; a task-augmented tools/call (params.task) creates a task (pollInterval
+ * 100 ms) that tasks/get shows working, then completed; tasks/result returns the tool's result.
+ */
+export const legacyTasksServer = clientScenario<LegacyTaskObs>({
+  id: 'client-tasks-legacy',
+  title: 'a scripted 2025-11-25 server with core tasks: a task-augmented tools/call creates a task to poll and fetch',
+  versions: ALL_VERSIONS,
+  async run(ctx) {
+    const tasks: LegacyTaskObs['tasks'] = [];
+    const created = new Date().toISOString();
+    const taskOf = (t: LegacyTaskObs['tasks'][number], status: string) => ({ taskId: t.taskId, status, createdAt: created, lastUpdatedAt: new Date().toISOString(), ttl: 60_000, pollInterval: t.pollInterval });
+    const result = { content: [{ type: 'text', text: 'task done' }], isError: false };
+    const log = runScript(ctx.server, {
+      modern: false,
+      legacy: true,
+      timeoutMs: ctx.options.timeoutMs,
+      legacyCapabilities: { tools: { listChanged: false }, prompts: { listChanged: false }, resources: { listChanged: false, subscribe: false }, tasks: { requests: { tools: { call: {} } } } },
+      override(req, mctx) {
+        if (req.method === 'tools/list') return { jsonrpc: '2.0', id: req.id, result: { tools: [{ ...TOOL, execution: { taskSupport: 'optional' } }] } };
+        if (req.method === 'tools/call' && isObj(req.params.task)) {
+          const t = { taskId: `legacy-task-${tasks.length + 1}-4d2e8f`, seq: mctx.received.seq, pollInterval: LEGACY_TASK_POLL_MS, polls: [] as LegacyTaskObs['tasks'][number]['polls'] };
+          tasks.push(t);
+          return { jsonrpc: '2.0', id: req.id, result: { task: taskOf(t, 'working') } };
+        }
+        if (!req.method.startsWith('tasks/')) return undefined;
+        const t = tasks.find((x) => x.taskId === req.params.taskId);
+        if (!t) return { jsonrpc: '2.0', id: req.id, error: { code: -32602, message: 'Unknown taskId' } };
+        if (req.method === 'tasks/get') {
+          const status = t.polls.length === 0 ? 'working' : 'completed';
+          t.polls.push({ seq: mctx.received.seq, at: mctx.received.at ?? Date.now(), status });
+          return { jsonrpc: '2.0', id: req.id, result: taskOf(t, status) };
+        }
+        if (req.method === 'tasks/result') {
+          // Blocks until terminal: the task completes at its second poll, or here at once.
+          if (!t.polls.some((p) => p.status === 'completed')) t.polls.push({ seq: mctx.received.seq, at: mctx.received.at ?? Date.now(), status: 'completed' });
+          return { jsonrpc: '2.0', id: req.id, result: { ...result, _meta: { 'io.modelcontextprotocol/related-task': { taskId: t.taskId } } } };
+        }
+        if (req.method === 'tasks/cancel') return { jsonrpc: '2.0', id: req.id, error: { code: -32602, message: 'Task is terminal' } };
+        return undefined;
+      },
+    });
+    return { ...(await observe(ctx, log)), tasks };
+  },
+});
+
 export const LONG_TTL_MS = 3_600_000;
 const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
 
