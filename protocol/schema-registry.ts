@@ -51,12 +51,16 @@ export class SchemaDocument {
   constructor(
     readonly root: Record<string, unknown>,
     readonly source: string,
+    /** A vendored schema: not checked against its meta-schema. */
+    readonly trusted = false,
   ) {
     const declared = typeof root.$schema === 'string' ? root.$schema : '';
     this.dialect = declared.includes('draft-07') || declared.includes('draft-06') || declared.includes('draft-04') ? 'draft-07' : '2020-12';
     this.defsKey = isObject(root.$defs) ? '$defs' : isObject(root.definitions) ? 'definitions' : undefined;
     // ajv needs a URI; a file name or label may hold spaces, so anonymous documents get a counter.
-    this.id = typeof root.$id === 'string' ? root.$id : `mcpspec:schema-${++anonymousDocuments}`;
+    // A document claiming a meta-schema's id (json-schema.org) would collide with ajv's own copy.
+    const own = typeof root.$id === 'string' && !/^https?:\/\/json-schema\.org\//.test(root.$id) ? root.$id : undefined;
+    this.id = own ?? `mcpspec:schema-${++anonymousDocuments}`;
   }
 
   /** Names of every definition in the document, in file order. */
@@ -127,12 +131,19 @@ export class SchemaDocument {
 
   get ajv(): AjvInstance {
     if (!this.ajvInstance) {
-      const options = { allErrors: true, strict: false, validateFormats: true, logger: false } as const;
-      const ajv: AjvInstance = this.dialect === 'draft-07' ? new Ajv07(options) : new Ajv2020(options);
-      addFormats(ajv);
-      addMcpFormats(ajv);
-      ajv.addSchema({ ...this.root, $id: this.id }, this.id);
-      this.ajvInstance = ajv;
+      // Vendored documents are trusted: checking them against the meta-schema costs ~60 ms each.
+      const checkAgainstMetaSchema = !this.trusted;
+      const shared = sharedAjv(this.dialect);
+      if (!shared.has(this.id) && !isKnownTo(shared.ajv, this.id)) {
+        shared.ajv.addSchema({ ...this.root, $id: this.id }, this.id, undefined, checkAgainstMetaSchema);
+        shared.added.add(this.id);
+        this.ajvInstance = shared.ajv;
+      } else {
+        // Another document already owns this $id (two tools naming the same one): keep them apart.
+        const ajv = newAjv(this.dialect);
+        ajv.addSchema({ ...this.root, $id: this.id }, this.id, undefined, checkAgainstMetaSchema);
+        this.ajvInstance = ajv;
+      }
     }
     return this.ajvInstance;
   }
@@ -168,6 +179,38 @@ export class SchemaDocument {
     const valid = v(value) as boolean;
     return { valid, errors: valid ? [] : [...(v.errors ?? [])] };
   }
+}
+
+function newAjv(dialect: Dialect): AjvInstance {
+  const options = { allErrors: true, strict: false, validateFormats: true, logger: false } as const;
+  const ajv: AjvInstance = dialect === 'draft-07' ? new Ajv07(options) : new Ajv2020(options);
+  addFormats(ajv);
+  addMcpFormats(ajv);
+  return ajv;
+}
+
+/**
+ * One ajv instance per dialect holds every document: a new instance costs 50 ms or more (its
+ * meta-schemas and formats), and a run compiles a document for every tool schema it sees. After
+ * MAX_SHARED documents a fresh instance takes over, so long fuzz campaigns do not grow without bound.
+ */
+const MAX_SHARED = 500;
+const shared = new Map<Dialect, { ajv: AjvInstance; added: Set<string>; has(id: string): boolean }>();
+
+function sharedAjv(dialect: Dialect) {
+  let entry = shared.get(dialect);
+  if (!entry || entry.added.size >= MAX_SHARED) {
+    const added = new Set<string>();
+    entry = { ajv: newAjv(dialect), added, has: (id: string) => added.has(id) };
+    shared.set(dialect, entry);
+  }
+  return entry;
+}
+
+/** Whether ajv already holds a schema (a meta-schema, say) under this id. */
+function isKnownTo(ajv: AjvInstance, id: string): boolean {
+  const held = ajv as unknown as { schemas: Record<string, unknown>; refs: Record<string, unknown> };
+  return id in held.schemas || id in held.refs;
 }
 
 function isObject(x: unknown): x is Record<string, unknown> {
@@ -207,7 +250,7 @@ export function loadSchemaFile(path: string, label?: string): SchemaDocument {
       throw new SchemaLookupError(`schema file ${path} is not JSON: ${(e as Error).message}`);
     }
     if (!isObject(root)) throw new SchemaLookupError(`schema file ${path} does not hold a JSON object`);
-    doc = new SchemaDocument(root, label ?? path);
+    doc = new SchemaDocument(root, label ?? path, full.startsWith(join(packageRoot(), 'fixtures', 'schemas')));
     cache.set(full, doc);
   }
   return doc;
