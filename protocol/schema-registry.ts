@@ -7,6 +7,7 @@ import type { Ajv as AjvCore } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { addMcpFormats } from './formats.js';
 import { packageRoot } from './package-root.js';
+import { precompiledSet } from './precompiled-validators.js';
 import { SPEC_VERSIONS } from './versions.js';
 
 // ajv-formats is CommonJS with only a default export; under NodeNext it sits on `.default`.
@@ -53,6 +54,8 @@ export class SchemaDocument {
     readonly source: string,
     /** A vendored schema: not checked against its meta-schema. */
     readonly trusted = false,
+    /** Build-time compiled validators of its definitions, when there are current ones. */
+    private readonly precompiled?: (definition: string) => ValidateFunction | undefined,
   ) {
     const declared = typeof root.$schema === 'string' ? root.$schema : '';
     this.dialect = declared.includes('draft-07') || declared.includes('draft-06') || declared.includes('draft-04') ? 'draft-07' : '2020-12';
@@ -153,7 +156,7 @@ export class SchemaDocument {
     const pointer = this.pointerOf(ref);
     const hit = this.validators.get(pointer);
     if (hit) return hit;
-    const got = this.ajv.getSchema(`${this.id}${pointer}`);
+    const got = this.precompiledAt(pointer) ?? this.ajv.getSchema(`${this.id}${pointer}`);
     if (!got) throw new SchemaLookupError(`cannot compile ${pointer} in ${this.source}`);
     this.validators.set(pointer, got);
     return got;
@@ -169,9 +172,25 @@ export class SchemaDocument {
     const key = JSON.stringify(parts);
     const hit = this.validators.get(key);
     if (hit) return hit;
+    if (nodes.length === 1 && typeof nodes[0] === 'object') {
+      const pointer = this.pointerOfNode(nodes[0]);
+      const ready = pointer ? this.precompiledAt(pointer) : undefined;
+      if (ready) {
+        this.validators.set(key, ready);
+        return ready;
+      }
+    }
     const compiled = this.ajv.compile(parts.length === 1 && typeof parts[0] === 'object' ? (parts[0] as object) : { allOf: parts });
     this.validators.set(key, compiled);
     return compiled;
+  }
+
+  /** The build-time validator for a definition's pointer (`#/$defs/X`), if there is one. */
+  private precompiledAt(pointer: string): ValidateFunction | undefined {
+    if (!this.precompiled || !this.defsKey) return undefined;
+    const prefix = `#/${this.defsKey}/`;
+    if (!pointer.startsWith(prefix) || pointer.indexOf('/', prefix.length) !== -1) return undefined;
+    return this.precompiled(pointer.slice(prefix.length).replace(/~1/g, '/').replace(/~0/g, '~'));
   }
 
   validate(ref: string, value: unknown): { valid: boolean; errors: ErrorObject[] } {
@@ -229,11 +248,15 @@ export function loadSchema(key: string): SchemaDocument {
   if (!file) {
     throw new SchemaLookupError(`unknown schema "${key}"; known: ${Object.keys(VENDORED_SCHEMAS).join(', ')}`);
   }
-  return loadSchemaFile(join(packageRoot(), 'fixtures', 'schemas', file), key);
+  return loadFile(join(packageRoot(), 'fixtures', 'schemas', file), key, key);
 }
 
 /** Load any JSON Schema document from a file. */
 export function loadSchemaFile(path: string, label?: string): SchemaDocument {
+  return loadFile(path, label);
+}
+
+function loadFile(path: string, label?: string, vendoredKey?: string): SchemaDocument {
   const full = resolve(path);
   let doc = cache.get(full);
   if (!doc) {
@@ -250,7 +273,7 @@ export function loadSchemaFile(path: string, label?: string): SchemaDocument {
       throw new SchemaLookupError(`schema file ${path} is not JSON: ${(e as Error).message}`);
     }
     if (!isObject(root)) throw new SchemaLookupError(`schema file ${path} does not hold a JSON object`);
-    doc = new SchemaDocument(root, label ?? path, full.startsWith(join(packageRoot(), 'fixtures', 'schemas')));
+    doc = new SchemaDocument(root, label ?? path, vendoredKey !== undefined, vendoredKey ? precompiledSet(vendoredKey, text) : undefined);
     cache.set(full, doc);
   }
   return doc;
