@@ -13,7 +13,7 @@ import type { Ajv as AjvCore } from 'ajv';
 import standaloneModule from 'ajv/dist/standalone/index.js';
 import addFormatsModule from 'ajv-formats';
 import { packageRoot } from './package-root.js';
-import { GENERATOR_VERSION, MODULE_FILE, sha256, validatorsDir, type Manifest } from './precompiled-validators.js';
+import { ajvVersion, GENERATOR_VERSION, META_SCHEMAS, MODULE_FILE, sha256, validatorsDir, type Manifest } from './precompiled-validators.js';
 import { SPEC_VERSIONS } from './versions.js';
 
 type Standalone = (ajv: AjvCore, refs: Record<string, string>) => string;
@@ -28,18 +28,17 @@ export const PRECOMPILED: Record<string, string> = {
   'ext-tasks-draft': 'mcp-ext-tasks-draft.schema.json',
 };
 
-function build(key: string, file: string): 'built' | 'current' {
-  const text = readFileSync(join(packageRoot(), 'fixtures', 'schemas', file), 'utf8');
-  const dir = validatorsDir(key);
-  const hash = sha256(text);
+/** Whether the set of `key` was built by this generator from input with this hash. */
+function isCurrent(key: string, hash: string): boolean {
   try {
-    const old = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as Manifest;
-    if (old.generator === GENERATOR_VERSION && old.schemaSha256 === hash) return 'current';
+    const old = JSON.parse(readFileSync(join(validatorsDir(key), 'manifest.json'), 'utf8')) as Manifest;
+    return old.generator === GENERATOR_VERSION && old.schemaSha256 === hash;
   } catch {
-    // no usable set yet
+    return false; // no usable set yet
   }
-  const root = JSON.parse(text) as Record<string, unknown>;
-  const draft07 = String(root.$schema ?? '').includes('draft-07');
+}
+
+function newAjv(draft07: boolean): AjvCore {
   // Same options as SchemaDocument's runtime instance, plus code generation.
   const options = {
     allErrors: true,
@@ -51,11 +50,37 @@ function build(key: string, file: string): 'built' | 'current' {
   } as const;
   const ajv: AjvCore = draft07 ? new Ajv07(options) : new Ajv2020(options);
   addFormats(ajv);
+  return ajv;
+}
+
+function write(key: string, hash: string, code: string, exports: Record<string, string>): void {
+  const dir = validatorsDir(key);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, MODULE_FILE), code);
+  // The manifest goes last: a half-written set has none and is ignored.
+  const manifest: Manifest = { generator: GENERATOR_VERSION, schemaSha256: hash, exports };
+  writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest));
+}
+
+function buildMeta(dialect: keyof typeof META_SCHEMAS): 'built' | 'current' {
+  const key = `meta-${dialect}`;
+  const hash = sha256(`ajv ${ajvVersion()}`);
+  if (isCurrent(key, hash)) return 'current';
+  const ajv = newAjv(dialect === 'draft-07');
+  write(key, hash, standaloneCode(ajv, { meta: META_SCHEMAS[dialect] }), { meta: 'meta' });
+  return 'built';
+}
+
+function build(key: string, file: string): 'built' | 'current' {
+  const text = readFileSync(join(packageRoot(), 'fixtures', 'schemas', file), 'utf8');
+  const hash = sha256(text);
+  if (isCurrent(key, hash)) return 'current';
+  const root = JSON.parse(text) as Record<string, unknown>;
+  const ajv = newAjv(String(root.$schema ?? '').includes('draft-07'));
   const id = 'mcpspec:precompiled';
   ajv.addSchema({ ...root, $id: id }, id);
   const defsKey = root.$defs ? '$defs' : 'definitions';
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
   // One module per schema: per-definition modules would each repeat every definition they reach.
   const exports: Record<string, string> = {};
   const refs: Record<string, string> = {};
@@ -63,13 +88,13 @@ function build(key: string, file: string): 'built' | 'current' {
     exports[name] = `d${i}`;
     refs[`d${i}`] = `${id}#/${defsKey}/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
   }
-  writeFileSync(join(dir, MODULE_FILE), standaloneCode(ajv, refs));
-  // The manifest goes last: a half-written set has none and is ignored.
-  const manifest: Manifest = { generator: GENERATOR_VERSION, schemaSha256: hash, exports };
-  writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest));
+  write(key, hash, standaloneCode(ajv, refs), exports);
   return 'built';
 }
 
 const started = Date.now();
-const outcome = Object.entries(PRECOMPILED).map(([key, file]) => `${key} ${build(key, file)}`);
+const outcome = [
+  ...Object.entries(PRECOMPILED).map(([key, file]) => `${key} ${build(key, file)}`),
+  ...(['2020-12', 'draft-07'] as const).map((d) => `meta-${d} ${buildMeta(d)}`),
+];
 if (outcome.some((o) => o.endsWith('built'))) console.error(`validators: ${outcome.join(', ')} (${Date.now() - started} ms)`);

@@ -7,7 +7,7 @@ import type { Ajv as AjvCore } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { addMcpFormats } from './formats.js';
 import { packageRoot } from './package-root.js';
-import { precompiledSet } from './precompiled-validators.js';
+import { META_SCHEMAS, precompiledMeta, precompiledSet } from './precompiled-validators.js';
 import { SPEC_VERSIONS } from './versions.js';
 
 // ajv-formats is CommonJS with only a default export; under NodeNext it sits on `.default`.
@@ -135,20 +135,36 @@ export class SchemaDocument {
   get ajv(): AjvInstance {
     if (!this.ajvInstance) {
       // Vendored documents are trusted: checking them against the meta-schema costs ~60 ms each.
-      const checkAgainstMetaSchema = !this.trusted;
+      // Others are checked by the build-time meta validator where there is one (ajv would first
+      // compile the meta-schema, ~0.2 s), else by ajv itself.
       const shared = sharedAjv(this.dialect);
+      // Checked here once; the instances never check again (their `{ $ref }` wrappers need no check).
+      if (!this.trusted && !this.passesPrecompiledMeta(shared.ajv)) shared.ajv.validateSchema({ ...this.root, $id: this.id }, true);
       if (!shared.has(this.id) && !isKnownTo(shared.ajv, this.id)) {
-        shared.ajv.addSchema({ ...this.root, $id: this.id }, this.id, undefined, checkAgainstMetaSchema);
+        shared.ajv.addSchema({ ...this.root, $id: this.id }, this.id, undefined, false);
         shared.added.add(this.id);
         this.ajvInstance = shared.ajv;
       } else {
         // Another document already owns this $id (two tools naming the same one): keep them apart.
         const ajv = newAjv(this.dialect);
-        ajv.addSchema({ ...this.root, $id: this.id }, this.id, undefined, checkAgainstMetaSchema);
+        ajv.addSchema({ ...this.root, $id: this.id }, this.id, undefined, false);
         this.ajvInstance = ajv;
       }
     }
     return this.ajvInstance;
+  }
+
+  /**
+   * True when the build-time meta validator of this document's dialect accepts it; throws ajv's own
+   * "schema is invalid" error when it does not; false when there is no such validator to ask.
+   */
+  private passesPrecompiledMeta(ajv: AjvInstance): boolean {
+    const declared = typeof this.root.$schema === 'string' ? this.root.$schema.replace(/#$/, '') : undefined;
+    if (declared !== undefined && declared !== META_SCHEMAS[this.dialect]) return false;
+    const meta = precompiledMeta(this.dialect);
+    if (!meta) return false;
+    if (!meta(this.root)) throw new Error(`schema is invalid: ${ajv.errorsText(meta.errors)}`);
+    return true;
   }
 
   /** A compiled validator for a definition name or pointer; compiled on first use and cached. */
@@ -201,7 +217,7 @@ export class SchemaDocument {
 }
 
 function newAjv(dialect: Dialect): AjvInstance {
-  const options = { allErrors: true, strict: false, validateFormats: true, logger: false } as const;
+  const options = { allErrors: true, strict: false, validateFormats: true, logger: false, validateSchema: false } as const;
   const ajv: AjvInstance = dialect === 'draft-07' ? new Ajv07(options) : new Ajv2020(options);
   addFormats(ajv);
   addMcpFormats(ajv);
