@@ -297,5 +297,11 @@ function loadFile(path: string, label?: string, vendoredKey?: string): SchemaDoc
 
 /** Wrap an in-memory schema (e.g. a tool's inputSchema) as a document of its own. */
 export function schemaFromObject(schema: Record<string, unknown>, label = 'inline schema'): SchemaDocument {
-  return new SchemaDocument(schema, label);
+  // One document per object: a tool's schema is checked, generated from and validated against by
+  // different scenarios, and each document compiles on its own.
+  let doc = inlineDocuments.get(schema);
+  if (!doc) inlineDocuments.set(schema, (doc = new SchemaDocument(schema, label)));
+  return doc;
 }
+
+const inlineDocuments = new WeakMap<object, SchemaDocument>();
