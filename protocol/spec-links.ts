@@ -19,4 +19,5 @@ export const SPEC = {
   stdio26: `${BASE}/2026-07-28/basic/transports/stdio`,
   http26: `${BASE}/2026-07-28/basic/transports/streamable-http`,
   patterns26: `${BASE}/2026-07-28/basic/patterns`,
+  mrtr26: `${BASE}/2026-07-28/basic/patterns/mrtr`,
 };

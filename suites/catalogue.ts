@@ -11,6 +11,7 @@ import { httpChecks } from './http.js';
 import { jsonrpcChecks } from './jsonrpc.js';
 import { lifecycleChecks } from './lifecycle.js';
 import { metaChecks } from './meta.js';
+import { mrtrChecks } from './mrtr.js';
 import { paginationChecks } from './pagination.js';
 import { promptsChecks } from './prompts.js';
 import { resourcesChecks } from './resources.js';
@@ -34,6 +35,7 @@ export const CHECKS: Check[] = [
   ...toolsChecks,
   ...resourcesChecks,
   ...promptsChecks,
+  ...mrtrChecks,
   ...completionChecks,
   ...httpChecks,
   ...robustnessChecks,
