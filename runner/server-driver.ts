@@ -15,6 +15,7 @@ import { HttpTransport } from './http-transport.js';
 import { outboundProblems } from './outbound-check.js';
 import { LanePool } from './probe-lanes.js';
 import { Recorder } from './recorder.js';
+import { capableClientHandler } from './server-requests.js';
 import { openSession } from './session.js';
 import { StdioTransport } from './stdio-transport.js';
 import { makeSandbox, type EnvOptions, type TargetSandbox } from './target-env.js';
@@ -102,8 +103,15 @@ export class ServerDriver implements Driver {
     this.httpHung.signal.addEventListener('abort', onHung, { once: true });
     const recorder = this.scenarioRecorder(s.id);
     const opened: { close(): Promise<unknown> }[] = [];
+    // mcpspec answers the server's requests as a client that declared what the scenario offers.
+    const offered = s.legacyCapabilities ?? {};
+    const factory: TransportFactory = (rec) => {
+      const t = this.factory(rec);
+      t.onServerRequest = capableClientHandler(this.version, offered, this.opts.seed);
+      return t;
+    };
     const open = async (skipInitialized = false): Promise<BaseSession> => {
-      const session = await openSession(this.factory, { specVersion: this.version, timeoutMs: this.opts.timeoutMs, recorder, skipInitialized, signal: stop.signal });
+      const session = await openSession(factory, { specVersion: this.version, timeoutMs: this.opts.timeoutMs, recorder, skipInitialized, signal: stop.signal, capabilities: s.legacyCapabilities });
       opened.push(session);
       this.exchanges.push(session.handshake);
       return session;

@@ -16,6 +16,7 @@ import { paginationChecks } from './pagination.js';
 import { promptsChecks } from './prompts.js';
 import { resourcesChecks } from './resources.js';
 import { robustnessChecks } from './robustness.js';
+import { serverRequestsChecks } from './server-requests.js';
 import type { Scenario } from './scenario.js';
 import { stdioChecks } from './stdio.js';
 import { toolsChecks } from './tools.js';
@@ -36,6 +37,7 @@ export const CHECKS: Check[] = [
   ...resourcesChecks,
   ...promptsChecks,
   ...mrtrChecks,
+  ...serverRequestsChecks,
   ...completionChecks,
   ...httpChecks,
   ...robustnessChecks,

@@ -60,6 +60,11 @@ export interface Scenario<O = any, C = any> {
   transports?: TransportKind[];
   /** Legacy sessions that must not send `notifications/initialized` yet. */
   skipInitialized?: boolean;
+  /**
+   * Legacy sessions offer these client capabilities in initialize (default none); mcpspec then
+   * answers the server's requests for them with generated results.
+   */
+  legacyCapabilities?: Record<string, unknown>;
   /** Longer scenarios start first so they overlap the rest. */
   startEarly?: boolean;
   run(ctx: C): Promise<O>;

@@ -137,47 +137,68 @@ function conformanceFirst(a: Tool, b: Tool): number {
   return rank(a) - rank(b);
 }
 
+export interface Start {
+  target: string;
+  method: string;
+  params: Obj;
+}
+
+/**
+ * What a scenario may try on the target: every tool mcpspec may call (conformance fixture tools
+ * first) with arguments generated from its inputSchema, every prompt with its required arguments,
+ * the listed resources; bounded.
+ */
+export async function requestsToTry(ctx: ScenarioContext): Promise<{ starts: Start[]; notTried: string[] }> {
+  const { session, options } = ctx;
+  const caps = session.capabilities;
+  const starts: Start[] = [];
+  const notTried: string[] = [];
+  const [tools, prompts, resources] = await Promise.all([
+    'tools' in caps ? listAll((c) => session.request('tools/list', c === undefined ? {} : { cursor: c }), 'tools') : undefined,
+    'prompts' in caps ? listAll((c) => session.request('prompts/list', c === undefined ? {} : { cursor: c }), 'prompts') : undefined,
+    'resources' in caps ? listAll((c) => session.request('resources/list', c === undefined ? {} : { cursor: c }), 'resources') : undefined,
+  ]);
+  const callable = (tools?.items ?? []).filter((t): t is Tool => typeof t.name === 'string').sort(conformanceFirst);
+  let toolCount = 0;
+  for (const tool of callable) {
+    const why = mayCall(tool, options) ?? schemaProblem(tool.inputSchema);
+    if (why) {
+      notTried.push(`${tool.name}: ${why}`);
+      continue;
+    }
+    if (toolCount >= MAX_TOOLS) break;
+    let args: unknown;
+    try {
+      args = fc.sample(schemaArbitraries(tool.inputSchema as Obj, { maxDepth: 3 }).valid, { seed: options.seed, numRuns: 1 })[0];
+    } catch {
+      notTried.push(`${tool.name}: no valid arguments could be generated`);
+      continue;
+    }
+    toolCount++;
+    starts.push({ target: `tools/call ${tool.name}`, method: 'tools/call', params: { name: tool.name, arguments: args } });
+  }
+  for (const p of (prompts?.items ?? []).slice(0, MAX_PROMPTS)) {
+    if (typeof p.name !== 'string') continue;
+    const declared = (Array.isArray(p.arguments) ? p.arguments : []).filter(isObj);
+    const args = Object.fromEntries(declared.filter((a) => a.required === true && typeof a.name === 'string').map((a) => [a.name as string, 'mcpspec']));
+    starts.push({ target: `prompts/get ${p.name}`, method: 'prompts/get', params: { name: p.name, arguments: args } });
+  }
+  for (const r of (resources?.items ?? []).slice(0, MAX_RESOURCES)) {
+    if (typeof r.uri === 'string') starts.push({ target: `resources/read ${r.uri}`, method: 'resources/read', params: { uri: r.uri } });
+  }
+  return { starts, notTried };
+}
+
 export const inputRequiredScenario = scenario<MrtrObs>({
   id: 'input-required',
   title: 'input_required: tools, prompts and resources driven as a capable client, round by round, then wrong retries',
   versions: MODERN,
   startEarly: true,
   async run(ctx) {
-    const { session, options } = ctx;
-    const caps = session.capabilities;
+    const { options } = ctx;
     const obs: MrtrObs = { flows: [], tried: 0, notTried: [] };
-    const starts: { target: string; method: string; params: Obj }[] = [];
-    const [tools, prompts, resources] = await Promise.all([
-      'tools' in caps ? listAll((c) => session.request('tools/list', c === undefined ? {} : { cursor: c }), 'tools') : undefined,
-      'prompts' in caps ? listAll((c) => session.request('prompts/list', c === undefined ? {} : { cursor: c }), 'prompts') : undefined,
-      'resources' in caps ? listAll((c) => session.request('resources/list', c === undefined ? {} : { cursor: c }), 'resources') : undefined,
-    ]);
-    const callable = (tools?.items ?? []).filter((t): t is Tool => typeof t.name === 'string').sort(conformanceFirst);
-    for (const tool of callable) {
-      const why = mayCall(tool, options) ?? schemaProblem(tool.inputSchema);
-      if (why) {
-        obs.notTried.push(`${tool.name}: ${why}`);
-        continue;
-      }
-      if (starts.length >= MAX_TOOLS) break;
-      let args: unknown;
-      try {
-        args = fc.sample(schemaArbitraries(tool.inputSchema as Obj, { maxDepth: 3 }).valid, { seed: options.seed, numRuns: 1 })[0];
-      } catch {
-        obs.notTried.push(`${tool.name}: no valid arguments could be generated`);
-        continue;
-      }
-      starts.push({ target: `tools/call ${tool.name}`, method: 'tools/call', params: { name: tool.name, arguments: args } });
-    }
-    for (const p of (prompts?.items ?? []).slice(0, MAX_PROMPTS)) {
-      if (typeof p.name !== 'string') continue;
-      const declared = (Array.isArray(p.arguments) ? p.arguments : []).filter(isObj);
-      const args = Object.fromEntries(declared.filter((a) => a.required === true && typeof a.name === 'string').map((a) => [a.name as string, 'mcpspec']));
-      starts.push({ target: `prompts/get ${p.name}`, method: 'prompts/get', params: { name: p.name, arguments: args } });
-    }
-    for (const r of (resources?.items ?? []).slice(0, MAX_RESOURCES)) {
-      if (typeof r.uri === 'string') starts.push({ target: `resources/read ${r.uri}`, method: 'resources/read', params: { uri: r.uri } });
-    }
+    const { starts, notTried } = await requestsToTry(ctx);
+    obs.notTried = notTried;
     obs.tried = starts.length;
     // Flows overlap (distinct ids): a slow one costs its own rounds, not everyone's.
     obs.flows = await Promise.all(starts.map((s, i) => drive(ctx, s.target, s.method, s.params, options.seed + i * 101)));
