@@ -16,7 +16,7 @@ import { paginationChecks } from './pagination.js';
 import { promptsChecks } from './prompts.js';
 import { resourcesChecks } from './resources.js';
 import { robustnessChecks } from './robustness.js';
-import { serverRequestsChecks } from './server-requests.js';
+import { asksChecks } from './asks.js';
 import type { Scenario } from './scenario.js';
 import { stdioChecks } from './stdio.js';
 import { toolsChecks } from './tools.js';
@@ -37,7 +37,7 @@ export const CHECKS: Check[] = [
   ...resourcesChecks,
   ...promptsChecks,
   ...mrtrChecks,
-  ...serverRequestsChecks,
+  ...asksChecks,
   ...completionChecks,
   ...httpChecks,
   ...robustnessChecks,

@@ -1,4 +1,4 @@
-// server-requests.*: requests a legacy server sends its client (2025-11-25, 2025-06-18; JR-10, LC-07):
+// asks.*: requests a legacy server sends (asks of) its client (2025-11-25, 2025-06-18; JR-10, LC-07):
 // only for capabilities the session declared, valid for their method, and the call they came
 // during still completes once mcpspec answered them.
 
@@ -32,9 +32,9 @@ function requestsWithDeclared(events: WireEvent[]): { e: WireEvent & { message: 
 
 const NONE = 'the server sent the client no requests (mcpspec declared elicitation, sampling and roots and tried its tools, prompts and resources)';
 
-export const serverRequestsChecks = [
+export const asksChecks = [
   oracle({
-    id: 'server-requests.declared',
+    id: 'asks.declared',
     title: 'the server sends elicitation/create, sampling/createMessage and roots/list only to a client that declared that capability',
     requirements: ['LC-07', 'JR-10'],
     level: 'MUST',
@@ -55,7 +55,7 @@ export const serverRequestsChecks = [
     },
   }),
   oracle({
-    id: 'server-requests.schema',
+    id: 'asks.schema',
     title: 'every request the server sends the client is a server-to-client request of the version, valid against its schema',
     requirements: ['JR-10'],
     level: 'MUST',
@@ -81,7 +81,7 @@ export const serverRequestsChecks = [
     },
   }),
   check(serverRequestsScenario, {
-    id: 'server-requests.answered',
+    id: 'asks.answered',
     title: 'a call during which the server asked the client something completes once mcpspec answered',
     requirements: ['JR-10'],
     level: 'SHOULD',
