@@ -20,4 +20,5 @@ export const SPEC = {
   http26: `${BASE}/2026-07-28/basic/transports/streamable-http`,
   patterns26: `${BASE}/2026-07-28/basic/patterns`,
   mrtr26: `${BASE}/2026-07-28/basic/patterns/mrtr`,
+  progress26: `${BASE}/2026-07-28/basic/patterns/progress`,
 };

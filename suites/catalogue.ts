@@ -13,6 +13,7 @@ import { lifecycleChecks } from './lifecycle.js';
 import { metaChecks } from './meta.js';
 import { mrtrChecks } from './mrtr.js';
 import { paginationChecks } from './pagination.js';
+import { progressChecks } from './progress.js';
 import { promptsChecks } from './prompts.js';
 import { resourcesChecks } from './resources.js';
 import { robustnessChecks } from './robustness.js';
@@ -38,6 +39,7 @@ export const CHECKS: Check[] = [
   ...promptsChecks,
   ...mrtrChecks,
   ...asksChecks,
+  ...progressChecks,
   ...completionChecks,
   ...httpChecks,
   ...robustnessChecks,
