@@ -36,6 +36,8 @@ export const serverRequestsScenario = scenario<ServerRequestsObs>({
   async run(ctx) {
     const { session, options } = ctx;
     const { starts, notTried } = await requestsToTry(ctx);
+    // What the server asks right after initialization (roots/list, typically) comes before this answer, not during the first call.
+    await session.fence();
     const calls: Call[] = [];
     for (const s of starts) {
       if (ctx.signal.aborted) break;
