@@ -9,7 +9,7 @@ import type { Evidence } from '../results/verdict.js';
 import type { WireEvent } from '../results/wire.js';
 import { check, holds, oracle, untestable, violated } from './check.js';
 import { clipJson, evidence, isObj, outcome } from './exchange.js';
-import { serverRequestsScenario } from './scenarios/server-requests.js';
+import { capableClientScenario } from './scenarios/capable-client.js';
 
 const ANY = { anyCapability: ['tools', 'prompts', 'resources'] };
 /** The client capability each server-to-client request needs. */
@@ -80,7 +80,7 @@ export const asksChecks = [
       return holds(`${all.length} server requests (${[...new Set(all.map((e) => e.message.method))].join(', ')}) valid against the ${version} schema`);
     },
   }),
-  check(serverRequestsScenario, {
+  check(capableClientScenario, {
     id: 'asks.answered',
     title: 'a call during which the server asked the client something completes once mcpspec answered',
     requirements: ['JR-10'],

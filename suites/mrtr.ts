@@ -10,7 +10,8 @@ import { check, holds, oracle, untestable, violated, type Judgement } from './ch
 import { clipJson, errorCode, errorOf, evidence, isObj, outcome, resultOf } from './exchange.js';
 import type { Exchange } from './ports.js';
 import { sentRequest } from './request-shape.js';
-import { inputRequiredScenario, isInputRequired, MAX_ROUNDS, type Flow } from './scenarios/input-required.js';
+import { capableClientScenario } from './scenarios/capable-client.js';
+import { isInputRequired, MAX_ROUNDS, type Flow } from './scenarios/input-required.js';
 
 type Obj = Record<string, unknown>;
 const ANY = { anyCapability: ['tools', 'prompts', 'resources'] };
@@ -145,7 +146,7 @@ export const mrtrChecks = [
       return holds(`${embedded} input requests, each within the capabilities its request declared`);
     },
   }),
-  check(inputRequiredScenario, {
+  check(capableClientScenario, {
     id: 'mrtr.retry-served',
     title: 'a correct retry (every requested response, requestState echoed, new id) is answered with a result, complete or input_required, not an error',
     requirements: ['IR-05', 'IR-06', 'IR-07', 'IR-09', 'IR-13'],
@@ -170,7 +171,7 @@ export const mrtrChecks = [
       return holds(`${retries.length} retries over ${multi.length} flows answered with results (${notes.join('; ')}; longest ${Math.max(...multi.map((f) => f.rounds.length))} rounds)`);
     },
   }),
-  check(inputRequiredScenario, {
+  check(capableClientScenario, {
     id: 'mrtr.missing-response',
     title: 'a retry lacking a response the server needs gets a fresh input_required, not an error',
     requirements: ['IR-10'],
@@ -186,7 +187,7 @@ export const mrtrChecks = [
       return holds(`${probes.length} retries without the requested responses were asked again`);
     },
   }),
-  check(inputRequiredScenario, {
+  check(capableClientScenario, {
     id: 'mrtr.malformed-responses',
     title: 'a retry whose inputResponses value is not a result of the requested kind gets -32602',
     requirements: ['IR-10'],
@@ -202,7 +203,7 @@ export const mrtrChecks = [
       return holds(`${probes.length} malformed inputResponses refused with -32602`);
     },
   }),
-  check(inputRequiredScenario, {
+  check(capableClientScenario, {
     id: 'mrtr.extra-responses-ignored',
     title: 'an inputResponses key the server did not ask for is ignored, not an error',
     requirements: ['IR-10'],
@@ -219,7 +220,7 @@ export const mrtrChecks = [
       return holds(`${probes.length} retries with an unrequested response were served`);
     },
   }),
-  check(inputRequiredScenario, {
+  check(capableClientScenario, {
     id: 'mrtr.tampered-state',
     // IR-11 lets state go unprotected when tampering can only fail the request; black-box mcpspec
     // cannot tell, so believing a tampered state is a warning.

@@ -6,10 +6,10 @@ import { SPEC } from '../protocol/spec-links.js';
 import { ALL_VERSIONS } from '../protocol/versions.js';
 import type { Evidence } from '../results/verdict.js';
 import { check, holds, untestable, violated } from './check.js';
-import { progressScenario } from './scenarios/progress.js';
+import { capableClientScenario } from './scenarios/capable-client.js';
 
 export const progressChecks = [
-  check(progressScenario, {
+  check(capableClientScenario, {
     id: 'progress.notifications',
     title: 'progress notifications carry the token of a request still in flight, and their progress strictly increases',
     requirements: ['PR-01'],

@@ -8,10 +8,9 @@ import fc from 'fast-check';
 import { inputResponse } from '../../arbitraries/input-responses.js';
 import { schemaArbitraries } from '../../arbitraries/schema-arbitraries.js';
 import { META_CLIENT_CAPABILITIES } from '../../protocol/meta.js';
-import { MODERN } from '../../protocol/versions.js';
 import { isObj, listAll, resultOf } from '../exchange.js';
 import type { Exchange } from '../ports.js';
-import { scenario, type ScenarioContext } from '../scenario.js';
+import type { ScenarioContext } from '../scenario.js';
 import { mayCall, schemaProblem, type Tool } from './tools.js';
 
 type Obj = Record<string, unknown>;
@@ -90,12 +89,13 @@ export function tamper(state: string): string {
   return state.slice(0, -1) + (last === 'A' ? 'B' : 'A');
 }
 
-async function drive(ctx: ScenarioContext, target: string, method: string, params: Obj, seed: number): Promise<Flow> {
+/** One flow to its end: round 1 (with `firstMeta`, e.g. a progressToken), then a retry per InputRequiredResult. */
+export async function drive(ctx: ScenarioContext, target: string, method: string, params: Obj, seed: number, firstMeta?: Obj): Promise<Flow> {
   const { session, options } = ctx;
   const timeoutMs = method === 'tools/call' ? (options.toolTimeoutMs ?? options.timeoutMs) : options.timeoutMs;
   const send = (p: Obj, caps: Obj = CAPABLE_CLIENT) => session.request(method, p, { ...capable(caps), timeoutMs });
   const flow: Flow = { target, method, params, rounds: [], answers: {}, end: 'stopped' };
-  let ex = await send(params);
+  let ex = await send(firstMeta ? { ...params, _meta: firstMeta } : params);
   for (;;) {
     flow.rounds.push(ex);
     if (undecided(ex)) return { ...flow, end: 'undecided' };
@@ -113,7 +113,7 @@ async function drive(ctx: ScenarioContext, target: string, method: string, param
 }
 
 /** Wrong retries of round 1, on purpose (IR-04, IR-10, IR-11). */
-async function probe(ctx: ScenarioContext, flow: Flow): Promise<void> {
+export async function probe(ctx: ScenarioContext, flow: Flow): Promise<void> {
   const first = resultOf(flow.rounds[0]);
   if (!first || first.resultType !== 'input_required') return;
   const timeoutMs = flow.method === 'tools/call' ? (ctx.options.toolTimeoutMs ?? ctx.options.timeoutMs) : ctx.options.timeoutMs;
@@ -188,21 +188,3 @@ export async function requestsToTry(ctx: ScenarioContext): Promise<{ starts: Sta
   }
   return { starts, notTried };
 }
-
-export const inputRequiredScenario = scenario<MrtrObs>({
-  id: 'input-required',
-  title: 'input_required: tools, prompts and resources driven as a capable client, round by round, then wrong retries',
-  versions: MODERN,
-  startEarly: true,
-  async run(ctx) {
-    const { options } = ctx;
-    const obs: MrtrObs = { flows: [], tried: 0, notTried: [] };
-    const { starts, notTried } = await requestsToTry(ctx);
-    obs.notTried = notTried;
-    obs.tried = starts.length;
-    // Flows overlap (distinct ids): a slow one costs its own rounds, not everyone's.
-    obs.flows = await Promise.all(starts.map((s, i) => drive(ctx, s.target, s.method, s.params, options.seed + i * 101)));
-    await Promise.all(obs.flows.map((f) => probe(ctx, f)));
-    return obs;
-  },
-});
