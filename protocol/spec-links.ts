@@ -21,4 +21,5 @@ export const SPEC = {
   patterns26: `${BASE}/2026-07-28/basic/patterns`,
   mrtr26: `${BASE}/2026-07-28/basic/patterns/mrtr`,
   progress26: `${BASE}/2026-07-28/basic/patterns/progress`,
+  logging26: `${BASE}/2026-07-28/server/utilities/logging`,
 };

@@ -10,6 +10,7 @@ import { discoverChecks } from './discover.js';
 import { httpChecks } from './http.js';
 import { jsonrpcChecks } from './jsonrpc.js';
 import { lifecycleChecks } from './lifecycle.js';
+import { loggingChecks } from './logging.js';
 import { metaChecks } from './meta.js';
 import { mrtrChecks } from './mrtr.js';
 import { paginationChecks } from './pagination.js';
@@ -40,6 +41,7 @@ export const CHECKS: Check[] = [
   ...mrtrChecks,
   ...asksChecks,
   ...progressChecks,
+  ...loggingChecks,
   ...completionChecks,
   ...httpChecks,
   ...robustnessChecks,
