@@ -8,7 +8,7 @@ import type { EraInfo, Finding, PeerInfo, TargetInfo } from '../results/run.js';
 import type { Recording } from '../results/wire.js';
 import type { RunObservations } from '../suites/observations.js';
 import type { Exchange, ProbeOptions, RawConnection, Session } from '../suites/ports.js';
-import type { RunOptions, Scenario, ScenarioContext } from '../suites/scenario.js';
+import type { AskedHook, RunOptions, Scenario, ScenarioContext } from '../suites/scenario.js';
 import { HandshakeError, type BaseSession } from './base-session.js';
 import type { Driver, ScenarioOutcome } from './engine.js';
 import { HttpTransport } from './http-transport.js';
@@ -105,9 +105,18 @@ export class ServerDriver implements Driver {
     const opened: { close(): Promise<unknown> }[] = [];
     // mcpspec answers the server's requests as a client that declared what the scenario offers.
     const offered = s.legacyCapabilities ?? {};
+    let hook: AskedHook | undefined;
     const factory: TransportFactory = (rec) => {
       const t = this.factory(rec);
-      t.onServerRequest = capableClientHandler(this.version, offered, this.opts.seed);
+      const answer = capableClientHandler(this.version, offered, this.opts.seed);
+      t.onServerRequest = async (req) => {
+        const h = hook;
+        await h?.before?.(req).catch(() => undefined);
+        const reply = answer(req);
+        // The transport writes the reply as soon as this returns; `after` runs once that is done.
+        if (h?.after) setImmediate(() => h.after!(req));
+        return reply;
+      };
       return t;
     };
     const open = async (skipInitialized = false): Promise<BaseSession> => {
@@ -119,6 +128,7 @@ export class ServerDriver implements Driver {
     try {
       const session = await open(s.skipInitialized);
       const ctx = this.context(s, session, open, recorder, stop, opened);
+      ctx.whenAsked = (h) => void (hook = h);
       const observed = await s.run(ctx);
       if (this.httpHung.signal.aborted || isHang(stop.signal)) return { aborted: 'the target stopped answering (see the hang finding)' };
       if (stop.signal.aborted) return { aborted: runSignalText(stop.signal) };

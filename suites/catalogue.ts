@@ -3,6 +3,7 @@
 
 import { areaOf, type CheckRecord } from '../results/check-record.js';
 import { cachingChecks } from './caching.js';
+import { cancelChecks } from './cancel.js';
 import { capabilitiesChecks } from './capabilities.js';
 import { checkRecord, type Check } from './check.js';
 import { completionChecks } from './completion.js';
@@ -42,6 +43,7 @@ export const CHECKS: Check[] = [
   ...asksChecks,
   ...progressChecks,
   ...loggingChecks,
+  ...cancelChecks,
   ...completionChecks,
   ...httpChecks,
   ...robustnessChecks,

@@ -12,6 +12,7 @@ import { scenario } from '../scenario.js';
 import { drive, probe, requestsToTry, type Flow } from './input-required.js';
 import { progressOf, progressToken, type ProgressObs } from './progress.js';
 import { callOneByOne, LEGACY_CAPABLE_CLIENT, type Call } from './server-requests.js';
+import { cancelWhileAsked, type CancelObs } from './cancellation.js';
 
 export interface CapableClientObs extends ProgressObs {
   /** 2026-07-28 flows. */
@@ -21,6 +22,8 @@ export interface CapableClientObs extends ProgressObs {
   /** Requests tried (tools, prompts, resources). */
   tried: number;
   notTried: string[];
+  /** 2025-era: a call cancelled while the server waited for mcpspec's answer. */
+  cancel?: CancelObs;
 }
 
 export const capableClientScenario = scenario<CapableClientObs>({
@@ -43,6 +46,9 @@ export const capableClientScenario = scenario<CapableClientObs>({
     const first = session.era === 'modern' ? flows.map((f) => f.rounds[0]) : calls.map((c) => c.exchange);
     const progress = await progressOf(ctx, first.map((exchange, i) => ({ target: starts[i].target, token: progressToken(i), exchange })));
     await Promise.all(flows.map((f) => probe(ctx, f)));
-    return { ...progress, flows, calls, tried: starts.length, notTried };
+    // The first call that made the server ask something, again, cancelled while it waits.
+    const asking = calls.findIndex((c) => c.asked.length > 0 && c.exchange.response !== undefined);
+    const cancel = asking >= 0 ? await cancelWhileAsked(ctx, starts[asking]) : undefined;
+    return { ...progress, flows, calls, tried: starts.length, notTried, cancel };
   },
 });
