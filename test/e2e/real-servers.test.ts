@@ -60,7 +60,7 @@ describe('real servers from npm', () => {
       warn: ['jsonrpc.batch', 'pagination.invalid-cursor', 'prompts.get', 'resources.unknown-legacy', 'tools.unknown-tool'],
       // It asks for roots/list right after initialization (asks.declared and asks.schema pass), never
       // during a call of a read-only tool; its progress-reporting tool is not read-only.
-      untestable: ['asks.answered', 'capabilities.undeclared-method', 'pagination.terminates', 'progress.notifications'],
+      untestable: ['asks.answered', 'cancel.silent-after', 'capabilities.undeclared-method', 'pagination.terminates', 'progress.notifications'],
       error: [],
     });
   });
@@ -74,7 +74,7 @@ describe('real servers from npm', () => {
       fail: ['http.origin', 'http.unknown-session', 'jsonrpc.invalid-request', 'jsonrpc.params-type'],
       warn: ['jsonrpc.batch', 'pagination.invalid-cursor', 'prompts.get', 'resources.unknown-legacy', 'tools.unknown-tool'],
       // Over HTTP its roots/list goes to the standalone GET stream, which mcpspec does not open.
-      untestable: ['asks.answered', 'asks.declared', 'asks.schema', 'capabilities.undeclared-method', 'pagination.terminates', 'progress.notifications'],
+      untestable: ['asks.answered', 'asks.declared', 'asks.schema', 'cancel.silent-after', 'capabilities.undeclared-method', 'pagination.terminates', 'progress.notifications'],
       error: [],
     });
   });
@@ -86,7 +86,7 @@ describe('real servers from npm', () => {
       warn: ['jsonrpc.batch', 'pagination.invalid-cursor', 'tools.unknown-tool'],
       // nothing near-valid was answered at all, so rejection cannot be judged; roots/list comes on
       // initialization (asks.declared and asks.schema pass), never during a call
-      untestable: ['asks.answered', 'pagination.terminates', 'progress.notifications', 'robustness.rejects-near-valid'],
+      untestable: ['asks.answered', 'cancel.silent-after', 'pagination.terminates', 'progress.notifications', 'robustness.rejects-near-valid'],
       error: [],
     });
     // A tools-only server is not failed on prompts or resources.
@@ -103,7 +103,7 @@ describe('real servers from npm', () => {
     expect(verdicts(run)).toEqual({
       fail: SDK1_STDIO_FAILS,
       warn: ['jsonrpc.batch', 'pagination.invalid-cursor', 'resources.unknown-legacy', 'tools.unknown-tool'],
-      untestable: ['asks.answered', 'asks.declared', 'asks.schema', 'pagination.terminates', 'progress.notifications', 'robustness.rejects-near-valid'],
+      untestable: ['asks.answered', 'asks.declared', 'asks.schema', 'cancel.silent-after', 'pagination.terminates', 'progress.notifications', 'robustness.rejects-near-valid'],
       error: [],
     });
   });
@@ -148,7 +148,7 @@ describe('real servers from npm', () => {
 
   it('a server on @modelcontextprotocol/server 2.x over stdio, 2025-11-25: the SDK asks elicitation/create itself', async () => {
     const t = stdioTarget('sdk2');
-    const run = await runServerSuite({ kind: 'stdio', command: t.command, args: t.args, cwd: t.cwd }, { ...OPTIONS, specVersion: '2025-11-25', only: ['asks.*'] });
+    const run = await runServerSuite({ kind: 'stdio', command: t.command, args: t.args, cwd: t.cwd }, { ...OPTIONS, specVersion: '2025-11-25', only: ['asks.*', 'cancel.*'] });
     await t.cleanup();
     expect(verdicts(run)).toEqual({ fail: [], warn: [], untestable: [], error: [] });
     expect(run.checks.find((c) => c.id === 'asks.answered')?.message).toContain('tools/call confirm_echo');
