@@ -1,8 +1,8 @@
-// input_required (2026-07-28 MRTR, IR-01..IR-17), black-box: mcpspec plays a capable client on every
-// tool it may call (generated arguments), every prompt and listed resource. Each InputRequiredResult
-// is answered with generated results and retried (new id, original params + inputResponses +
-// requestState echoed byte for byte) until the request completes or the round bound is reached.
-// For flows that asked for input, probes then retry the first round wrongly on purpose.
+// input_required (2026-07-28 MRTR, IR-01..IR-17), black-box, for the capable-client scenario: what
+// to try (every tool mcpspec may call with generated arguments, every prompt, the listed resources),
+// one flow driven to its end (each InputRequiredResult answered with generated results and retried:
+// new id, original params + inputResponses + requestState echoed byte for byte, until the request
+// completes or the round bound is reached), and wrong retries of round 1 on purpose.
 
 import fc from 'fast-check';
 import { inputResponse } from '../../arbitraries/input-responses.js';
@@ -48,13 +48,6 @@ export interface Flow {
   extra?: Exchange;
   /** Retry of round 1 with its requestState altered. */
   tampered?: Exchange;
-}
-
-export interface MrtrObs {
-  flows: Flow[];
-  /** Requests tried (tools, prompts, resources). */
-  tried: number;
-  notTried: string[];
 }
 
 export const isInputRequired = (ex: Exchange | undefined) => resultOf(ex)?.resultType === 'input_required';
