@@ -234,7 +234,8 @@ export class StdioTransport implements Transport {
           if (!this.active.delete(p)) return;
           clearTimeout(p.timer);
           opts.signal?.removeEventListener('abort', onAbort);
-          if (timedOut && p.expectId !== undefined) this.rememberTimedOut(p.expectId);
+          // A request given up on (timed out, or cancelled: CN-01) may still be answered: that answer is late, not unsolicited (CN-04).
+          if ((timedOut || aborted) && p.expectId !== undefined) this.rememberTimedOut(p.expectId);
           if (timedOut && p.idless && p.response === undefined && opts.until === undefined) this.idlessTaintedValue = true;
           const r: ExchangeResult = { messages: p.messages, timedOut, elapsedMs: Date.now() - started, seq: p.seq };
           if (p.response !== undefined) r.response = p.response;

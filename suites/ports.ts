@@ -46,6 +46,8 @@ export interface RequestOptions extends MetaOptions {
   timeoutMs?: number;
   /** Give up on this request (the session tells the server it is cancelled: CN-01, CN-02). */
   signal?: AbortSignal;
+  /** The caller already told the server the request is cancelled: giving up sends nothing more. */
+  cancelSent?: boolean;
   id?: RequestId;
   /** HTTP only: header overrides; `undefined` removes a header. */
   headers?: Record<string, string | undefined>;
