@@ -61,7 +61,9 @@ describe('real servers from npm', () => {
       // unknown resource -32602 (2025-11-25 says -32002); resource-prompt answers -32603 to a value it dislikes;
       // echo (no taskSupport) called with params.task gets -32602 where TA-03 says -32601.
       warn: ['jsonrpc.batch', 'pagination.invalid-cursor', 'prompts.get', 'resources.unknown-legacy', 'tasks.forbidden-with-task', 'tools.unknown-tool'],
-      untestable: ['capabilities.undeclared-method', 'pagination.terminates'],
+      // It asks for roots/list right after initialization (asks.declared and asks.schema pass), never
+      // during a call of a read-only tool; its progress-reporting tool is not read-only.
+      untestable: ['asks.answered', 'cancel.silent-after', 'capabilities.undeclared-method', 'pagination.terminates', 'progress.notifications'],
       error: [],
     });
   });
@@ -74,7 +76,8 @@ describe('real servers from npm', () => {
       // DELETEd session's id gets 400, not 404.
       fail: ['http.origin', 'http.unknown-session', 'jsonrpc.invalid-request', 'jsonrpc.params-type', 'tasks.required-without-task'],
       warn: ['jsonrpc.batch', 'pagination.invalid-cursor', 'prompts.get', 'resources.unknown-legacy', 'tasks.forbidden-with-task', 'tools.unknown-tool'],
-      untestable: ['capabilities.undeclared-method', 'pagination.terminates'],
+      // Over HTTP its roots/list goes to the standalone GET stream, which mcpspec does not open.
+      untestable: ['asks.answered', 'asks.declared', 'asks.schema', 'cancel.silent-after', 'capabilities.undeclared-method', 'pagination.terminates', 'progress.notifications'],
       error: [],
     });
   });
@@ -84,8 +87,9 @@ describe('real servers from npm', () => {
     expect(verdicts(run)).toEqual({
       fail: SDK1_STDIO_FAILS,
       warn: ['jsonrpc.batch', 'pagination.invalid-cursor', 'tools.unknown-tool'],
-      // nothing near-valid was answered at all, so rejection cannot be judged
-      untestable: ['pagination.terminates', 'robustness.rejects-near-valid'],
+      // nothing near-valid was answered at all, so rejection cannot be judged; roots/list comes on
+      // initialization (asks.declared and asks.schema pass), never during a call
+      untestable: ['asks.answered', 'cancel.silent-after', 'pagination.terminates', 'progress.notifications', 'robustness.rejects-near-valid'],
       error: [],
     });
     // A tools-only server is not failed on prompts or resources.
@@ -102,7 +106,7 @@ describe('real servers from npm', () => {
     expect(verdicts(run)).toEqual({
       fail: SDK1_STDIO_FAILS,
       warn: ['jsonrpc.batch', 'pagination.invalid-cursor', 'resources.unknown-legacy', 'tools.unknown-tool'],
-      untestable: ['pagination.terminates', 'robustness.rejects-near-valid'],
+      untestable: ['asks.answered', 'asks.declared', 'asks.schema', 'cancel.silent-after', 'pagination.terminates', 'progress.notifications', 'robustness.rejects-near-valid'],
       error: [],
     });
   });
@@ -124,9 +128,11 @@ describe('real servers from npm', () => {
       // stdio drops malformed input without an answer (JSON-RPC wants -32700/-32600); once a
       // connection has served 2026-07-28 it serves bogus versions too (VN-02/VN-08).
       fail: [...SDK1_STDIO_FAILS, 'version.unsupported-every-request'].sort(),
-      warn: ['jsonrpc.batch', 'pagination.invalid-cursor'],
+      // A malformed inputResponses value is read as a missing one (a fresh input_required), not -32602 (IR-10).
+      warn: ['jsonrpc.batch', 'mrtr.malformed-responses', 'pagination.invalid-cursor'],
+      // confirm_echo keeps no requestState, so there is none to tamper with; no tool reports progress;
       // subscriptions/listen is acknowledged, but nothing changes while mcpspec listens.
-      untestable: ['caching.scope-constant', 'pagination.terminates', 'subscriptions.ids', 'subscriptions.requested-only'],
+      untestable: ['caching.scope-constant', 'mrtr.tampered-state', 'pagination.terminates', 'progress.notifications', 'subscriptions.ids', 'subscriptions.requested-only'],
       error: [],
     });
   });
@@ -136,10 +142,20 @@ describe('real servers from npm', () => {
     expect(run.era).toMatchObject({ era: 'modern', version: '2026-07-28' });
     expect(verdicts(run)).toEqual({
       fail: [],
-      warn: ['pagination.invalid-cursor'],
-      untestable: ['caching.scope-constant', 'pagination.terminates', 'subscriptions.ids', 'subscriptions.requested-only'],
+      warn: ['mrtr.malformed-responses', 'pagination.invalid-cursor'],
+      untestable: ['caching.scope-constant', 'mrtr.tampered-state', 'pagination.terminates', 'progress.notifications', 'subscriptions.ids', 'subscriptions.requested-only'],
       error: [],
     });
+    // The input_required flow of confirm_echo was played to the end by mcpspec as a capable client.
+    expect(run.checks.find((c) => c.id === 'mrtr.retry-served')?.message).toMatch(/1 completed/);
+  });
+
+  it('a server on @modelcontextprotocol/server 2.x over stdio, 2025-11-25: the SDK asks elicitation/create itself', async () => {
+    const t = stdioTarget('sdk2');
+    const run = await runServerSuite({ kind: 'stdio', command: t.command, args: t.args, cwd: t.cwd }, { ...OPTIONS, specVersion: '2025-11-25', only: ['asks.*', 'cancel.*'] });
+    await t.cleanup();
+    expect(verdicts(run)).toEqual({ fail: [], warn: [], untestable: [], error: [] });
+    expect(run.checks.find((c) => c.id === 'asks.answered')?.message).toContain('tools/call confirm_echo');
   });
 });
 
