@@ -272,7 +272,7 @@ export function declaring(session: Session): { metaOverrides: Record<string, unk
   return { metaOverrides: { [META_CLIENT_CAPABILITIES]: caps } };
 }
 
-const MAX_PROBED_TOOLS = 5;
+const MAX_PROBED_TOOLS = 10;
 
 async function modernRun(ctx: ScenarioContext, tool: string, args: unknown, create?: Exchange): Promise<TaskRun> {
   const { session } = ctx;
