@@ -11,9 +11,10 @@ import type { Exchange } from '../suites/ports.js';
 import { wireProblems } from '../suites/wire.js';
 import { HandshakeError, type BaseSession } from './base-session.js';
 import { Recorder } from './recorder.js';
-import { openSession } from './session.js';
+import { openSession, STARTUP_ALLOWANCE_MS, STARTUP_FACTOR } from './session.js';
 import { HttpTransport } from './http-transport.js';
 import type { ServerTarget } from './server-driver.js';
+import { StartedHttpTransport, type StartCommand } from './started-http.js';
 import { StdioTransport } from './stdio-transport.js';
 import type { TargetSandbox } from './target-env.js';
 import { TargetStartError, type TransportFactory } from './transport.js';
@@ -219,10 +220,14 @@ export function targetInfo(spec: ServerTarget): TargetInfo {
   return spec.kind === 'stdio' ? { role: 'server', transport: 'stdio', command: spec.command, args: spec.args } : { role: 'server', transport: 'http', url: spec.url };
 }
 
-/** A factory that starts the target afresh for each sequence (stdio) or opens a new connection (HTTP). */
-export function targetFactory(spec: ServerTarget, sandbox: TargetSandbox | undefined): TransportFactory {
+/**
+ * A factory that starts the target afresh for each sequence (stdio; HTTP with a start command) or
+ * opens a new connection to the one server (HTTP).
+ */
+export function targetFactory(spec: ServerTarget, sandbox: TargetSandbox | undefined, start?: StartCommand, timeoutMs = 10_000): TransportFactory {
   return (recorder) => {
     if (spec.kind === 'stdio') return new StdioTransport({ command: spec.command, args: spec.args, cwd: sandbox!.cwd, env: sandbox!.env }, recorder, { acceptMultiLine: true });
+    if (start) return new StartedHttpTransport(spec.url, spec.headers, start, recorder, { cwd: sandbox?.cwd, env: sandbox?.env, startTimeoutMs: Math.min(STARTUP_ALLOWANCE_MS, STARTUP_FACTOR * timeoutMs) });
     return new HttpTransport({ url: spec.url, headers: spec.headers }, recorder);
   };
 }

@@ -16,6 +16,7 @@ import { writeRepro, type Repro } from './replay.js';
 import type { ServerTarget } from './server-driver.js';
 import { openSession } from './session.js';
 import { makeSandbox, type EnvOptions } from './target-env.js';
+import { usesPortPlaceholder, type StartCommand } from './started-http.js';
 import type { TransportFactory } from './transport.js';
 
 export interface FuzzOptions {
@@ -41,6 +42,12 @@ export interface FuzzOptions {
   /** Write one repro file per finding here. */
   reproDir?: string;
   env?: EnvOptions;
+  /**
+   * HTTP only: start the server with this command for every sequence and every shrink candidate
+   * (and stop it after), so each runs on a fresh server. A `{port}` in the URL and the command is
+   * replaced by a free port per start; without it starts run one at a time on the URL's port.
+   */
+  start?: StartCommand;
   signal?: AbortSignal;
   onEvent?: (e: FuzzEvent) => void;
   toolVersion?: string;
@@ -167,19 +174,23 @@ interface Chunk {
 /** Run a fuzz campaign against a server. Throws TargetStartError/HandshakeError when the target cannot be tested at all. */
 export async function fuzz(spec: ServerTarget, opts: FuzzOptions): Promise<FuzzResult> {
   const startedAt = new Date();
-  const sandbox = spec.kind === 'stdio' ? makeSandbox(opts.env, spec.cwd) : undefined;
+  if (opts.start && spec.kind !== 'http') throw new Error('a start command goes with an HTTP target (--url); a stdio target is started anyway');
+  const sandbox = spec.kind === 'stdio' ? makeSandbox(opts.env, spec.cwd) : opts.start ? makeSandbox(opts.env) : undefined;
   const stop = new AbortController();
   setMaxListeners(0, stop.signal);
   const onAbort = () => stop.abort(opts.signal?.reason);
   opts.signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    const factory = targetFactory(spec, sandbox);
+    const factory = targetFactory(spec, sandbox, opts.start, opts.timeoutMs);
     const recording = new Recorder();
     const d = await discover(factory, opts, recording);
     const notes: string[] = [];
     const profile = profileFor({ version: d.version, tools: d.tools, era: d.era.era, capabilities: d.peer.capabilities }, opts, notes);
-    if (spec.kind === 'http' && isModernVersion(d.version)) notes.push('2026-07-28 over HTTP has no sessions: every sequence runs against the same server process, so sequences share its state');
-    if (spec.kind === 'http' && !isModernVersion(d.version)) notes.push('each sequence runs in a new HTTP session of the same server process');
+    // Fixed port: two started servers cannot listen at once.
+    const oneAtATime = spec.kind === 'http' && opts.start !== undefined && !usesPortPlaceholder(spec.url, opts.start);
+    if (spec.kind === 'http' && opts.start) notes.push(`each sequence and each shrink candidate runs on a freshly started server (--start)${oneAtATime && (opts.concurrency ?? 2) > 1 ? '; one at a time, as the URL names a fixed port (use {port} in the URL and the command to run several at once)' : ''}`);
+    else if (spec.kind === 'http' && isModernVersion(d.version)) notes.push('2026-07-28 over HTTP has no sessions: every sequence (and shrink candidate) runs against the same server process, so they share its state; give --start -- <cmd> for a fresh server each');
+    else if (spec.kind === 'http') notes.push('each sequence runs in a new HTTP session of the same server process (state outside the session is shared; --start -- <cmd> gives a fresh server each)');
     const target = targetInfo(spec);
     opts.onEvent?.({ type: 'fuzz-start', target, era: d.era, seed: opts.seed, methods: profile.methods, tools: profile.tools.map((t) => t.name), notes });
 
@@ -188,7 +199,7 @@ export async function fuzz(spec: ServerTarget, opts: FuzzOptions): Promise<FuzzR
     const ctx = (source: string): SequenceContext => ({ factory, version: d.version, timeoutMs: opts.timeoutMs, resources: d.resources, parent: recording, source, signal: stop.signal });
     const runOne = (source: string) => (steps: Step[]) => runSequence(steps, ctx(source));
     const totalRuns = opts.runs ?? (opts.timeMs !== undefined ? Number.POSITIVE_INFINITY : 50);
-    const concurrency = opts.concurrency ?? 2;
+    const concurrency = oneAtATime ? 1 : (opts.concurrency ?? 2);
     const chunks: Chunk[] = [];
     let done = 0;
     let steps = 0;
@@ -266,6 +277,7 @@ export async function fuzz(spec: ServerTarget, opts: FuzzOptions): Promise<FuzzR
           evidence: f.evidence,
           timeoutMs: opts.timeoutMs,
         };
+        if (opts.start) repro.start = opts.start;
         f.repro = writeRepro(opts.reproDir, repro);
       }
       findings.push(f);
