@@ -10,7 +10,7 @@ import { isModernVersion, judgedVersion, type SpecVersion, type VersionChoice } 
 import type { EraInfo, PeerInfo, TargetInfo } from '../results/run.js';
 import { listAll, resultOf } from '../suites/exchange.js';
 import { mayCall, schemaProblem, type Tool } from '../suites/scenarios/tools.js';
-import { ORACLES, runSequence, targetFactory, targetInfo, type Observation, type OracleId, type SequenceContext, type SequenceOutcome } from './fuzz-sequence.js';
+import { listedPrompts, methodOf, ORACLES, runSequence, targetFactory, type ListedPrompt, targetInfo, type Observation, type OracleId, type SequenceContext, type SequenceOutcome } from './fuzz-sequence.js';
 import { Recorder } from './recorder.js';
 import { writeRepro, type Repro } from './replay.js';
 import type { ServerTarget } from './server-driver.js';
@@ -105,6 +105,8 @@ interface Discovery {
   version: SpecVersion;
   tools: Tool[];
   resources: string[];
+  prompts: ListedPrompt[];
+  templates: string[];
 }
 
 async function discover(factory: TransportFactory, opts: FuzzOptions, recorder: Recorder): Promise<Discovery> {
@@ -123,7 +125,17 @@ async function discover(factory: TransportFactory, opts: FuzzOptions, recorder: 
       const r = resultOf(await session.request('resources/list', {}));
       if (r && Array.isArray(r.resources)) resources = r.resources.filter((x): x is { uri: string } => typeof (x as { uri?: unknown })?.uri === 'string').map((x) => x.uri);
     }
-    return { era, peer, version, tools, resources };
+    let prompts: ListedPrompt[] = [];
+    if ('prompts' in session.capabilities) {
+      const listed = await listAll((cursor) => session.request('prompts/list', cursor === undefined ? {} : { cursor }), 'prompts', 5);
+      prompts = listedPrompts(listed.items);
+    }
+    let templates: string[] = [];
+    if ('resources' in session.capabilities) {
+      const listed = await listAll((cursor) => session.request('resources/templates/list', cursor === undefined ? {} : { cursor }), 'resourceTemplates', 5);
+      templates = listed.items.flatMap((t) => (typeof t.uriTemplate === 'string' ? [t.uriTemplate] : []));
+    }
+    return { era, peer, version, tools, resources, prompts, templates };
   } finally {
     await session.close().catch(() => undefined);
   }
@@ -157,12 +169,15 @@ export function profileFor(d: Pick<Discovery, 'version' | 'tools'> & { era: 'leg
     methods: declaredMethods(d.era, d.capabilities).filter((m) => allowed(m, opts)),
     tools: allowed('tools/call', opts) ? callableTools(d.tools, opts, notes).map((t) => ({ name: t.name, inputSchema: t.inputSchema as Record<string, unknown> })) : [],
     resources: 'resources' in d.capabilities && allowed('resources/read', opts),
+    prompts: 'prompts' in d.capabilities && allowed('prompts/get', opts),
+    completions: 'completions' in d.capabilities && ('prompts' in d.capabilities || 'resources' in d.capabilities),
+    subscriptions: d.era === 'legacy' && (d.capabilities.resources as { subscribe?: unknown } | undefined)?.subscribe === true,
   };
 }
 
-/** Only notification steps that --methods/--skip-methods allow. */
+/** Only steps whose method --methods/--skip-methods allow (tool calls and the listed methods are chosen in the profile). */
 function stepAllowed(s: Step, opts: FuzzOptions): boolean {
-  return s.kind !== 'notify' || allowed(s.method, opts);
+  return s.kind === 'call' || allowed(methodOf(s), opts);
 }
 
 interface Chunk {
@@ -196,7 +211,7 @@ export async function fuzz(spec: ServerTarget, opts: FuzzOptions): Promise<FuzzR
 
     const arb = sequenceArbitrary(profile, { maxLength: opts.maxLength }, opts.seed).map((steps) => steps.filter((s) => stepAllowed(s, opts)));
     let index = 0;
-    const ctx = (source: string): SequenceContext => ({ factory, version: d.version, timeoutMs: opts.timeoutMs, resources: d.resources, parent: recording, source, signal: stop.signal });
+    const ctx = (source: string): SequenceContext => ({ factory, version: d.version, timeoutMs: opts.timeoutMs, resources: d.resources, prompts: d.prompts, templates: d.templates, parent: recording, source, signal: stop.signal });
     const runOne = (source: string) => (steps: Step[]) => runSequence(steps, ctx(source));
     const totalRuns = opts.runs ?? (opts.timeMs !== undefined ? Number.POSITIVE_INFINITY : 50);
     const concurrency = oneAtATime ? 1 : (opts.concurrency ?? 2);
@@ -274,6 +289,8 @@ export async function fuzz(spec: ServerTarget, opts: FuzzOptions): Promise<FuzzR
           steps: f.steps,
           sent: f.sent,
           resources: d.resources,
+          prompts: d.prompts,
+          templates: d.templates,
           evidence: f.evidence,
           timeoutMs: opts.timeoutMs,
         };

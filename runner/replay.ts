@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { Step } from '../arbitraries/sequences.js';
 import { isSpecVersion, type SpecVersion } from '../protocol/versions.js';
 import type { TargetInfo } from '../results/run.js';
-import { ORACLES, runSequence, targetFactory, type Observation, type OracleId, type SequenceOutcome } from './fuzz-sequence.js';
+import { ORACLES, runSequence, targetFactory, type ListedPrompt, type Observation, type OracleId, type SequenceOutcome } from './fuzz-sequence.js';
 import { Recorder } from './recorder.js';
 import type { ServerTarget } from './server-driver.js';
 import type { StartCommand } from './started-http.js';
@@ -35,6 +35,9 @@ export interface Repro {
   sent: unknown[];
   /** Resource URIs the target listed at discovery (what `read` steps refer to before a resources/list in the sequence). */
   resources: string[];
+  /** Prompts and resource templates listed at discovery (what prompts/get and completion/complete steps refer to first). */
+  prompts?: ListedPrompt[];
+  templates?: string[];
   evidence: Observation['evidence'];
   timeoutMs: number;
   /** HTTP: the command that started a fresh server for each run (`--start`); replay starts it again. */
@@ -120,6 +123,8 @@ export async function replay(repro: Repro | string, target?: ServerTarget, opts:
       version: r.specVersion,
       timeoutMs,
       resources: r.resources ?? [],
+      prompts: r.prompts ?? [],
+      templates: r.templates ?? [],
       parent: new Recorder(),
       source: 'replay',
       signal: opts.signal,
