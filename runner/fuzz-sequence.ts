@@ -323,9 +323,10 @@ async function judge(step: Step, r: Resolved, i: number, ex: Exchange, session: 
     if (ex.response !== undefined) add('notification-answered', `${method} (a notification) was answered`, { request, actual: clipJson(ex.response) });
     return false;
   }
-  // An id-less message that is no notification either (`{}`, `{"method": null}`): JSON-RPC asks for an
-  // error with a null id, but whether such a message is a request at all is unclear: silence is not judged.
-  if (ex.response === undefined && step.kind === 'raw' && isObj(ex.request) && !('id' in ex.request)) return false;
+  // A message without a usable id that is no notification either (`null`, `{}`, `{"id": {}}`): JSON-RPC
+  // asks for an error with a null id, but whether such a message is a request at all is unclear, and
+  // SDKs drop it: silence is not judged.
+  if (ex.response === undefined && step.kind === 'raw' && !(isObj(ex.request) && (typeof ex.request.id === 'string' || typeof ex.request.id === 'number'))) return false;
   if (ex.response === undefined) {
     // A near-valid message whose id cannot be read may be answered with a null id: the transport attributes it (idless).
     add('unanswered', `${method} got no response within ${ctx.timeoutMs} ms (a fence sent after it was answered)`, { request });
