@@ -234,7 +234,9 @@ export async function fuzz(spec: ServerTarget, opts: FuzzOptions): Promise<FuzzR
       const ran = cases.filter((c) => c.result.startFailure !== 'not run: the time budget was spent');
       done += ran.length;
       steps += ran.reduce((n, c) => n + c.result.records.length, 0);
-      startFailures += ran.filter((c) => c.result.startFailure).length;
+      const failed = ran.filter((c) => c.result.startFailure);
+      if (failed.length && startFailures === 0) notes.push(`a fresh target could not be started for some sequences (not judged); the first: ${failed[0].result.startFailure!.split('\n')[0].slice(0, 300)}`);
+      startFailures += failed.length;
       chunks.push({ seed: popts.seed, numRuns, cases });
       if (ran.length < cases.length) break;
     }
