@@ -46,12 +46,9 @@ function nodeArbitraries(doc: SchemaDocument, node: SchemaNode, options: GenOpti
   };
 }
 
-const inlineDocs = new WeakMap<object, SchemaDocument>();
-
 /** Arbitraries for any JSON Schema object, such as a tool's `inputSchema`. */
 export function schemaArbitraries(schema: Record<string, unknown>, options: GenOptions = {}): SchemaArbitraries {
-  let doc = inlineDocs.get(schema);
-  if (!doc) inlineDocs.set(schema, (doc = schemaFromObject(schema)));
+  const doc = schemaFromObject(schema);
   return nodeArbitraries(doc, doc.root, options);
 }
 

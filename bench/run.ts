@@ -2,17 +2,18 @@
 //
 //   node dist/bench/run.js [SECTION...] [SCHEMA...] [--stress-runs=N]
 //
-// Sections: arbitraries, server, stress, official, startup, fuzz (all, in that order, when none is named).
+// Sections: arbitraries, server, stress, official, startup, client, fuzz (all, in that order, when none is named).
 // Other bare words select vendored schemas for the arbitraries section, as before.
 // `--stress-runs=N` shrinks (or grows) the stress run, e.g. while developing.
 import { benchArbitraries, formatArbitraryBench } from './arbitraries-bench.js';
+import { benchClient } from './client-bench.js';
 import { benchFuzz } from './fuzz-bench.js';
 import { benchOfficial } from './official-bench.js';
 import { benchServer } from './server-bench.js';
 import { benchStartup } from './startup-bench.js';
 import { benchStress, STRESS_DEFAULTS } from './stress-bench.js';
 
-const SECTIONS = ['arbitraries', 'server', 'stress', 'official', 'startup', 'fuzz'] as const;
+const SECTIONS = ['arbitraries', 'server', 'stress', 'official', 'startup', 'client', 'fuzz'] as const;
 type Section = (typeof SECTIONS)[number];
 const isSection = (a: string): a is Section => (SECTIONS as readonly string[]).includes(a);
 
@@ -42,6 +43,7 @@ async function main(): Promise<void> {
     console.log('\n## Official conformance suite beside mcpspec: full server run against server-everything over HTTP\n');
     console.log(await benchOfficial());
   }
+  if (chosen.has('client')) console.log(`\n## Client suite: mean wall time per client scenario beside the client's own run against a plain server\n\n${await benchClient()}`);
   if (chosen.has('startup')) {
     console.log('\n## Startup and memory\n');
     console.log(await benchStartup());

@@ -27,6 +27,15 @@ export const COMMANDS: CommandEntry[] = [
     },
   },
   {
+    command: 'client',
+    describe: 'test an MCP client: mcpspec plays a scripted server (--http -- <cmd with {url}> or --stdio -- <cmd with {server}>)',
+    load: async () => {
+      const m = await import('./commands/client-options.js');
+      const run = async (a: never) => (await import('./commands/client.js')).runClientCommand(a);
+      return { builder: m.clientOptions as never, handler: run as never };
+    },
+  },
+  {
     command: 'verify [report]',
     describe: "re-run a report's recorded options against a target you name and compare verdicts check by check",
     load: async () => {

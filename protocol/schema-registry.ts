@@ -7,6 +7,7 @@ import type { Ajv as AjvCore } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { addMcpFormats } from './formats.js';
 import { packageRoot } from './package-root.js';
+import { META_SCHEMAS, precompiledMeta, precompiledSet } from './precompiled-validators.js';
 import { SPEC_VERSIONS } from './versions.js';
 
 // ajv-formats is CommonJS with only a default export; under NodeNext it sits on `.default`.
@@ -51,12 +52,18 @@ export class SchemaDocument {
   constructor(
     readonly root: Record<string, unknown>,
     readonly source: string,
+    /** A vendored schema: not checked against its meta-schema. */
+    readonly trusted = false,
+    /** Build-time compiled validators of its definitions, when there are current ones. */
+    private readonly precompiled?: (definition: string) => ValidateFunction | undefined,
   ) {
     const declared = typeof root.$schema === 'string' ? root.$schema : '';
     this.dialect = declared.includes('draft-07') || declared.includes('draft-06') || declared.includes('draft-04') ? 'draft-07' : '2020-12';
     this.defsKey = isObject(root.$defs) ? '$defs' : isObject(root.definitions) ? 'definitions' : undefined;
     // ajv needs a URI; a file name or label may hold spaces, so anonymous documents get a counter.
-    this.id = typeof root.$id === 'string' ? root.$id : `mcpspec:schema-${++anonymousDocuments}`;
+    // A document claiming a meta-schema's id (json-schema.org) would collide with ajv's own copy.
+    const own = typeof root.$id === 'string' && !/^https?:\/\/json-schema\.org\//.test(root.$id) ? root.$id : undefined;
+    this.id = own ?? `mcpspec:schema-${++anonymousDocuments}`;
   }
 
   /** Names of every definition in the document, in file order. */
@@ -127,14 +134,37 @@ export class SchemaDocument {
 
   get ajv(): AjvInstance {
     if (!this.ajvInstance) {
-      const options = { allErrors: true, strict: false, validateFormats: true, logger: false } as const;
-      const ajv: AjvInstance = this.dialect === 'draft-07' ? new Ajv07(options) : new Ajv2020(options);
-      addFormats(ajv);
-      addMcpFormats(ajv);
-      ajv.addSchema({ ...this.root, $id: this.id }, this.id);
-      this.ajvInstance = ajv;
+      // Vendored documents are trusted: checking them against the meta-schema costs ~60 ms each.
+      // Others are checked by the build-time meta validator where there is one (ajv would first
+      // compile the meta-schema, ~0.2 s), else by ajv itself.
+      const shared = sharedAjv(this.dialect);
+      // Checked here once; the instances never check again (their `{ $ref }` wrappers need no check).
+      if (!this.trusted && !this.passesPrecompiledMeta(shared.ajv)) shared.ajv.validateSchema({ ...this.root, $id: this.id }, true);
+      if (!shared.has(this.id) && !isKnownTo(shared.ajv, this.id)) {
+        shared.ajv.addSchema({ ...this.root, $id: this.id }, this.id, undefined, false);
+        shared.added.add(this.id);
+        this.ajvInstance = shared.ajv;
+      } else {
+        // Another document already owns this $id (two tools naming the same one): keep them apart.
+        const ajv = newAjv(this.dialect);
+        ajv.addSchema({ ...this.root, $id: this.id }, this.id, undefined, false);
+        this.ajvInstance = ajv;
+      }
     }
     return this.ajvInstance;
+  }
+
+  /**
+   * True when the build-time meta validator of this document's dialect accepts it; throws ajv's own
+   * "schema is invalid" error when it does not; false when there is no such validator to ask.
+   */
+  private passesPrecompiledMeta(ajv: AjvInstance): boolean {
+    const declared = typeof this.root.$schema === 'string' ? this.root.$schema.replace(/#$/, '') : undefined;
+    if (declared !== undefined && declared !== META_SCHEMAS[this.dialect]) return false;
+    const meta = precompiledMeta(this.dialect);
+    if (!meta) return false;
+    if (!meta(this.root)) throw new Error(`schema is invalid: ${ajv.errorsText(meta.errors)}`);
+    return true;
   }
 
   /** A compiled validator for a definition name or pointer; compiled on first use and cached. */
@@ -142,7 +172,7 @@ export class SchemaDocument {
     const pointer = this.pointerOf(ref);
     const hit = this.validators.get(pointer);
     if (hit) return hit;
-    const got = this.ajv.getSchema(`${this.id}${pointer}`);
+    const got = this.precompiledAt(pointer) ?? this.ajv.getSchema(`${this.id}${pointer}`);
     if (!got) throw new SchemaLookupError(`cannot compile ${pointer} in ${this.source}`);
     this.validators.set(pointer, got);
     return got;
@@ -158,9 +188,25 @@ export class SchemaDocument {
     const key = JSON.stringify(parts);
     const hit = this.validators.get(key);
     if (hit) return hit;
+    if (nodes.length === 1 && typeof nodes[0] === 'object') {
+      const pointer = this.pointerOfNode(nodes[0]);
+      const ready = pointer ? this.precompiledAt(pointer) : undefined;
+      if (ready) {
+        this.validators.set(key, ready);
+        return ready;
+      }
+    }
     const compiled = this.ajv.compile(parts.length === 1 && typeof parts[0] === 'object' ? (parts[0] as object) : { allOf: parts });
     this.validators.set(key, compiled);
     return compiled;
+  }
+
+  /** The build-time validator for a definition's pointer (`#/$defs/X`), if there is one. */
+  private precompiledAt(pointer: string): ValidateFunction | undefined {
+    if (!this.precompiled || !this.defsKey) return undefined;
+    const prefix = `#/${this.defsKey}/`;
+    if (!pointer.startsWith(prefix) || pointer.indexOf('/', prefix.length) !== -1) return undefined;
+    return this.precompiled(pointer.slice(prefix.length).replace(/~1/g, '/').replace(/~0/g, '~'));
   }
 
   validate(ref: string, value: unknown): { valid: boolean; errors: ErrorObject[] } {
@@ -168,6 +214,38 @@ export class SchemaDocument {
     const valid = v(value) as boolean;
     return { valid, errors: valid ? [] : [...(v.errors ?? [])] };
   }
+}
+
+function newAjv(dialect: Dialect): AjvInstance {
+  const options = { allErrors: true, strict: false, validateFormats: true, logger: false, validateSchema: false } as const;
+  const ajv: AjvInstance = dialect === 'draft-07' ? new Ajv07(options) : new Ajv2020(options);
+  addFormats(ajv);
+  addMcpFormats(ajv);
+  return ajv;
+}
+
+/**
+ * One ajv instance per dialect holds every document: a new instance costs 50 ms or more (its
+ * meta-schemas and formats), and a run compiles a document for every tool schema it sees. After
+ * MAX_SHARED documents a fresh instance takes over, so long fuzz campaigns do not grow without bound.
+ */
+const MAX_SHARED = 500;
+const shared = new Map<Dialect, { ajv: AjvInstance; added: Set<string>; has(id: string): boolean }>();
+
+function sharedAjv(dialect: Dialect) {
+  let entry = shared.get(dialect);
+  if (!entry || entry.added.size >= MAX_SHARED) {
+    const added = new Set<string>();
+    entry = { ajv: newAjv(dialect), added, has: (id: string) => added.has(id) };
+    shared.set(dialect, entry);
+  }
+  return entry;
+}
+
+/** Whether ajv already holds a schema (a meta-schema, say) under this id. */
+function isKnownTo(ajv: AjvInstance, id: string): boolean {
+  const held = ajv as unknown as { schemas: Record<string, unknown>; refs: Record<string, unknown> };
+  return id in held.schemas || id in held.refs;
 }
 
 function isObject(x: unknown): x is Record<string, unknown> {
@@ -186,11 +264,15 @@ export function loadSchema(key: string): SchemaDocument {
   if (!file) {
     throw new SchemaLookupError(`unknown schema "${key}"; known: ${Object.keys(VENDORED_SCHEMAS).join(', ')}`);
   }
-  return loadSchemaFile(join(packageRoot(), 'fixtures', 'schemas', file), key);
+  return loadFile(join(packageRoot(), 'fixtures', 'schemas', file), key, key);
 }
 
 /** Load any JSON Schema document from a file. */
 export function loadSchemaFile(path: string, label?: string): SchemaDocument {
+  return loadFile(path, label);
+}
+
+function loadFile(path: string, label?: string, vendoredKey?: string): SchemaDocument {
   const full = resolve(path);
   let doc = cache.get(full);
   if (!doc) {
@@ -207,7 +289,7 @@ export function loadSchemaFile(path: string, label?: string): SchemaDocument {
       throw new SchemaLookupError(`schema file ${path} is not JSON: ${(e as Error).message}`);
     }
     if (!isObject(root)) throw new SchemaLookupError(`schema file ${path} does not hold a JSON object`);
-    doc = new SchemaDocument(root, label ?? path);
+    doc = new SchemaDocument(root, label ?? path, vendoredKey !== undefined, vendoredKey ? precompiledSet(vendoredKey, text) : undefined);
     cache.set(full, doc);
   }
   return doc;
@@ -215,5 +297,11 @@ export function loadSchemaFile(path: string, label?: string): SchemaDocument {
 
 /** Wrap an in-memory schema (e.g. a tool's inputSchema) as a document of its own. */
 export function schemaFromObject(schema: Record<string, unknown>, label = 'inline schema'): SchemaDocument {
-  return new SchemaDocument(schema, label);
+  // One document per object: a tool's schema is checked, generated from and validated against by
+  // different scenarios, and each document compiles on its own.
+  let doc = inlineDocuments.get(schema);
+  if (!doc) inlineDocuments.set(schema, (doc = new SchemaDocument(schema, label)));
+  return doc;
 }
+
+const inlineDocuments = new WeakMap<object, SchemaDocument>();

@@ -17,8 +17,11 @@ function eraOf(versions: string[]): string {
 
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
-export function catalogueMarkdown(checks: (CheckRecord & { scenario: string })[], faults: FaultNote[]): string {
-  const byId = new Map(faults.map((f) => [f.id, f]));
+type Row = CheckRecord & { scenario: string };
+
+export function catalogueMarkdown(all: Row[], faults: FaultNote[], clientFaults: FaultNote[] = []): string {
+  const checks = all.filter((c) => c.role === 'server');
+  const clientChecks = all.filter((c) => c.role === 'client');
   const out: string[] = [];
   out.push('# Check catalogue');
   out.push('');
@@ -32,8 +35,25 @@ export function catalogueMarkdown(checks: (CheckRecord & { scenario: string })[]
   out.push('');
   out.push('Eras: L = legacy (2025-11-25, 2025-06-18: `initialize`), M = modern (2026-07-28), both. Transport: both unless noted.');
   out.push('');
-  out.push(`${checks.length} checks, ${checks.filter((c) => c.kind === 'oracle').length} of them oracles.`);
+  out.push(`${checks.length} server checks, ${checks.filter((c) => c.kind === 'oracle').length} of them oracles.`);
   out.push('');
+  table(out, checks, faults);
+  if (clientChecks.length) {
+    out.push('## Client checks');
+    out.push('');
+    out.push('Run by `mcpspec client`: mcpspec plays a scripted server (`suites/scripted.ts`) and judges the client under');
+    out.push('test. A check the client gives no chance to show (it never calls a tool, never lists twice, ...) is untestable,');
+    out.push('never a pass. Each has a fault in the reference client (`fixtures/clients/reference --fault <id>`).');
+    out.push('');
+    out.push(`${clientChecks.length} client checks, ${clientChecks.filter((c) => c.kind === 'oracle').length} of them oracles.`);
+    out.push('');
+    table(out, clientChecks, clientFaults);
+  }
+  return out.join('\n');
+}
+
+function table(out: string[], checks: Row[], faults: FaultNote[]): void {
+  const byId = new Map(faults.map((f) => [f.id, f]));
   out.push('| id | level | era | requirements | judged on | requires | what the check judges | the fault that proves it |');
   out.push('|---|---|---|---|---|---|---|---|');
   for (const c of checks) {
@@ -49,5 +69,4 @@ export function catalogueMarkdown(checks: (CheckRecord & { scenario: string })[]
     out.push(`| ${c.id} | ${c.level} | ${where} | ${c.requirements.join(', ')} | ${judged} | ${requires} | [${cell(c.title)}](${c.spec}) | ${cell(fault)} |`);
   }
   out.push('');
-  return out.join('\n');
 }

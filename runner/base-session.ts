@@ -137,7 +137,7 @@ export abstract class BaseSession implements Session {
     const ex = await this.send(msg, { expectId: id, timeoutMs: opts.timeoutMs ?? this.timeoutMs, headers: opts.headers, signal: opts.signal }, id, method);
     // CN-01: a request given up on is cancelled. Modern HTTP: closing the request's stream was the
     // cancellation (CN-02); elsewhere it takes a notification.
-    if (ex.aborted && opts.signal?.aborted && !this.signal?.aborted && !(this.era === 'modern' && this.kind === 'http')) {
+    if (ex.aborted && opts.signal?.aborted && !opts.cancelSent && !this.signal?.aborted && !(this.era === 'modern' && this.kind === 'http')) {
       void this.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'mcpspec gave up on this request' } }, { timeoutMs: this.timeoutMs, until: Promise.resolve() }, undefined, 'notifications/cancelled');
     }
     return ex;

@@ -1,83 +1,208 @@
 // The driver for a client under test: mcpspec plays a scripted server. Each scenario gets a fresh
-// listener and starts the client afresh with the endpoint substituted for `{url}` in its command;
-// what the client sends is recorded and judged.
+// endpoint and starts the client afresh: over HTTP a listener whose URL replaces `{url}`; over stdio
+// a relay listener, and `{server}` (several argv words) / `{server-json}` start mcpspec's scripted
+// server program, which connects back. What the client sends is recorded and judged.
 
 import { setMaxListeners } from 'node:events';
 import { execa } from 'execa';
+import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO } from '../protocol/meta.js';
+import { isObj } from '../protocol/jsonrpc.js';
 import { judgedVersion, MODERN, type SpecVersion } from '../protocol/versions.js';
+import type { TransportKind } from '../results/check-record.js';
 import type { EraInfo, Finding, PeerInfo, TargetInfo } from '../results/run.js';
 import type { Recording } from '../results/wire.js';
+import { crashOf, describeExit, stderrSummary } from '../suites/client-exit.js';
 import type { RunObservations } from '../suites/observations.js';
-import type { ClientExit, ScriptedServer } from '../suites/ports.js';
-import type { ClientScenarioContext, RunOptions, Scenario } from '../suites/scenario.js';
+import type { ClientExit, Received, ScriptedServer } from '../suites/ports.js';
+import type { ClientScenarioContext, PlainRun, RunOptions, Scenario } from '../suites/scenario.js';
+import { modernMetaOf, runScript } from '../suites/scripted.js';
 import type { Driver, ScenarioOutcome } from './engine.js';
 import { HttpListener } from './http-listener.js';
 import { registerLive } from './reaper.js';
 import { Recorder } from './recorder.js';
+import { RelayListener } from './relay-listener.js';
 import { TailBuffer } from './tail-buffer.js';
 import { makeSandbox, type EnvOptions } from './target-env.js';
+import { TargetStartError } from './transport.js';
 
 export interface ClientTarget {
   command: string;
-  /** Arguments; `{url}` is replaced by the scripted server's endpoint. */
+  /** Arguments; `{url}` (HTTP) or `{server}` / `{server-json}` (stdio) are replaced per scenario. */
   args: string[];
+  /** Default http. */
+  transport?: TransportKind;
 }
 
 export interface ClientDriverOptions extends RunOptions {
-  specVersion: SpecVersion;
+  /** `auto`: the era of the client's first message against the plain server decides. */
+  specVersion: SpecVersion | 'auto';
   env?: EnvOptions;
+  /** The client's working directory (default: a fresh temporary folder). */
+  cwd?: string;
 }
 
 export const URL_PLACEHOLDER = '{url}';
+export const SERVER_PLACEHOLDER = '{server}';
+export const SERVER_JSON_PLACEHOLDER = '{server-json}';
+
+/** Which placeholders a transport accepts; a client command must contain one of them. */
+export function placeholdersOf(transport: TransportKind): string[] {
+  return transport === 'http' ? [URL_PLACEHOLDER] : [SERVER_PLACEHOLDER, SERVER_JSON_PLACEHOLDER];
+}
+
+export function hasPlaceholder(target: ClientTarget): boolean {
+  const words = [target.command, ...target.args];
+  return placeholdersOf(target.transport ?? 'http').some((p) => words.some((w) => w.includes(p)));
+}
+
+/** Quote one word for a command line shown inside another word. */
+function shellWord(w: string): string {
+  return /^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`;
+}
+
+/** Substitute the placeholders: `{server}` as a whole word becomes several words. */
+export function expandCommand(target: ClientTarget, values: { url?: string; server?: { command: string; args: string[] } }): string[] {
+  const out: string[] = [];
+  for (const w of [target.command, ...target.args]) {
+    if (values.server && w === SERVER_PLACEHOLDER) {
+      out.push(values.server.command, ...values.server.args);
+      continue;
+    }
+    let x = w;
+    if (values.url) x = x.split(URL_PLACEHOLDER).join(values.url);
+    if (values.server) {
+      x = x.split(SERVER_JSON_PLACEHOLDER).join(JSON.stringify(values.server));
+      x = x.split(SERVER_PLACEHOLDER).join([values.server.command, ...values.server.args].map(shellWord).join(' '));
+    }
+    out.push(x);
+  }
+  return out;
+}
+
+/** What a client declared: its first modern request's _meta, or its initialize params. */
+export function declaredBy(received: Received[]): { capabilities: Record<string, unknown>; info?: Record<string, unknown>; era?: 'modern' | 'legacy' } {
+  for (const r of received) {
+    const m = r.message;
+    if (!isObj(m) || typeof m.method !== 'string' || !('id' in m)) continue;
+    const meta = modernMetaOf(m.params);
+    if (meta) {
+      const caps = meta[META_CLIENT_CAPABILITIES];
+      const info = meta[META_CLIENT_INFO];
+      return { capabilities: isObj(caps) ? caps : {}, info: isObj(info) ? info : undefined, era: 'modern' };
+    }
+    if (m.method === 'initialize' && isObj(m.params)) {
+      const caps = m.params.capabilities;
+      const info = m.params.clientInfo;
+      return { capabilities: isObj(caps) ? caps : {}, info: isObj(info) ? info : undefined, era: 'legacy' };
+    }
+  }
+  return { capabilities: {} };
+}
 
 export class ClientDriver implements Driver {
   readonly role = 'client' as const;
-  readonly transport = 'http' as const;
+  readonly transport: TransportKind;
   readonly target: TargetInfo;
   private readonly recorder = new Recorder();
   private readonly found: Finding[] = [];
+  /** Wall time of the client's run against the plain server at start (the bench's baseline). */
+  plainRunMs?: number;
+  private plain?: PlainRun;
+  private version: SpecVersion = '2026-07-28';
 
   constructor(
     readonly spec: ClientTarget,
     private readonly opts: ClientDriverOptions,
   ) {
-    this.target = { role: 'client', transport: 'http', command: spec.command, args: spec.args };
+    this.transport = spec.transport ?? 'http';
+    this.target = { role: 'client', transport: this.transport, command: spec.command, args: spec.args };
   }
 
-  async start(): Promise<{ era: EraInfo; peer: PeerInfo }> {
-    const version = judgedVersion(this.opts.specVersion);
-    const era: EraInfo = { era: MODERN.includes(version) ? 'modern' : 'legacy', version, judgedBy: version, detected: false, reason: `--spec-version ${this.opts.specVersion}` };
-    // A client declares its capabilities on its own requests; nothing is known before it speaks.
-    return { era, peer: { capabilities: {} } };
+  /**
+   * Run the client once against a plain (dual-era) scripted server: it must connect and exit, or
+   * nothing can be judged. What it declares there gates the checks.
+   */
+  async start(signal: AbortSignal): Promise<{ era: EraInfo; peer: PeerInfo }> {
+    const t0 = Date.now();
+    let received: Received[] = [];
+    const exit = await this.withEndpoint('start', new Recorder(), signal, async (server) => {
+      runScript(server, { modern: true, legacy: true, timeoutMs: this.opts.timeoutMs });
+      const exit = await server.runClient();
+      received = server.received();
+      return exit;
+    });
+    this.plainRunMs = Date.now() - t0;
+    if (signal.aborted) throw new TargetStartError('interrupted before the client was judged');
+    const where = this.transport === 'http' ? 'the {url} endpoint' : 'the {server} it was given';
+    const tail = lastLine(exit.stderrTail);
+    if (received.length === 0) {
+      if (exit.timedOut) throw new TargetStartError(`the client never connected to ${where}: it sent nothing in ${this.opts.timeoutMs} ms and was stopped`);
+      throw new TargetStartError(`the client ${describeExit(exit)} without sending anything to ${where}${tail ? ` (stderr: ${tail})` : ''}`);
+    }
+    if (exit.timedOut) {
+      const last = received[received.length - 1].message;
+      const method = isObj(last) && typeof last.method === 'string' ? last.method : 'a message';
+      throw new TargetStartError(`the client connected (${received.length} message${received.length > 1 ? 's' : ''}, last ${method}) but was still running after --timeout ${this.opts.timeoutMs} ms: mcpspec client needs a client command that exits when its work is done`);
+    }
+    this.plain = { exit, methods: methodsOf(received) };
+    const declared = declaredBy(received);
+    let era: EraInfo;
+    if (this.opts.specVersion === 'auto') {
+      const asked = declared.era === 'legacy' ? initializeVersion(received) : '2026-07-28';
+      this.version = judgedVersion(asked);
+      era = { era: declared.era ?? 'modern', version: asked, judgedBy: this.version, detected: true, reason: declared.era === 'legacy' ? `the client started with initialize (${asked})` : 'the client started with a 2026-07-28 request' };
+    } else {
+      this.version = this.opts.specVersion;
+      era = { era: MODERN.includes(this.version) ? 'modern' : 'legacy', version: this.version, judgedBy: this.version, detected: false, reason: `--spec-version ${this.opts.specVersion}` };
+    }
+    return { era, peer: { capabilities: declared.capabilities, ...(declared.info ? { info: declared.info } : {}) } };
   }
 
   async runScenario(s: Scenario, runSignal: AbortSignal): Promise<ScenarioOutcome> {
     const recorder = new Recorder({ parent: this.recorder, source: s.id });
-    const listener = new HttpListener(recorder);
-    const url = await listener.listen();
-    const sandbox = makeSandbox(this.opts.env);
+    const observed = await this.withEndpoint(s.id, recorder, runSignal, (server, signal) => {
+      const ctx: ClientScenarioContext = { server, version: this.version, options: this.opts, signal, plain: this.plain };
+      return s.run(ctx);
+    });
+    if (runSignal.aborted) return { aborted: runSignal.reason instanceof Error && runSignal.reason.message === 'interrupted' ? 'the run was interrupted' : 'the overall deadline passed' };
+    return { observed };
+  }
+
+  /** A fresh endpoint for one client run (or several, in one scenario), closed and reaped afterwards. */
+  private async withEndpoint<T>(name: string, recorder: Recorder, runSignal: AbortSignal, body: (server: ScriptedServer, signal: AbortSignal) => Promise<T>): Promise<T> {
     const stop = new AbortController();
     setMaxListeners(0, stop.signal);
     const onRun = () => stop.abort(runSignal.reason);
     runSignal.addEventListener('abort', onRun, { once: true });
-    const server: ScriptedServer = {
-      kind: 'http',
-      handle: (h) => listener.handle((m, headers) => h(m, headers)),
-      received: () => listener.received(),
-      runClient: (timeoutMs = this.opts.timeoutMs) => this.runClient(url, sandbox, timeoutMs, stop.signal, s.id),
-    };
-    const ctx: ClientScenarioContext = { server, version: judgedVersion(this.opts.specVersion), options: this.opts, signal: stop.signal };
+    const sandbox = makeSandbox(this.opts.env, this.opts.cwd);
+    const http = this.transport === 'http' ? new HttpListener(recorder, `/mcp/${encodeURIComponent(name)}`, stop.signal) : undefined;
+    const relay = this.transport === 'stdio' ? new RelayListener(recorder, stop.signal) : undefined;
     try {
-      return { observed: await s.run(ctx) };
+      const url = http ? await http.listen() : undefined;
+      if (relay) await relay.listen();
+      const endpoint = (http ?? relay)!.endpoint;
+      const argv = expandCommand(this.spec, { url, server: relay?.command(name) });
+      const server: ScriptedServer = {
+        kind: this.transport,
+        handle: (h) => endpoint.handle(h),
+        send: (m) => relay?.send(m) ?? false,
+        waitFor: (match, ms) => endpoint.waitFor(match, ms),
+        quiet: (q, ms) => endpoint.quiet(q, ms),
+        received: () => endpoint.received(),
+        runClient: (timeoutMs = this.opts.timeoutMs) => this.runClient(argv, sandbox, timeoutMs, stop.signal, name, recorder),
+      };
+      return await body(server, stop.signal);
     } finally {
       runSignal.removeEventListener('abort', onRun);
-      await listener.close();
+      stop.abort(new Error('scenario over'));
+      await http?.close();
+      await relay?.close();
       sandbox.dispose();
     }
   }
 
   observations(): RunObservations {
-    return { exchanges: [], events: this.recorder.events(), version: judgedVersion(this.opts.specVersion), transport: 'http', deliberate: () => false };
+    return { exchanges: [], events: this.recorder.events(), version: this.version, transport: this.transport, deliberate: () => false };
   }
 
   findings(): Finding[] {
@@ -90,23 +215,55 @@ export class ClientDriver implements Driver {
 
   async close(): Promise<void> {}
 
-  /** Start the client with `{url}` substituted; it is stopped (and its process tree reaped) at the timeout or the run's end. */
-  private async runClient(url: string, sandbox: ReturnType<typeof makeSandbox>, timeoutMs: number, signal: AbortSignal, scenario: string): Promise<ClientExit> {
-    const args = this.spec.args.map((a) => a.split(URL_PLACEHOLDER).join(url));
+  /** Start the client; it is stopped (and its process tree reaped) at the timeout or the run's end. */
+  private async runClient(argv: string[], sandbox: ReturnType<typeof makeSandbox>, timeoutMs: number, signal: AbortSignal, scenario: string, recorder: Recorder): Promise<ClientExit> {
     const stderr = new TailBuffer();
     const stdout = new TailBuffer();
-    const child = execa(this.spec.command, args, { cwd: sandbox.cwd, env: { ...sandbox.env, MCPSPEC_SCENARIO: scenario }, extendEnv: false, stdin: 'ignore', buffer: false, reject: false, detached: true, forceKillAfterDelay: 2000, cancelSignal: signal, timeout: timeoutMs });
+    const t0 = Date.now();
+    const child = execa(argv[0], argv.slice(1), { cwd: sandbox.cwd, env: { ...sandbox.env, MCPSPEC_SCENARIO: scenario }, extendEnv: false, stdin: 'ignore', buffer: false, reject: false, detached: true, forceKillAfterDelay: 2000, cancelSignal: signal, timeout: timeoutMs });
     const unregister = registerLive({ killNow: () => killGroup(child.pid, 'SIGKILL') });
     child.stdout?.on('data', (c: Buffer) => stdout.push(c.toString('utf8')));
     child.stderr?.on('data', (c: Buffer) => stderr.push(c.toString('utf8')));
     const res = await child;
     killGroup(child.pid, 'SIGKILL'); // whatever the client left running goes with it
     unregister();
-    const exit: ClientExit = { exitCode: res.exitCode ?? null, signal: res.signal ?? null, timedOut: res.timedOut === true, stderrTail: stderr.toString(), stdoutTail: stdout.toString() };
-    if (exit.timedOut) this.found.push({ kind: 'hang', scenario, message: `the client was still running after ${timeoutMs} ms and was stopped` });
+    const stoppedByUs = res.isCanceled === true;
+    const exit: ClientExit = {
+      exitCode: res.exitCode ?? null,
+      signal: res.timedOut || stoppedByUs ? null : (res.signal ?? null),
+      timedOut: res.timedOut === true,
+      stderrTail: stderr.toString(),
+      stdoutTail: stdout.toString(),
+      elapsedMs: Date.now() - t0,
+    };
+    if (res.failed && res.exitCode === undefined && !res.signal && !res.timedOut && !stoppedByUs) {
+      // It could not be started at all (ENOENT, EACCES).
+      exit.stderrTail += `\n${res.shortMessage ?? res.message}`;
+      exit.exitCode = 127;
+    }
+    recorder.record({ dir: 'note', channel: 'stderr', raw: '', note: 'client-exit', data: { exitCode: exit.exitCode, signal: exit.signal, timedOut: exit.timedOut, elapsedMs: exit.elapsedMs } });
+    if (scenario !== 'start' && !stoppedByUs) {
+      const crash = crashOf(exit);
+      if (exit.timedOut) this.found.push({ kind: 'hang', scenario, message: `the client was still running after ${timeoutMs} ms and was stopped`, stderrTail: lastLine(exit.stderrTail) });
+      else if (crash) this.found.push({ kind: 'crash', scenario, message: `the client crashed: ${crash}`, stderrTail: exit.stderrTail.slice(-2000) });
+    }
     return exit;
   }
 }
+
+/** The protocolVersion of the client's first initialize. */
+function initializeVersion(received: Received[]): string {
+  const init = received.find((r) => isObj(r.message) && r.message.method === 'initialize');
+  const p = isObj(init?.message) ? init.message.params : undefined;
+  return isObj(p) && typeof p.protocolVersion === 'string' ? p.protocolVersion : '2025-11-25';
+}
+
+/** The methods a client sent (requests and notifications), in order. */
+export function methodsOf(received: Received[]): string[] {
+  return received.map((r) => (isObj(r.message) && typeof r.message.method === 'string' ? r.message.method : undefined)).filter((m): m is string => m !== undefined);
+}
+
+const lastLine = stderrSummary;
 
 function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
   if (pid === undefined) return;

@@ -51,6 +51,8 @@ export interface EngineOptions {
    * shard over that shard's traffic.
    */
   shard?: { index: number; count: number };
+  /** Scenarios run for their traffic alone (for oracles) when no selected check is bound to them. */
+  traffic?: Scenario[];
   /** Progress: scenarios finished out of those planned (called once the plan is made, then per scenario). */
   onProgress?: (p: { done: number; total: number }) => void;
 }
@@ -113,11 +115,14 @@ export async function runSuite(driver: Driver, opts: EngineOptions): Promise<Run
       if (!c.scenario.versions.includes(version) || (c.scenario.transports && !c.scenario.transports.includes(driver.transport))) continue;
       plan.set(c.scenario, [...(plan.get(c.scenario) ?? []), c]);
     }
+    if (selected.some((c) => c.kind === 'oracle')) {
+      for (const s of opts.traffic ?? []) if (!plan.has(s) && s.versions.includes(version) && (!s.transports || s.transports.includes(driver.transport))) plan.set(s, []);
+    }
 
     const runOne = async (s: Scenario, own: Check[]) => {
       const live = own.filter((c) => !gated.has(c));
       for (const c of own.filter((c) => gated.has(c))) record(c, s.id, { status: 'skip', message: gated.get(c)!, evidence: [] });
-      if (live.length === 0) return;
+      if (live.length === 0 && own.length > 0) return;
       const t0 = Date.now();
       if (stop.signal.aborted) {
         for (const c of live) record(c, s.id, { status: 'untestable', message: `not run: ${runEnd(stop.signal)}`, evidence: [] });
@@ -151,6 +156,7 @@ export async function runSuite(driver: Driver, opts: EngineOptions): Promise<Run
         durationMs: Date.now() - t0,
         status: 'observed' in outcome ? (judged ? 'judged' : 'no-judgement') : 'aborted',
       };
+      if (own.length === 0) result.message = "run for the oracles' traffic only";
       if ('aborted' in outcome) result.message = outcome.aborted;
       if ('harness' in outcome) result.message = outcome.harness.split('\n')[0];
       scenarios.push(result);

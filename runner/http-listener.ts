@@ -1,27 +1,31 @@
 // The accepting side of Streamable HTTP: mcpspec listens on 127.0.0.1 (a port chosen at run time)
 // and answers a client under test. Every message the client sends and every answer is recorded.
+// Answers are JSON bodies, or SSE streams (primed with an event id and a comment line) when the
+// scenario asks; GET is refused with 405, DELETE (legacy session end) is recorded and accepted.
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isJsonRpcMessage, serializeBody, tryParseJson } from '../protocol/jsonrpc.js';
-import type { Received } from '../suites/ports.js';
+import type { Received, ScriptedHandler } from '../suites/ports.js';
 import { redactHeaders } from './redact.js';
 import type { Recorder } from './recorder.js';
+import { ScriptedEndpoint } from './scripted-endpoint.js';
 
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
-export type MessageHandler = (message: unknown, headers: Record<string, string>) => unknown;
-
 export class HttpListener {
   private server?: Server;
-  private handler: MessageHandler = () => undefined;
-  private readonly log: Received[] = [];
   private urlValue?: string;
+  readonly endpoint: ScriptedEndpoint;
+  private eventId = 0;
 
   constructor(
     readonly recorder: Recorder,
     readonly path = '/mcp',
-  ) {}
+    signal?: AbortSignal,
+  ) {
+    this.endpoint = new ScriptedEndpoint(signal);
+  }
 
   /** The endpoint clients connect to. */
   get url(): string {
@@ -29,12 +33,12 @@ export class HttpListener {
     return this.urlValue;
   }
 
-  handle(h: MessageHandler): void {
-    this.handler = h;
+  handle(h: ScriptedHandler): void {
+    this.endpoint.handle(h);
   }
 
   received(): Received[] {
-    return this.log.slice();
+    return this.endpoint.received();
   }
 
   async listen(): Promise<string> {
@@ -55,6 +59,7 @@ export class HttpListener {
   }
 
   async close(): Promise<void> {
+    this.endpoint.release();
     const server = this.server;
     if (!server) return;
     this.server = undefined;
@@ -70,8 +75,13 @@ export class HttpListener {
       res.writeHead(404).end();
       return;
     }
-    if (req.method !== 'POST') {
-      res.writeHead(405, { Allow: 'POST' }).end();
+    const method = req.method ?? 'GET';
+    if (method !== 'POST') {
+      // Recorded as what the client did (a legacy session's DELETE is judged), never handed to the script.
+      const ev = this.recorder.record({ dir: 'in', channel: 'http', raw: '', http: { method, headers: redactHeaders(headers), url: url.pathname } });
+      this.endpoint.log({ message: undefined, headers, httpMethod: method, connection: 0, seq: ev.seq });
+      if (method === 'DELETE') res.writeHead(200).end();
+      else res.writeHead(405, { Allow: 'POST, DELETE' }).end();
       return;
     }
     const body = await readBody(req);
@@ -84,21 +94,55 @@ export class HttpListener {
       message: parsed.ok ? parsed.value : undefined,
       http: { method: 'POST', headers: redactHeaders(headers), url: url.pathname },
     });
-    const entry: Received = { message: parsed.ok ? parsed.value : body, headers, seq: ev.seq };
-    this.log.push(entry);
+    const entry: Received = { message: parsed.ok ? parsed.value : body, headers, httpMethod: 'POST', connection: 0, seq: ev.seq };
     if (!parsed.ok) {
+      this.endpoint.log(entry);
       res.writeHead(400, { 'Content-Type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error' } }));
       return;
     }
-    const reply = await this.handler(parsed.value, headers);
-    if (reply === undefined) {
-      res.writeHead(202).end();
+    const reply = await this.endpoint.accept(entry);
+    const extra = reply.headers ?? {};
+    const record = (message: unknown, text: string, contentType: string, status: number) => {
+      const out = this.recorder.record({ dir: 'out', channel: 'http', raw: text, kind: 'message', message, http: { method: 'POST', status, headers: { 'content-type': contentType, ...extra }, url: url.pathname } });
+      return out.seq;
+    };
+    if (!reply.sse && !reply.before?.length && !reply.stream) {
+      const response = await reply.response;
+      if (response === undefined) {
+        res.writeHead(reply.status ?? 202, extra).end();
+        return;
+      }
+      entry.reply = response;
+      const text = serializeBody(response);
+      entry.replySeq = record(response, text, 'application/json', reply.status ?? 200);
+      res.writeHead(reply.status ?? 200, { 'Content-Type': 'application/json', ...extra }).end(text);
       return;
     }
-    entry.reply = reply;
-    const text = serializeBody(reply);
-    this.recorder.record({ dir: 'out', channel: 'http', raw: text, kind: 'message', message: reply, http: { method: 'POST', status: 200, headers: { 'content-type': 'application/json' }, url: url.pathname } });
-    res.writeHead(200, { 'Content-Type': 'application/json' }).end(text);
+    // An SSE response: a priming event (id, empty data), a comment line, the messages before, then the response.
+    res.writeHead(reply.status ?? 200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no', ...extra });
+    res.write(`id: ${++this.eventId}\ndata:\n\n: mcpspec keep-alive comment\n\n`);
+    for (const m of reply.before ?? []) {
+      const text = serializeBody(m);
+      record(m, text, 'text/event-stream', 200);
+      res.write(`id: ${++this.eventId}\nevent: message\ndata: ${text}\n\n`);
+    }
+    if (reply.stream) {
+      for await (const m of reply.stream) {
+        if (res.destroyed) break;
+        const text = serializeBody(m);
+        record(m, text, 'text/event-stream', 200);
+        res.write(`id: ${++this.eventId}\nevent: message\ndata: ${text}\n\n`);
+      }
+    }
+    const response = await reply.response;
+    if (res.destroyed) return;
+    if (response !== undefined) {
+      entry.reply = response;
+      const text = serializeBody(response);
+      entry.replySeq = record(response, text, 'text/event-stream', 200);
+      res.write(`id: ${++this.eventId}\nevent: message\ndata: ${text}\n\n`);
+    }
+    res.end();
   }
 }
 

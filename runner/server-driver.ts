@@ -8,13 +8,14 @@ import type { EraInfo, Finding, PeerInfo, TargetInfo } from '../results/run.js';
 import type { Recording } from '../results/wire.js';
 import type { RunObservations } from '../suites/observations.js';
 import type { Exchange, ProbeOptions, RawConnection, Session } from '../suites/ports.js';
-import type { RunOptions, Scenario, ScenarioContext } from '../suites/scenario.js';
+import type { AskedHook, RunOptions, Scenario, ScenarioContext } from '../suites/scenario.js';
 import { HandshakeError, type BaseSession } from './base-session.js';
 import type { Driver, ScenarioOutcome } from './engine.js';
 import { HttpTransport } from './http-transport.js';
 import { outboundProblems } from './outbound-check.js';
 import { LanePool } from './probe-lanes.js';
 import { Recorder } from './recorder.js';
+import { capableClientHandler } from './server-requests.js';
 import { openSession } from './session.js';
 import { StdioTransport } from './stdio-transport.js';
 import { makeSandbox, type EnvOptions, type TargetSandbox } from './target-env.js';
@@ -102,8 +103,24 @@ export class ServerDriver implements Driver {
     this.httpHung.signal.addEventListener('abort', onHung, { once: true });
     const recorder = this.scenarioRecorder(s.id);
     const opened: { close(): Promise<unknown> }[] = [];
+    // mcpspec answers the server's requests as a client that declared what the scenario offers.
+    const offered = s.legacyCapabilities ?? {};
+    let hook: AskedHook | undefined;
+    const factory: TransportFactory = (rec) => {
+      const t = this.factory(rec);
+      const answer = capableClientHandler(this.version, offered, this.opts.seed);
+      t.onServerRequest = async (req) => {
+        const h = hook;
+        await h?.before?.(req).catch(() => undefined);
+        const reply = answer(req);
+        // The transport writes the reply as soon as this returns; `after` runs once that is done.
+        if (h?.after) setImmediate(() => h.after!(req));
+        return reply;
+      };
+      return t;
+    };
     const open = async (skipInitialized = false): Promise<BaseSession> => {
-      const session = await openSession(this.factory, { specVersion: this.version, timeoutMs: this.opts.timeoutMs, recorder, skipInitialized, signal: stop.signal });
+      const session = await openSession(factory, { specVersion: this.version, timeoutMs: this.opts.timeoutMs, recorder, skipInitialized, signal: stop.signal, capabilities: s.legacyCapabilities });
       opened.push(session);
       this.exchanges.push(session.handshake);
       return session;
@@ -111,6 +128,7 @@ export class ServerDriver implements Driver {
     try {
       const session = await open(s.skipInitialized);
       const ctx = this.context(s, session, open, recorder, stop, opened);
+      ctx.whenAsked = (h) => void (hook = h);
       const observed = await s.run(ctx);
       if (this.httpHung.signal.aborted || isHang(stop.signal)) return { aborted: 'the target stopped answering (see the hang finding)' };
       if (stop.signal.aborted) return { aborted: runSignalText(stop.signal) };

@@ -1,5 +1,6 @@
 // Answers to requests a legacy server sends its client (roots/list, sampling, elicitation, ping).
 
+import { inputResponse } from '../arbitraries/input-responses.js';
 import { errorResponse, type RequestId } from '../protocol/jsonrpc.js';
 
 type Handler = (req: { id: RequestId; method: string; params?: unknown }) => unknown;
@@ -15,4 +16,23 @@ export async function replyToServerRequest(handler: Handler | undefined, req: { 
   } catch (err) {
     return errorResponse(req.id, -32603, `mcpspec handler failed: ${String(err)}`);
   }
+}
+
+/** The client capability a server-to-client request needs (LC-07). */
+const NEEDS: Record<string, string> = { 'elicitation/create': 'elicitation', 'sampling/createMessage': 'sampling', 'roots/list': 'roots' };
+
+/**
+ * mcpspec as a correct legacy client: `ping` gets `{}`; a request for a capability the session
+ * declared gets a result generated from the schema of its result type (an elicitation's content
+ * from its own requestedSchema); anything else gets -32601.
+ */
+export function capableClientHandler(version: string, declared: Record<string, unknown>, seed: number): Handler {
+  let n = 0;
+  return (req) => {
+    if (req.method === 'ping') return { jsonrpc: '2.0', id: req.id, result: {} };
+    const need = NEEDS[req.method];
+    if (!need || !(need in declared)) return errorResponse(req.id, -32601, `Method not found: ${req.method} (mcpspec did not declare ${need ?? 'it'})`);
+    const result = inputResponse({ method: req.method, params: req.params }, version, seed + n++);
+    return { jsonrpc: '2.0', id: req.id, result };
+  };
 }

@@ -3,7 +3,7 @@
 // noise (IO-02) so a check can flag it; stderr is kept as a bounded tail for crash reports (IO-03).
 
 import { existsSync } from 'node:fs';
-import { execa, type ResultPromise } from 'execa';
+import type { ResultPromise } from 'execa';
 import { idMatch, isJsonRpcMessage, isRequest, isResponse, responseId, serializeBody, tryParseJson, type RequestId } from '../protocol/jsonrpc.js';
 import type { CloseInfo } from '../results/wire.js';
 import { LineSplitter, MAX_LINE_CHARS } from './line-splitter.js';
@@ -136,6 +136,8 @@ export class StdioTransport implements Transport {
     if (cwd !== undefined && !existsSync(cwd)) {
       throw new TargetStartError(`cannot start "${command}": working directory ${cwd} does not exist`, 'ENOENT');
     }
+    // Loaded on first use: execa costs ~0.1 s to import, which runs against an HTTP URL never need.
+    const { execa } = await import('execa');
     const proc = execa(command, args, {
       cwd,
       env: env ?? { PATH: process.env.PATH ?? '' },
@@ -232,7 +234,8 @@ export class StdioTransport implements Transport {
           if (!this.active.delete(p)) return;
           clearTimeout(p.timer);
           opts.signal?.removeEventListener('abort', onAbort);
-          if (timedOut && p.expectId !== undefined) this.rememberTimedOut(p.expectId);
+          // A request given up on (timed out, or cancelled: CN-01) may still be answered: that answer is late, not unsolicited (CN-04).
+          if ((timedOut || aborted) && p.expectId !== undefined) this.rememberTimedOut(p.expectId);
           if (timedOut && p.idless && p.response === undefined && opts.until === undefined) this.idlessTaintedValue = true;
           const r: ExchangeResult = { messages: p.messages, timedOut, elapsedMs: Date.now() - started, seq: p.seq };
           if (p.response !== undefined) r.response = p.response;

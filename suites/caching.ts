@@ -5,7 +5,7 @@ import { SPEC } from '../protocol/spec-links.js';
 import { MODERN } from '../protocol/versions.js';
 import type { Evidence } from '../results/verdict.js';
 import { holds, oracle, untestable, violated } from './check.js';
-import { evidence, resultOf } from './exchange.js';
+import { evidence, isObj, resultOf } from './exchange.js';
 import type { Exchange } from './ports.js';
 import { sentRequest } from './request-shape.js';
 
@@ -76,5 +76,27 @@ export const cachingChecks = [
       return holds(`${pairs.length} consecutive page pairs share their cacheScope`);
     },
   }),
+  oracle({
+    id: 'caching.tools-order',
+    title: 'tools/list gives its tools in the same order every time while the set is unchanged',
+    requirements: ['PG-05'],
+    level: 'SHOULD',
+    versions: MODERN,
+    requires: { capabilities: ['tools'] },
+    spec: SPEC.pagination26,
+    judge({ exchanges, events, deliberate }) {
+      if (events.some((e) => e.dir === 'in' && isObj(e.message) && e.message.method === 'notifications/tools/list_changed')) return untestable('the server said its tool list changed during the run');
+      // First pages only: every listing starts there, whatever the page size.
+      const firsts = cacheableResults(exchanges, deliberate).filter((ex) => ex.method === 'tools/list' && sentRequest(ex)?.params?.cursor === undefined && Array.isArray(resultOf(ex)!.tools));
+      if (firsts.length < 2) return untestable('tools/list was answered fewer than two times');
+      const names = (ex: Exchange) => (resultOf(ex)!.tools as unknown[]).map((t) => (isObj(t) ? String(t.name) : '?'));
+      const sameSet = (a: string[], b: string[]) => a.length === b.length && [...a].sort().join('\n') === [...b].sort().join('\n');
+      const first = names(firsts[0]);
+      const comparable = firsts.filter((ex) => sameSet(names(ex), first));
+      if (comparable.length < 2) return untestable('no two tools/list answers listed the same tools');
+      const bad = comparable.filter((ex) => names(ex).join('\n') !== first.join('\n'));
+      if (bad.length) return violated(`${bad.length} of ${comparable.length} tools/list answers list the same tools in another order`, [{ what: 'tools/list first pages', expected: first, actual: names(bad[0]), seq: [...firsts[0].seq.slice(0, 2), ...bad[0].seq.slice(0, 2)] }]);
+      return holds(`${comparable.length} tools/list answers list ${first.length} tools in one order`);
+    },
+  }),
 ];
-

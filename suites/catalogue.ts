@@ -3,18 +3,24 @@
 
 import { areaOf, type CheckRecord } from '../results/check-record.js';
 import { cachingChecks } from './caching.js';
+import { cancelChecks } from './cancel.js';
 import { capabilitiesChecks } from './capabilities.js';
 import { checkRecord, type Check } from './check.js';
+import { clientChecks } from './client.js';
 import { completionChecks } from './completion.js';
 import { discoverChecks } from './discover.js';
 import { httpChecks } from './http.js';
 import { jsonrpcChecks } from './jsonrpc.js';
 import { lifecycleChecks } from './lifecycle.js';
+import { loggingChecks } from './logging.js';
 import { metaChecks } from './meta.js';
+import { mrtrChecks } from './mrtr.js';
 import { paginationChecks } from './pagination.js';
+import { progressChecks } from './progress.js';
 import { promptsChecks } from './prompts.js';
 import { resourcesChecks } from './resources.js';
 import { robustnessChecks } from './robustness.js';
+import { asksChecks } from './asks.js';
 import type { Scenario } from './scenario.js';
 import { stdioChecks } from './stdio.js';
 import { toolsChecks } from './tools.js';
@@ -34,11 +40,17 @@ export const CHECKS: Check[] = [
   ...toolsChecks,
   ...resourcesChecks,
   ...promptsChecks,
+  ...mrtrChecks,
+  ...asksChecks,
+  ...progressChecks,
+  ...loggingChecks,
+  ...cancelChecks,
   ...completionChecks,
   ...httpChecks,
   ...robustnessChecks,
   ...wireChecks,
   ...stdioChecks,
+  ...clientChecks,
 ];
 
 /** The scenarios the checks are bound to, in catalogue order. */

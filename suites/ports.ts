@@ -46,6 +46,8 @@ export interface RequestOptions extends MetaOptions {
   timeoutMs?: number;
   /** Give up on this request (the session tells the server it is cancelled: CN-01, CN-02). */
   signal?: AbortSignal;
+  /** The caller already told the server the request is cancelled: giving up sends nothing more. */
+  cancelSent?: boolean;
   id?: RequestId;
   /** HTTP only: header overrides; `undefined` removes a header. */
   headers?: Record<string, string | undefined>;
@@ -124,6 +126,8 @@ export interface ClientExit {
   timedOut: boolean;
   stderrTail: string;
   stdoutTail: string;
+  /** Wall time from start to exit. */
+  elapsedMs?: number;
 }
 
 /** One message the client under test sent, and what the scripted server answered. */
@@ -132,14 +136,54 @@ export interface Received {
   reply?: unknown;
   /** HTTP request headers (lower-case names), when the client spoke HTTP. */
   headers?: Record<string, string>;
+  /** HTTP: the request method (POST, GET, DELETE). */
+  httpMethod?: string;
+  /** Which connection it came on: a stdio server process the client started, counted from 1 (HTTP: 0). */
+  connection: number;
   seq: number;
+  /** Recording sequence number of the reply, once sent. */
+  replySeq?: number;
+  /** When it arrived (ms, Date.now()). */
+  at?: number;
 }
+
+/**
+ * What a scripted handler may return instead of a bare JSON-RPC response: messages sent before the
+ * response (over HTTP as events of an SSE response, over stdio as lines), a response that may still
+ * be pending, and HTTP details.
+ */
+export interface ScriptedReply {
+  scripted: true;
+  before?: unknown[];
+  /** Messages sent as they come, after `before` and before the response (a subscription stream). */
+  stream?: AsyncIterable<unknown>;
+  /** The response; a promise is awaited (the HTTP stream stays open meanwhile). undefined = none. */
+  response?: unknown;
+  /** HTTP: answer as an SSE stream, primed with an event id and a comment line. */
+  sse?: boolean;
+  /** HTTP: extra response headers (e.g. Mcp-Session-Id). */
+  headers?: Record<string, string>;
+  /** HTTP status (default 200, or 202 with no response). */
+  status?: number;
+}
+
+export function isScriptedReply(v: unknown): v is ScriptedReply {
+  return typeof v === 'object' && v !== null && (v as { scripted?: unknown }).scripted === true;
+}
+
+export type ScriptedHandler = (message: unknown, received: Received) => unknown;
 
 /** mcpspec playing a server for a client under test (the port a client-role scenario needs). */
 export interface ScriptedServer {
   readonly kind: TransportKind;
-  /** How to answer each message the client sends: a full JSON-RPC response, or undefined for none. */
-  handle(handler: (message: unknown, headers?: Record<string, string>) => unknown): void;
+  /** How to answer each message the client sends: a full JSON-RPC response, a ScriptedReply, or undefined for none. */
+  handle(handler: ScriptedHandler): void;
+  /** stdio: send a message to the client on its newest connection (server-to-client requests, notifications). */
+  send(message: unknown): boolean;
+  /** The first received message matching, waiting at most timeoutMs (undefined if none came or the run ended). */
+  waitFor(match: (r: Received) => boolean, timeoutMs: number): Promise<Received | undefined>;
+  /** Resolves once nothing has arrived for quietMs (at most timeoutMs): a scripted server may hold an answer. */
+  quiet(quietMs: number, timeoutMs: number): Promise<void>;
   /** Start the client under test against this server; resolves when it exits (or is stopped at the timeout). */
   runClient(timeoutMs?: number): Promise<ClientExit>;
   /** Everything the client sent, in order. */

@@ -3,6 +3,7 @@
 import { SPEC } from '../protocol/spec-links.js';
 import { ALL_VERSIONS } from '../protocol/versions.js';
 import { check, holds, untestable, violated } from './check.js';
+import { needsCapableClient } from './capable-client.js';
 import { errorCode, evidence, expectErrorCode, outcome, resultOf, unanswerable } from './exchange.js';
 import { promptsScenario, UNKNOWN_PROMPT } from './scenarios/prompts.js';
 
@@ -18,14 +19,17 @@ export const promptsChecks = [
     requires: PROMPTS,
     spec: SPEC.prompts26,
     judge({ gets }) {
-      const judged = gets.filter((g) => !unanswerable(g.exchange));
-      if (judged.length === 0) return untestable('prompts/list returned no prompts');
+      const answered = gets.filter((g) => !unanswerable(g.exchange));
+      // A capability refusal or a request for input is judged by mrtr.*, where mcpspec plays the rounds.
+      const judged = answered.filter((g) => !needsCapableClient(g.exchange));
+      if (judged.length === 0) return untestable(answered.length ? `all ${answered.length} prompts need client input or a client capability (judged by mrtr.*)` : 'prompts/list returned no prompts');
       // Argument values are free strings in the schema; a server may refuse ours (-32602), but an
       // internal error or silence means it did not validate them first.
       const bad = judged.filter((g) => !Array.isArray(resultOf(g.exchange)?.messages) && errorCode(g.exchange) !== -32602);
       if (bad.length) return violated(`${bad.length} of ${judged.length} prompts/get calls failed; first: ${bad[0].prompt} with ${JSON.stringify(bad[0].args)} -> ${outcome(bad[0].exchange)}`, bad.slice(0, 3).map((g) => evidence(`prompts/get ${g.prompt}`, g.exchange, { expected: 'a GetPromptResult, or -32602 for argument values it refuses' })));
       const refused = judged.filter((g) => errorCode(g.exchange) === -32602).length;
-      return holds(`${judged.length - refused} prompts rendered${refused ? `, ${refused} refused the generated values with -32602` : ''}`);
+      const left = answered.length - judged.length;
+      return holds(`${judged.length - refused} prompts rendered${refused ? `, ${refused} refused the generated values with -32602` : ''}${left ? `, ${left} needing client input or a client capability left to mrtr.*` : ''}`);
     },
   }),
   check(promptsScenario, {

@@ -3,7 +3,7 @@
 
 import type { Role, TransportKind } from '../results/check-record.js';
 import type { SpecVersion } from '../protocol/versions.js';
-import type { Exchange, ProbeOptions, RawConnection, ScriptedServer, Session } from './ports.js';
+import type { ClientExit, Exchange, ProbeOptions, RawConnection, ScriptedServer, Session } from './ports.js';
 
 export interface RunOptions {
   /** Call tools whose annotations do not say read-only / non-destructive. */
@@ -17,6 +17,11 @@ export interface RunOptions {
   seed: number;
   /** Generated cases per property (tool arguments, near-valid requests). */
   runs: number;
+}
+
+export interface AskedHook {
+  before?(req: { id: string | number; method: string; params?: unknown }): Promise<void>;
+  after?(req: { id: string | number; method: string; params?: unknown }): void;
 }
 
 /** What a server-role scenario gets: a fresh session on a freshly started target, and the run options. */
@@ -35,6 +40,12 @@ export interface ScenarioContext {
    * is attributed to it alone (stdio opens extra connections when all are busy).
    */
   probe(body: unknown, opts?: ProbeOptions): Promise<Exchange>;
+  /**
+   * While set, `before` runs before mcpspec answers each request the server sends its client (legacy
+   * sessions of this scenario) and `after` once that answer has been written; `undefined` clears it.
+   * Absent where no server requests are answered.
+   */
+  whenAsked?(hook: AskedHook | undefined): void;
   /** Mark a request as deliberately invalid, so mcpspec's outbound check does not flag it. */
   deliberate<T extends Exchange>(ex: Promise<T>): Promise<T>;
   /** Ends when the run is interrupted or reaches its deadline. */
@@ -50,6 +61,15 @@ export interface ClientScenarioContext {
   version: SpecVersion;
   options: RunOptions;
   readonly signal: AbortSignal;
+  /** How the client ran against the plain scripted server at the start (a baseline to compare with). */
+  plain?: PlainRun;
+}
+
+/** The client's run against the plain (dual-era, JSON-answering) scripted server. */
+export interface PlainRun {
+  exit: ClientExit;
+  /** The methods of the messages it sent, in order. */
+  methods: string[];
 }
 
 export interface Scenario<O = any, C = any> {
@@ -60,6 +80,11 @@ export interface Scenario<O = any, C = any> {
   transports?: TransportKind[];
   /** Legacy sessions that must not send `notifications/initialized` yet. */
   skipInitialized?: boolean;
+  /**
+   * Legacy sessions offer these client capabilities in initialize (default none); mcpspec then
+   * answers the server's requests for them with generated results.
+   */
+  legacyCapabilities?: Record<string, unknown>;
   /** Longer scenarios start first so they overlap the rest. */
   startEarly?: boolean;
   run(ctx: C): Promise<O>;

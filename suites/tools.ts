@@ -67,7 +67,7 @@ export const toolsChecks = [
       const decided = all.filter((c) => !undecided(c.result) && !needsCapability(c.result));
       if (decided.length === 0) {
         const why = all.length
-          ? `none of ${all.length} calls could be judged (${all.length - needCap} unanswered within the tool timeout, ${needCap} refused for a client capability mcpspec did not declare)`
+          ? `none of ${all.length} calls could be judged (${all.length - needCap} unanswered within the tool timeout, ${needCap} refused for a client capability mcpspec did not declare, or asked for input: see mrtr.*)`
           : `no tool could be called${notCalled.length ? ` (${notCalled.map((n) => `${n.tool}: ${n.why}`).slice(0, 3).join('; ')})` : ''}`;
         return untestable(why);
       }
@@ -85,7 +85,7 @@ export const toolsChecks = [
       const notes = [
         unanswered > 0 && `${unanswered} unanswered within the tool timeout, not judged`,
         gaveUp > 0 && `${gaveUp} calls still running long after the typical one were cancelled and not judged (${Object.entries(cancelled ?? {}).map(([t, n]) => `${t}: ${n}`).join(', ')}; pass --tool-timeout to wait for each)`,
-        needCap > 0 && `${needCap} refused with -32021 for a capability mcpspec did not declare`,
+        needCap > 0 && `${needCap} refused with -32021 for a capability mcpspec did not declare or answered input_required (judged by mrtr.*)`,
       ].filter(Boolean);
       return holds(`${decided.length} calls on ${new Set(valid.filter((p) => p.cases.some((c) => decided.includes(c))).map((p) => p.tool)).size} tools returned results${notes.length ? ` (${notes.join('; ')})` : ''}`);
     },
@@ -100,7 +100,7 @@ export const toolsChecks = [
     spec: SPEC.tools26,
     judge({ tools, valid }) {
       const withSchema = new Map(tools.filter((t) => isObj(t.outputSchema)).map((t) => [t.name, t.outputSchema as Record<string, unknown>]));
-      const calls = valid.filter((p) => withSchema.has(p.tool)).flatMap((p) => p.cases.map((c) => ({ tool: p.tool, exchange: c.result }))).filter((c) => resultOf(c.exchange) && resultOf(c.exchange)!.isError !== true);
+      const calls = valid.filter((p) => withSchema.has(p.tool)).flatMap((p) => p.cases.map((c) => ({ tool: p.tool, exchange: c.result }))).filter((c) => resultOf(c.exchange) && resultOf(c.exchange)!.isError !== true && !needsCapability(c.exchange));
       if (calls.length === 0) return untestable(withSchema.size ? 'no successful call of a tool with an outputSchema' : 'no tool declares an outputSchema');
       const bad: Evidence[] = [];
       let judged = 0;

@@ -37,6 +37,12 @@ describe('the folder import graph', () => {
     expect(wrong).toEqual([]);
   });
 
+  it('keeps the reference client independent of mcpspec code', () => {
+    const dir = join(ROOT, 'fixtures', 'clients', 'reference');
+    const wrong = sources(dir).flatMap((f) => imports(f).filter((s) => !resolve(dirname(f), s).startsWith(dir)).map((s) => `${relative(ROOT, f)} imports ${s}`));
+    expect(wrong).toEqual([]);
+  });
+
   it('keeps the reference fixture independent of mcpspec code', () => {
     const wrong = sources(join(ROOT, 'fixtures', 'servers', 'reference')).flatMap((f) => imports(f).filter((s) => !resolve(dirname(f), s).startsWith(join(ROOT, 'fixtures', 'servers', 'reference'))).map((s) => `${relative(ROOT, f)} imports ${s}`));
     expect(wrong).toEqual([]);

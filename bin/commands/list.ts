@@ -18,10 +18,11 @@ export function listOptions(y: Argv) {
 }
 
 /** The reference fixture's fault catalogue, shipped beside the code in dist/. */
-async function faults(): Promise<FaultNote[]> {
-  const file = join(packageRoot(), 'dist', 'fixtures', 'servers', 'reference', 'faults.js');
+async function faults(kind: 'servers' | 'clients' = 'servers'): Promise<FaultNote[]> {
+  const file = join(packageRoot(), 'dist', 'fixtures', kind, 'reference', 'faults.js');
   if (!existsSync(file)) return [];
-  return ((await import(pathToFileURL(file).href)) as { FAULTS: FaultNote[] }).FAULTS;
+  const list = ((await import(pathToFileURL(file).href)) as { FAULTS: (FaultNote & { does?: string })[] }).FAULTS;
+  return list.map((f) => ({ ...f, description: f.description ?? f.does ?? '' }));
 }
 
 /** Print the check catalogue: id, level, requirement IDs, title. */
@@ -35,7 +36,7 @@ export async function runList(args: { 'spec-version'?: string; json: boolean; fo
     return;
   }
   if (format === 'md') {
-    process.stdout.write(catalogueMarkdown(rows, await faults()));
+    process.stdout.write(catalogueMarkdown(rows, await faults(), await faults('clients')));
     return;
   }
   const w = Math.max(...rows.map((r) => r.id.length));

@@ -36,6 +36,8 @@ export const listsScenario = scenario<ListsObs>({
       LIST_METHODS.filter(([cap]) => cap in session.capabilities).map(async ([, method, key]) => {
         const r = await listAll((cursor) => session.request(method, cursor === undefined ? {} : { cursor }), key, MAX_PAGES);
         obs.listings.push({ method, pages: r.pages, loop: r.loop, truncated: r.truncated, failed: r.failed });
+        // The first page again: the order must not change while nothing did (caching.tools-order, PG-05).
+        if (method === 'tools/list' && session.era === 'modern') await session.request(method, {});
         if (method === 'resources/list' && session.era === 'modern') {
           const first = r.items.find((x) => typeof x.uri === 'string');
           if (first) await session.request('resources/read', { uri: first.uri }); // a cacheable result for caching.fields

@@ -4,7 +4,8 @@ import type { NearValid } from '../../arbitraries/near-valid.js';
 import { evaluateCases, shrinkFailure, type Counterexample, type Evaluated, type PropertyOptions } from '../../arbitraries/property.js';
 import { schemaFromObject } from '../../protocol/schema-registry.js';
 import { ALL_VERSIONS } from '../../protocol/versions.js';
-import { errorCode, errorOf, isObj, listAll, resultOf } from '../exchange.js';
+import { needsCapableClient } from '../capable-client.js';
+import { errorCode, isObj, listAll, resultOf } from '../exchange.js';
 import type { Exchange } from '../ports.js';
 import { scenario, type ScenarioContext } from '../scenario.js';
 import { stragglerOptions, Stragglers } from '../stragglers.js';
@@ -54,10 +55,11 @@ export function schemaProblem(schema: unknown): string | undefined {
   return undefined;
 }
 
-/** A refusal for a client capability mcpspec did not declare (MT-05): the call could not be judged. */
-export function needsCapability(ex: Exchange): boolean {
-  return errorCode(ex) === -32021 && isObj(errorOf(ex)?.data) && 'requiredCapabilities' in (errorOf(ex)!.data as object);
-}
+/**
+ * A refusal for a client capability mcpspec did not declare (-32021, MT-05) or a request for input
+ * (input_required): the plain call cannot be judged; the mrtr.* checks play those as a capable client.
+ */
+export const needsCapability = needsCapableClient;
 
 /** No judgement can rest on a call that was never answered in time or hit the run's end. */
 export const undecided = (ex: Exchange) => !ex.response && (ex.timedOut || !!ex.aborted);

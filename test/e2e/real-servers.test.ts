@@ -58,7 +58,9 @@ describe('real servers from npm', () => {
       // batch dropped silently; invalid cursor served as page 1; unknown tool as an isError result;
       // unknown resource -32602 (2025-11-25 says -32002); resource-prompt answers -32603 to a value it dislikes.
       warn: ['jsonrpc.batch', 'pagination.invalid-cursor', 'prompts.get', 'resources.unknown-legacy', 'tools.unknown-tool'],
-      untestable: ['capabilities.undeclared-method', 'pagination.terminates'],
+      // It asks for roots/list right after initialization (asks.declared and asks.schema pass), never
+      // during a call of a read-only tool; its progress-reporting tool is not read-only.
+      untestable: ['asks.answered', 'cancel.silent-after', 'capabilities.undeclared-method', 'pagination.terminates', 'progress.notifications'],
       error: [],
     });
   });
@@ -71,7 +73,8 @@ describe('real servers from npm', () => {
       // DELETEd session's id gets 400, not 404.
       fail: ['http.origin', 'http.unknown-session', 'jsonrpc.invalid-request', 'jsonrpc.params-type'],
       warn: ['jsonrpc.batch', 'pagination.invalid-cursor', 'prompts.get', 'resources.unknown-legacy', 'tools.unknown-tool'],
-      untestable: ['capabilities.undeclared-method', 'pagination.terminates'],
+      // Over HTTP its roots/list goes to the standalone GET stream, which mcpspec does not open.
+      untestable: ['asks.answered', 'asks.declared', 'asks.schema', 'cancel.silent-after', 'capabilities.undeclared-method', 'pagination.terminates', 'progress.notifications'],
       error: [],
     });
   });
@@ -81,8 +84,9 @@ describe('real servers from npm', () => {
     expect(verdicts(run)).toEqual({
       fail: SDK1_STDIO_FAILS,
       warn: ['jsonrpc.batch', 'pagination.invalid-cursor', 'tools.unknown-tool'],
-      // nothing near-valid was answered at all, so rejection cannot be judged
-      untestable: ['pagination.terminates', 'robustness.rejects-near-valid'],
+      // nothing near-valid was answered at all, so rejection cannot be judged; roots/list comes on
+      // initialization (asks.declared and asks.schema pass), never during a call
+      untestable: ['asks.answered', 'cancel.silent-after', 'pagination.terminates', 'progress.notifications', 'robustness.rejects-near-valid'],
       error: [],
     });
     // A tools-only server is not failed on prompts or resources.
@@ -99,7 +103,7 @@ describe('real servers from npm', () => {
     expect(verdicts(run)).toEqual({
       fail: SDK1_STDIO_FAILS,
       warn: ['jsonrpc.batch', 'pagination.invalid-cursor', 'resources.unknown-legacy', 'tools.unknown-tool'],
-      untestable: ['pagination.terminates', 'robustness.rejects-near-valid'],
+      untestable: ['asks.answered', 'asks.declared', 'asks.schema', 'cancel.silent-after', 'pagination.terminates', 'progress.notifications', 'robustness.rejects-near-valid'],
       error: [],
     });
   });
@@ -121,8 +125,10 @@ describe('real servers from npm', () => {
       // stdio drops malformed input without an answer (JSON-RPC wants -32700/-32600); once a
       // connection has served 2026-07-28 it serves bogus versions too (VN-02/VN-08).
       fail: [...SDK1_STDIO_FAILS, 'version.unsupported-every-request'].sort(),
-      warn: ['jsonrpc.batch', 'pagination.invalid-cursor'],
-      untestable: ['caching.scope-constant', 'pagination.terminates'],
+      // A malformed inputResponses value is read as a missing one (a fresh input_required), not -32602 (IR-10).
+      warn: ['jsonrpc.batch', 'mrtr.malformed-responses', 'pagination.invalid-cursor'],
+      // confirm_echo keeps no requestState, so there is none to tamper with; no tool reports progress.
+      untestable: ['caching.scope-constant', 'mrtr.tampered-state', 'pagination.terminates', 'progress.notifications'],
       error: [],
     });
   });
@@ -132,10 +138,20 @@ describe('real servers from npm', () => {
     expect(run.era).toMatchObject({ era: 'modern', version: '2026-07-28' });
     expect(verdicts(run)).toEqual({
       fail: [],
-      warn: ['pagination.invalid-cursor'],
-      untestable: ['caching.scope-constant', 'pagination.terminates'],
+      warn: ['mrtr.malformed-responses', 'pagination.invalid-cursor'],
+      untestable: ['caching.scope-constant', 'mrtr.tampered-state', 'pagination.terminates', 'progress.notifications'],
       error: [],
     });
+    // The input_required flow of confirm_echo was played to the end by mcpspec as a capable client.
+    expect(run.checks.find((c) => c.id === 'mrtr.retry-served')?.message).toMatch(/1 completed/);
+  });
+
+  it('a server on @modelcontextprotocol/server 2.x over stdio, 2025-11-25: the SDK asks elicitation/create itself', async () => {
+    const t = stdioTarget('sdk2');
+    const run = await runServerSuite({ kind: 'stdio', command: t.command, args: t.args, cwd: t.cwd }, { ...OPTIONS, specVersion: '2025-11-25', only: ['asks.*', 'cancel.*'] });
+    await t.cleanup();
+    expect(verdicts(run)).toEqual({ fail: [], warn: [], untestable: [], error: [] });
+    expect(run.checks.find((c) => c.id === 'asks.answered')?.message).toContain('tools/call confirm_echo');
   });
 });
 

@@ -4,7 +4,7 @@ import { CHECKS, ORACLES } from '../../suites/catalogue.js';
 import type { Check } from '../../suites/check.js';
 import { runReference, type Version } from './run-reference.js';
 
-const byId = new Map(CHECKS.map((c) => [c.id, c]));
+const byId = new Map(CHECKS.filter((c) => c.role === 'server').map((c) => [c.id, c]));
 // Proven on stdio: the survives fault makes the server process exit (over HTTP that takes the
 // whole server down); a batch body over modern HTTP fails the header checks (-32020) before the
 // batch fault is reached.

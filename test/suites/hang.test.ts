@@ -22,8 +22,11 @@ describe('a server that stops answering', () => {
     const tools = run.checks.filter((c) => c.area === 'tools');
     expect(tools.every((c) => c.status === 'untestable'), JSON.stringify(tools.map((c) => [c.id, c.status, c.message]))).toBe(true);
     expect(run.scenarios.find((s) => s.id === 'tools')).toMatchObject({ status: 'aborted' });
-    // Everything else was judged on healthy processes.
-    const others = run.checks.filter((c) => c.area !== 'tools' && c.status !== 'pass');
+    // Everything else was judged on healthy processes. The other scenarios that call tools stall the
+    // same way and are cut short (their checks untestable), and the input_required oracles see none.
+    const stalls = new Set(['capable-client', 'logging']);
+    const cutShort = (c: { scenario: string; area: string; status: string }) => c.status === 'untestable' && (stalls.has(c.scenario) || c.area === 'mrtr');
+    const others = run.checks.filter((c) => c.area !== 'tools' && c.status !== 'pass' && !cutShort(c));
     expect(others.map((c) => `${c.id}: ${c.status}: ${c.message}`)).toEqual([]);
     expect(Date.now() - t0).toBeLessThan(60_000);
     expect(liveCount()).toBe(0);

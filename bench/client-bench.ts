@@ -1,0 +1,63 @@
+// `npm run bench client`: what mcpspec costs per client scenario. For each client and transport:
+// the mean wall time of a scenario (mcpspec listening or relaying, the client started afresh, its
+// exchange judged; one scenario at a time), beside the mean time the client itself needs to start
+// and do its work against a plain server (bench/plain-server.ts: the same answers, nothing else). The difference is
+// mcpspec's own overhead per scenario; the target is under 100 ms.
+
+import { createInterface } from 'node:readline';
+import { resolve } from 'node:path';
+import { ClientDriver } from '../runner/client-driver.js';
+import { runSuite } from '../runner/engine.js';
+import { runToExit, spawnTracked, stop } from './processes.js';
+
+const PLAIN_SERVER = resolve('dist/bench/plain-server.js');
+const CLIENTS: { name: string; argv: (transport: 'http' | 'stdio', endpoint: string[]) => string[] }[] = [
+  { name: 'reference client', argv: (t, e) => [resolve('dist/fixtures/clients/reference/main.js'), `--${t}`, ...e] },
+  { name: 'sdk2 client (@modelcontextprotocol/client 2.4.0)', argv: (t, e) => [resolve('test/e2e/clients/sdk2-client.mjs'), `--${t}`, ...e] },
+];
+const PLAIN_RUNS = 5;
+
+async function startPlainHttp(): Promise<{ url: string; close: () => Promise<void> }> {
+  const p = spawnTracked(process.execPath, [PLAIN_SERVER, '--http'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const url = await new Promise<string>((res, rej) => {
+    const t = setTimeout(() => rej(new Error('the plain server did not start')), 15_000);
+    createInterface({ input: p.stdout! }).once('line', (l) => {
+      clearTimeout(t);
+      res(l.replace(/^listening /, '').trim());
+    });
+  });
+  return { url, close: () => stop(p) };
+}
+
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+
+export async function benchClient(): Promise<string> {
+  const rows: string[] = ['| client | transport | scenarios | mean per scenario (mcpspec) | client alone against a plain server | overhead per scenario |', '|---|---|---|---|---|---|'];
+  for (const client of CLIENTS) {
+    for (const transport of ['http', 'stdio'] as const) {
+      // The client alone: its own start and work against the plain server.
+      const http = transport === 'http' ? await startPlainHttp() : undefined;
+      const plain: number[] = [];
+      try {
+        for (let i = 0; i < PLAIN_RUNS; i++) {
+          const argv = client.argv(transport, http ? [http.url] : [process.execPath, PLAIN_SERVER]);
+          const r = await runToExit(process.execPath, argv, { timeoutMs: 30_000 });
+          if (r.code !== 0 || r.killed) throw new Error(`${client.name} against the plain server: exit ${r.code} ${r.killed ?? ''}\n${r.output}`);
+          plain.push(r.seconds * 1000);
+        }
+      } finally {
+        await http?.close();
+      }
+      // mcpspec: one scenario at a time, so each scenario's time is its own.
+      const placeholder = transport === 'http' ? '{url}' : '{server}';
+      const argv = client.argv(transport, [placeholder]);
+      const driver = new ClientDriver({ command: process.execPath, args: argv, transport }, { specVersion: 'auto', allowDestructive: false, allowOpenWorld: false, timeoutMs: 20_000, seed: 1, runs: 1 });
+      const run = await runSuite(driver, { deadlineMs: 300_000, seed: 1, concurrency: 1 });
+      const per = run.scenarios.filter((s) => s.status === 'judged' || s.status === 'no-judgement').map((s) => s.durationMs);
+      const m = mean(per);
+      const base = mean(plain);
+      rows.push(`| ${client.name} | ${transport} | ${per.length} | ${m.toFixed(0)} ms | ${base.toFixed(0)} ms | ${(m - base).toFixed(0)} ms |`);
+    }
+  }
+  return `${rows.join('\n')}\n\nThe plain server is bench/plain-server.ts: the scripted server's answers with no recording, judging or relay (over stdio the client starts it, as it starts \`{server}\` under mcpspec). Scenario times include the scripted rounds a scenario adds (input_required retries, the legacy server's own requests), so the overhead is an upper bound. The official suite needs about 3 s a scenario.`;
+}

@@ -1,0 +1,64 @@
+// The options of `mcpspec client`, apart from the command itself, so `mcpspec client --help` loads
+// neither the runner nor the catalogue.
+
+import type { Argv } from 'yargs';
+import { VERSION_CHOICES } from '../../protocol/versions.js';
+
+export const CLIENT_USAGE = [
+  'mcpspec client --http -- <client command containing {url}>',
+  'mcpspec client --stdio -- <client command containing {server} or {server-json}>',
+  '',
+  'mcpspec plays a scripted MCP server and starts the client afresh for each scenario (MCPSPEC_SCENARIO names it):',
+  '  --http: mcpspec listens on 127.0.0.1; {url} is its endpoint (the scenario is in the path).',
+  '  --stdio: {server} becomes several words, a command that starts mcpspec\'s scripted server over stdio',
+  '           (everything it needs is in its arguments); {server-json} is the same as {"command","args"} JSON.',
+  'The client must connect, do its work and exit; what it sends is judged.',
+  '',
+  'Examples (inspector-cli reads ../package.json from its working directory: --cwd names a folder inside a package):',
+  '  mcpspec client --http --cwd test -- npx @modelcontextprotocol/inspector-cli --cli {url} --transport http --method tools/list',
+  '  mcpspec client --stdio --cwd test -- npx @modelcontextprotocol/inspector-cli --cli {server} --method tools/list',
+].join('\n');
+
+export function clientOptions(y: Argv) {
+  return y
+    .usage(CLIENT_USAGE)
+    .option('http', { type: 'boolean', default: false, describe: 'the client speaks Streamable HTTP to {url}' })
+    .option('stdio', { type: 'boolean', default: false, describe: 'the client starts {server} and speaks over its stdin/stdout' })
+    .option('spec-version', { type: 'string', default: 'auto', describe: `protocol version the client is judged by: ${VERSION_CHOICES.join(', ')}; auto = what the client speaks first` })
+    .option('only', { type: 'array', string: true, describe: 'run only checks whose id matches a glob (client.mrtr-*)' })
+    .option('skip', { type: 'array', string: true, describe: 'skip checks whose id matches a glob' })
+    .option('strict', { type: 'boolean', default: false, describe: 'SHOULD violations (warnings) fail the run' })
+    .option('json', { type: 'boolean', default: false, describe: 'print NDJSON events instead of the console report' })
+    .option('out', { type: 'string', describe: 'write report.json (and recording.json) into this folder' })
+    .option('format', { type: 'array', string: true, describe: 'with --out, also write these: junit, sarif, markdown, html, badge, shields' })
+    .option('timeout', { type: 'string', default: '10s', describe: 'how long one client run may take before it is stopped as hung (500ms, 10s, 2m)' })
+    .option('deadline', { type: 'string', default: '5m', describe: 'the whole run ends by then' })
+    .option('env', { type: 'array', string: true, describe: 'set a variable for the client: K=V (it gets only PATH, a temporary HOME, MCPSPEC_SCENARIO and what you pass)' })
+    .option('pass-env', { type: 'array', string: true, describe: "pass one of mcpspec's own variables to the client by name" })
+    .option('cwd', { type: 'string', describe: 'working directory of the client (default: a fresh temporary folder)' })
+    .option('seed', { type: 'number', describe: 'seed for generated answers (printed, so a run can be repeated)' })
+    .option('concurrency', { type: 'number', default: 4, describe: 'scenarios run at once, each with its own client process' })
+    .option('color', { type: 'boolean', describe: 'colour the console report (default: when stdout is a terminal)' });
+}
+
+export interface ClientArgs {
+  http: boolean;
+  stdio: boolean;
+  'spec-version': string;
+  only?: string[];
+  skip?: string[];
+  strict: boolean;
+  json: boolean;
+  out?: string;
+  format?: string[];
+  timeout: string;
+  deadline: string;
+  env?: string[];
+  'pass-env'?: string[];
+  cwd?: string;
+  seed?: number;
+  concurrency: number;
+  color?: boolean;
+  '--'?: (string | number)[];
+  _: (string | number)[];
+}

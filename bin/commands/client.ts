@@ -1,0 +1,154 @@
+// `mcpspec client`: judge an MCP client. mcpspec plays a scripted server (over HTTP, or over stdio
+// through the relay program `{server}` starts) and runs the client once per scenario.
+
+import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { VERSION_CHOICES, type SpecVersion } from '../../protocol/versions.js';
+import { TOOL_VERSION } from '../../protocol/tool-version.js';
+import { REPORT_FORMATS, type ReportFormat } from '../../reports/formats.js';
+import { renderConsole } from '../../reports/console.js';
+import { buildReport, exitCodeOf, type ReportOptions } from '../../reports/report.js';
+import type { RunEvent } from '../../results/run.js';
+import { ClientDriver, hasPlaceholder, placeholdersOf, type ClientTarget } from '../../runner/client-driver.js';
+import { runSuite } from '../../runner/engine.js';
+import { globToRegExp, matchesGlobs } from '../../runner/globs.js';
+import { Redactor, secretValues } from '../../runner/redact.js';
+import { TargetStartError } from '../../runner/transport.js';
+import { CHECKS } from '../../suites/catalogue.js';
+import { ORACLE_TRAFFIC } from '../../suites/scenarios/client.js';
+import { Progress } from '../progress.js';
+import { absoluteIfFile, checkOutDir, duration, makeDirs, parseEnv } from '../target-args.js';
+import { UsageError } from '../usage-error.js';
+import type { ClientArgs } from './client-options.js';
+import { positiveInt, signalExitCode } from './server.js';
+
+export { clientOptions, type ClientArgs } from './client-options.js';
+
+export function clientTargetOf(args: Pick<ClientArgs, 'http' | 'stdio' | '--'>): ClientTarget {
+  if (args.http && args.stdio) throw new UsageError('give either --http or --stdio, not both');
+  if (!args.http && !args.stdio) throw new UsageError('say how the client connects: mcpspec client --http -- <command with {url}> or --stdio -- <command with {server}>');
+  const transport = args.http ? 'http' : 'stdio';
+  const words = (args['--'] ?? []).map(String);
+  if (words.length === 0) throw new UsageError(`--${transport} needs the client command after --, e.g. mcpspec client --${transport} -- node client.js ${transport === 'http' ? '{url}' : '{server}'}`);
+  const target: ClientTarget = { command: absoluteIfFile(words[0]), args: words.slice(1).map(absoluteIfFile), transport };
+  if (!hasPlaceholder(target)) {
+    throw new UsageError(`the client command contains no ${placeholdersOf(transport).join(' or ')}: mcpspec puts ${transport === 'http' ? 'its endpoint URL' : 'the command that starts its scripted server'} there (e.g. mcpspec client --${transport} -- node client.js ${placeholdersOf(transport)[0]})`);
+  }
+  return target;
+}
+
+const CLIENT_CHECKS = CHECKS.filter((c) => c.role === 'client');
+
+function checkClientSelection(only: string[] | undefined, skip: string[] | undefined): void {
+  for (const g of only ?? []) {
+    const re = globToRegExp(g);
+    if (!CLIENT_CHECKS.some((c) => re.test(c.id))) throw new UsageError(`--only ${g} matches no client check (mcpspec list shows the ids; client checks start with client.)`);
+  }
+  if (!CLIENT_CHECKS.some((c) => matchesGlobs(c.id, only, skip))) throw new UsageError('--only/--skip leave no client check to run');
+}
+
+function formatsOf(list: string[] | undefined, out: string | undefined): ReportFormat[] {
+  const asked = (list ?? []).flatMap((f) => f.split(',')).map((f) => f.trim()).filter(Boolean);
+  if (asked.length && !out) throw new UsageError('--format needs --out DIR: the formats are written beside report.json');
+  for (const f of asked) if (!(REPORT_FORMATS as readonly string[]).includes(f)) throw new UsageError(`unknown --format ${f}; choose from ${REPORT_FORMATS.join(', ')}`);
+  return [...new Set(asked)].filter((f) => f !== 'json') as ReportFormat[];
+}
+
+/** Run the client suite; resolves to the exit code. */
+export async function runClientCommand(args: ClientArgs): Promise<number> {
+  if (!(VERSION_CHOICES as readonly string[]).includes(args['spec-version'])) throw new UsageError(`unknown --spec-version ${args['spec-version']}; choose one of ${VERSION_CHOICES.join(', ')}`);
+  const target = clientTargetOf(args);
+  if (args.seed !== undefined && !Number.isInteger(args.seed)) throw new UsageError(`--seed must be an integer, got ${args.seed}`);
+  const seed = args.seed ?? Math.floor(Math.random() * 2 ** 31);
+  const setEnv = parseEnv(args.env ?? []);
+  const passEnv = args['pass-env'] ?? [];
+  const options: ReportOptions = {
+    specVersion: args['spec-version'],
+    strict: args.strict,
+    only: args.only,
+    skip: args.skip,
+    allowDestructive: false,
+    allowOpenWorld: false,
+    timeoutMs: duration(args.timeout, 'timeout'),
+    deadlineMs: duration(args.deadline, 'deadline'),
+    seed,
+    runs: 1,
+  };
+  const envNames = [...Object.keys(setEnv), ...passEnv];
+  if (envNames.length) options.env = envNames;
+  const concurrency = positiveInt(args.concurrency, 'concurrency');
+  checkClientSelection(args.only, args.skip);
+  let cwd: string | undefined;
+  if (args.cwd !== undefined) {
+    cwd = resolve(args.cwd);
+    if (!existsSync(cwd) || !statSync(cwd).isDirectory()) throw new UsageError(`--cwd ${args.cwd} is not a folder`);
+  }
+  if (args.out) checkOutDir(args.out);
+  const formats = formatsOf(args.format, args.out);
+
+  const redactor = new Redactor([...secretValues(process.env), ...Object.values(setEnv)]);
+  const print = (e: unknown) => process.stdout.write(`${redactor.text(JSON.stringify(e))}\n`);
+  const interrupt = new AbortController();
+  let interrupted: NodeJS.Signals | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (interrupted) process.exit(signalExitCode(signal));
+    interrupted = signal;
+    interrupt.abort(new Error('interrupted'));
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  const progress = args.json ? undefined : new Progress(process.stderr).start();
+  const driver = new ClientDriver(target, { ...options, specVersion: options.specVersion as SpecVersion | 'auto', env: { set: setEnv, pass: passEnv }, cwd });
+  let run;
+  try {
+    run = await runSuite(driver, {
+      only: args.only,
+      skip: args.skip,
+      deadlineMs: options.deadlineMs,
+      concurrency,
+      seed,
+      traffic: ORACLE_TRAFFIC,
+      signal: interrupt.signal,
+      onEvent: args.json ? (e: RunEvent) => print(e) : undefined,
+      onProgress: progress ? (p) => progress.update(p) : undefined,
+    });
+  } catch (e) {
+    if (e instanceof TargetStartError) {
+      if (interrupted) throw new UsageError(`interrupted (${interrupted}) before the client was judged`, signalExitCode(interrupted));
+      throw new UsageError(redactor.text(`cannot test the client: ${e.message}`));
+    }
+    throw e;
+  } finally {
+    progress?.stop();
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+  const report = redactor.json(buildReport(run, options, TOOL_VERSION));
+  if (args.json) process.stdout.write(`${JSON.stringify({ type: 'run-end', summary: report.summary, digest: report.digest, seed, ...(interrupted ? { interrupted } : {}) })}\n`);
+  else {
+    console.log(renderConsole(report, { color: args.color ?? process.stdout.isTTY === true }));
+    console.log(`seed: ${seed} (repeat with --seed ${seed})`);
+  }
+  if (args.out) {
+    try {
+      makeDirs(args.out);
+      writeFileSync(join(args.out, 'report.json'), JSON.stringify(report, null, 2));
+      writeFileSync(join(args.out, 'recording.json'), redactor.text(JSON.stringify(run.recording.toJSON())));
+      if (formats.length) {
+        const { FILE_NAME, renderReport } = await import('../../reports/render.js');
+        for (const f of formats) writeFileSync(join(args.out, FILE_NAME[f]), renderReport(report, f));
+      }
+    } catch (e) {
+      throw new UsageError(`cannot write the report to ${args.out}: ${(e as Error).message}`);
+    }
+    if (!args.json) console.log(`report: ${join(args.out, 'report.json')}`);
+  }
+  if (interrupted) {
+    console.error(`mcpspec: interrupted (${interrupted}): the report covers what ran before it`);
+    return signalExitCode(interrupted);
+  }
+  if (report.summary.pass + report.summary.fail + report.summary.warn === 0 && report.summary.error === 0) {
+    throw new UsageError(`nothing was judged (${report.summary.skip} skipped, ${report.summary.untestable} untestable): the client gave no check a chance; a run that judges nothing is never conformant`);
+  }
+  return exitCodeOf(report);
+}

@@ -1,0 +1,91 @@
+// Pure parts of client testing: crash classification, placeholder expansion, header decoding, and
+// oracle judgements on hand-made traffic.
+import { describe, expect, it } from 'vitest';
+import type { WireEvent } from '../../results/wire.js';
+import { expandCommand, hasPlaceholder } from '../../runner/client-driver.js';
+import { CHECKS } from '../../suites/catalogue.js';
+import type { JudgeContext } from '../../suites/check.js';
+import { decodeHeaderValue } from '../../suites/client.js';
+import { crashOf, stderrSummary } from '../../suites/client-exit.js';
+import type { RunObservations } from '../../suites/observations.js';
+
+const exit = (over: Partial<Parameters<typeof crashOf>[0]>) => ({ exitCode: 1, signal: null, timedOut: false, stderrTail: '', stdoutTail: '', ...over });
+
+describe('crashOf: a crash is a signal or an uncaught exception, never a clean error exit', () => {
+  it.each([
+    [{ signal: 'SIGSEGV' }, 'killed by SIGSEGV'],
+    [{ stderrTail: 'file:///x.js:3\n  throw e\nTypeError: boom\n    at f (file:///x.js:3:9)\n\nNode.js v20.20.2\n' }, 'an uncaught exception (TypeError: boom)'],
+    [{ stderrTail: 'Traceback (most recent call last):\n  File "c.py", line 1\nValueError: bad\n' }, 'an uncaught Python exception (ValueError: bad)'],
+    [{ stderrTail: "thread 'main' panicked at src/main.rs:3:5" }, 'a Rust panic'],
+  ])('%o is a crash', (over, why) => {
+    expect(crashOf(exit(over))).toBe(why);
+  });
+
+  it('a clean error exit, and a hang stopped by mcpspec, are not crashes', () => {
+    expect(crashOf(exit({ stderrTail: 'error: the server sent an invalid result\n' }))).toBeUndefined();
+    expect(crashOf(exit({ timedOut: true, signal: null, exitCode: null }))).toBeUndefined();
+  });
+
+  it('names the error line of a stack trace, not its last line', () => {
+    expect(stderrSummary("node:internal/x\n  throw err;\nError: Cannot find module '/a.js'\n    at x\n\nNode.js v20.1.0\n")).toBe("Error: Cannot find module '/a.js'");
+  });
+});
+
+describe('placeholders', () => {
+  const server = { command: '/usr/bin/node', args: ['/r/stdio-relay.js', '--token', 't w'] };
+  it('{server} as a whole word becomes several words; inside a word, one quoted command line; {server-json} a JSON object', () => {
+    expect(expandCommand({ command: 'c', args: ['--x', '{server}', '--y'], transport: 'stdio' }, { server })).toEqual(['c', '--x', '/usr/bin/node', '/r/stdio-relay.js', '--token', 't w', '--y']);
+    expect(expandCommand({ command: 'c', args: ['--cmd={server}'], transport: 'stdio' }, { server })).toEqual(["c", "--cmd=/usr/bin/node /r/stdio-relay.js --token 't w'"]);
+    expect(JSON.parse(expandCommand({ command: 'c', args: ['{server-json}'], transport: 'stdio' }, { server })[1])).toEqual(server);
+    expect(expandCommand({ command: 'c', args: ['--url={url}'] }, { url: 'http://127.0.0.1:1/mcp/s' })).toEqual(['c', '--url=http://127.0.0.1:1/mcp/s']);
+  });
+
+  it('a command needs the placeholder of its transport', () => {
+    expect(hasPlaceholder({ command: 'c', args: ['{url}'], transport: 'stdio' })).toBe(false);
+    expect(hasPlaceholder({ command: 'c', args: ['{server-json}'], transport: 'stdio' })).toBe(true);
+    expect(hasPlaceholder({ command: 'c', args: ['x{url}'] })).toBe(true);
+  });
+});
+
+describe('header values', () => {
+  it('decodes the base64 form before comparing with the body (HM-09)', () => {
+    expect(decodeHeaderValue(`=?base64?${Buffer.from('héllo').toString('base64')}?=`)).toBe('héllo');
+    expect(decodeHeaderValue('plain')).toBe('plain');
+  });
+});
+
+describe('client.request-ids', () => {
+  const ids = CHECKS.find((c) => c.id === 'client.request-ids')!;
+  const ctx: JudgeContext = { era: 'legacy', version: '2025-11-25', transport: 'stdio', capabilities: {} };
+  let seq = 0;
+  const req = (id: unknown, connection: number, method = 'tools/list'): WireEvent => ({ seq: ++seq, t: seq, dir: 'in', channel: 'stdio', raw: '', kind: 'message', message: { jsonrpc: '2.0', id, method, params: {} }, data: { connection }, source: 's' });
+  const obs = (events: WireEvent[]): RunObservations => ({ exchanges: [], events, version: '2025-11-25', transport: 'stdio', deliberate: () => false });
+
+  it('two legacy sessions (two server processes) may each use id 1; one session may not reuse it', () => {
+    expect(ids.judge(obs([req(1, 1), req(1, 2)]), ctx).outcome).toBe('holds');
+    expect(ids.judge(obs([req(1, 1), req(1, 1, 'prompts/list')]), ctx).outcome).toBe('violated');
+  });
+
+  it('ids are strings or integers', () => {
+    expect(ids.judge(obs([req(1.5, 1)]), ctx).outcome).toBe('violated');
+    expect(ids.judge(obs([req(null, 1)]), ctx).outcome).toBe('violated');
+  });
+});
+
+describe('client.near-valid-survives', () => {
+  const c = CHECKS.find((x) => x.id === 'client.near-valid-survives')!;
+  const ctx: JudgeContext = { era: 'modern', version: '2026-07-28', transport: 'stdio', capabilities: {} };
+  const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+  const base = { exit: exit({ exitCode: 0 }), transport: 'stdio' as const, log: { serverRequests: [], refused: [] }, served: [{ seq: 2, method: 'resources/list', label: { path: '/resources/0/uri', keyword: 'format', mutation: 'broken uri' } }] };
+  const read = (uri: string) => ({ seq: 3, connection: 1, message: { jsonrpc: '2.0', id: 2, method: 'resources/read', params: { uri, _meta: meta } } });
+
+  it('fails a client that passes a broken value on in an invalid request (acting on it as valid)', () => {
+    const j = c.judge({ ...base, received: [read('://missing-scheme')] }, ctx);
+    expect(j.outcome).toBe('violated');
+    expect(j.message).toContain('acted on broken data as valid');
+  });
+
+  it('passes a client that goes on with valid requests only', () => {
+    expect(c.judge({ ...base, received: [read('mcpspec://scripted/readme')] }, ctx).outcome).toBe('holds');
+  });
+});
