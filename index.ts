@@ -8,6 +8,7 @@ export type { CheckRecord } from './results/check-record.js';
 export { catalogue, CHECKS, type CatalogueEntry } from './suites/catalogue.js';
 export { buildReport, exitCodeOf, type Report, type Summary } from './reports/report.js';
 export { fuzz, describeSequence, type FuzzOptions, type FuzzResult, type FuzzFinding, type FuzzEvent } from './runner/fuzz.js';
+export type { StartCommand } from './runner/started-http.js';
 export { replay, readRepro, parseRepro, writeRepro, ReproFormatError, type Repro, type ReplayOptions, type ReplayResult } from './runner/replay.js';
 export { runSequence, ORACLES, type OracleId, type Observation, type SequenceOutcome } from './runner/fuzz-sequence.js';
 export { sequenceArbitrary, stepArbitrary, toolArguments, declaredMethods, describeStep, unusualId, type Step, type TargetProfile, type IdStyle, type Variant } from './arbitraries/sequences.js';

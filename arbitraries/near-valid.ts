@@ -55,6 +55,8 @@ const WRONG_TYPE_ORDER: JsonType[] = ['string', 'integer', 'boolean', 'object', 
  */
 export class NearValidBuilder {
   private readonly examples = new Map<Norm, unknown>();
+  /** Per union (normalize() caches them), a validator per branch: built once, not per value. */
+  private readonly branchChecks = new WeakMap<Union, ValidateFunction[]>();
 
   constructor(
     readonly doc: SchemaDocument,
@@ -108,7 +110,9 @@ export class NearValidBuilder {
     if (wrong) {
       out.push({ at, op: { kind: 'set', value: SAMPLE_FOR_TYPE[wrong] }, label: { path, keyword: u.mode, mutation: `replaced by a ${wrong}, which matches no branch` } });
     }
-    const branch = u.rawBranches.findIndex((b) => this.doc.validatorForNodes([...u.sources, b])(value));
+    let checks = this.branchChecks.get(u);
+    if (!checks) this.branchChecks.set(u, (checks = u.rawBranches.map((b) => this.doc.validatorForNodes([...u.sources, b]))));
+    const branch = checks.findIndex((check) => check(value));
     if (branch < 0) return;
     if (u.mode === 'oneOf' && isPlainObject(value)) {
       // Make the object satisfy a second branch too, by adding that branch's required content.

@@ -9,16 +9,26 @@ import { schemaArbitraries } from './schema-arbitraries.js';
 import type { NearValid } from './near-valid.js';
 
 /** How a request id is chosen: the session's counter, or an unusual legal id (unique per step). */
-export type IdStyle = 'counter' | 'big' | 'negative' | 'spaces' | 'unicode';
+export type IdStyle = 'counter' | 'big' | 'negative' | 'spaces' | 'unicode' | 'numeric-string' | 'long';
 
 /** Valid, valid at the edges (empty/very long strings, unicode, extreme numbers), or near-valid (one constraint broken). */
 export type Variant = 'valid' | 'edge' | 'near-valid';
 
-/** A reference to something the server listed, resolved when the step runs (`index` modulo the list length). */
+/**
+ * A reference to something the session knows, resolved when the step runs (`index` modulo the list
+ * length): a listed resource, prompt or resource template, a resource this sequence subscribed to,
+ * or a request of this sequence that was already answered.
+ */
 export interface ListedRef {
-  ref: 'resource';
+  ref: 'resource' | 'prompt' | 'template' | 'subscription' | 'answered';
   index: number;
 }
+
+/**
+ * The arguments of a prompts/get: every declared one, only the required ones, all but one required
+ * one (near-valid when the prompt has one, else the same as `required`), or a prompt name nobody listed.
+ */
+export type PromptArgs = 'all' | 'required' | 'missing-required' | 'unknown-prompt';
 
 export type Step =
   /** A request with params; the session adds its `_meta` and id (or uses `idStyle`). */
@@ -27,7 +37,15 @@ export type Step =
   | { kind: 'raw'; method: string; message: unknown; label: string }
   | { kind: 'call'; tool: string; arguments: unknown; variant: Variant; label?: string; idStyle: IdStyle }
   | { kind: 'read'; uri: ListedRef; idStyle: IdStyle }
-  | { kind: 'notify'; method: string; params?: Record<string, unknown>; why: string };
+  /** prompts/get of a listed prompt; every argument sent gets `value`. */
+  | { kind: 'prompt'; prompt: ListedRef; args: PromptArgs; value: string; idStyle: IdStyle }
+  /** completion/complete for an argument of a listed prompt or a variable of a listed resource template. */
+  | { kind: 'complete'; target: ListedRef; argument: number; value: string; idStyle: IdStyle }
+  /** Legacy resources/subscribe of a listed resource, and resources/unsubscribe of one this sequence subscribed to. */
+  | { kind: 'subscribe'; uri: ListedRef; idStyle: IdStyle }
+  | { kind: 'unsubscribe'; subscription: ListedRef; idStyle: IdStyle }
+  /** `answered`: params.requestId becomes the id of an earlier answered request of the sequence. */
+  | { kind: 'notify'; method: string; params?: Record<string, unknown>; why: string; answered?: ListedRef };
 
 export interface SequenceTool {
   name: string;
@@ -45,6 +63,12 @@ export interface TargetProfile {
   tools: SequenceTool[];
   /** The target declared resources: resources/read steps refer to listed URIs. */
   resources: boolean;
+  /** The target declared prompts: prompts/get steps refer to listed prompts. */
+  prompts?: boolean;
+  /** The target declared completions: completion/complete steps refer to listed prompts and templates. */
+  completions?: boolean;
+  /** Legacy, `resources.subscribe` declared: subscribe/unsubscribe steps. */
+  subscriptions?: boolean;
 }
 
 export interface SequenceOptions {
@@ -72,7 +96,7 @@ export function declaredMethods(era: 'legacy' | 'modern', capabilities: Record<s
 
 export const idStyle: fc.Arbitrary<IdStyle> = fc.oneof(
   { weight: 6, arbitrary: fc.constant<IdStyle>('counter') },
-  { weight: 1, arbitrary: fc.constantFrom<IdStyle>('big', 'negative', 'spaces', 'unicode') },
+  { weight: 1, arbitrary: fc.constantFrom<IdStyle>('big', 'negative', 'spaces', 'unicode', 'numeric-string', 'long') },
 );
 
 /** The id an unusual style gives the step at this position: legal, and unique within the sequence. */
@@ -86,6 +110,11 @@ export function unusualId(style: Exclude<IdStyle, 'counter'>, position: number):
       return `  step ${position}  `;
     case 'unicode':
       return `ид-${position}-\u{1F600}\u00E9\u200D`;
+    case 'numeric-string':
+      // A string that reads as a number: a server that parses ids answers with the number.
+      return String(900_000 + position);
+    case 'long':
+      return `long-${position}-${'x'.repeat(500)}`;
   }
 }
 
@@ -179,6 +208,15 @@ function nearValidMessage(version: string, method: string): fc.Arbitrary<Step> {
     .nearValid.map((nv) => ({ kind: 'raw' as const, method, message: withoutMadeUpCursor(nv), label: `${nv.label.path || '/'} ${nv.label.keyword}` }));
 }
 
+const ref = (kind: ListedRef['ref']): fc.Arbitrary<ListedRef> => fc.record({ ref: fc.constant(kind), index: fc.nat({ max: 7 }) });
+
+/** A prompt argument or completion value: plain short text, or an edge string. */
+const argumentValue: fc.Arbitrary<string> = fc.oneof(
+  { weight: 3, arbitrary: fc.string({ maxLength: 12 }) },
+  { weight: 1, arbitrary: fc.constantFrom(...UNICODE_EDGES) },
+  { weight: 1, arbitrary: fc.integer({ min: 1001, max: 3000 }).map((n) => 'y'.repeat(n)) },
+);
+
 /** One step, drawn from what the target declared. */
 export function stepArbitrary(profile: TargetProfile, seed = 0): fc.Arbitrary<Step> {
   const parts: { weight: number; arbitrary: fc.Arbitrary<Step> }[] = [];
@@ -206,12 +244,38 @@ export function stepArbitrary(profile: TargetProfile, seed = 0): fc.Arbitrary<St
   if (profile.resources) {
     parts.push({ weight: 1, arbitrary: fc.record({ kind: fc.constant('read' as const), uri: fc.record({ ref: fc.constant('resource' as const), index: fc.nat({ max: 7 }) }), idStyle }) });
   }
+  if (profile.prompts) {
+    parts.push({
+      weight: 2,
+      arbitrary: fc.record({
+        kind: fc.constant('prompt' as const),
+        prompt: ref('prompt'),
+        args: fc.constantFrom<PromptArgs>('all', 'required', 'missing-required', 'unknown-prompt'),
+        value: argumentValue,
+        idStyle,
+      }),
+    });
+  }
+  if (profile.completions) {
+    parts.push({ weight: 1, arbitrary: fc.record({ kind: fc.constant('complete' as const), target: fc.record({ ref: fc.constantFrom<'prompt' | 'template'>('prompt', 'template'), index: fc.nat({ max: 7 }) }), argument: fc.nat({ max: 3 }), value: argumentValue, idStyle }) });
+  }
+  if (profile.subscriptions) {
+    parts.push({ weight: 1, arbitrary: fc.record({ kind: fc.constant('subscribe' as const), uri: ref('resource'), idStyle }) });
+    parts.push({ weight: 1, arbitrary: fc.record({ kind: fc.constant('unsubscribe' as const), subscription: ref('subscription'), idStyle }) });
+  }
   const notifications: fc.Arbitrary<Step>[] = [
     fc.oneof(fc.constant<string | number>('mcpspec-no-such-request'), fc.integer({ min: 900_000, max: 999_999 })).map((requestId) => ({
       kind: 'notify' as const,
       method: 'notifications/cancelled',
       params: { requestId, reason: 'fuzz' },
       why: 'cancels a request that was never sent',
+    })),
+    ref('answered').map((answered) => ({ kind: 'notify' as const, method: 'notifications/cancelled', params: { reason: 'fuzz' }, answered, why: 'cancels a request that was already answered' })),
+    fc.record({ progressToken: fc.constantFrom<string | number>('mcpspec-no-such-token', 987_654), progress: fc.constantFrom(0, 1, 0.5, 1e9) }).map((params) => ({
+      kind: 'notify' as const,
+      method: 'notifications/progress',
+      params,
+      why: 'progress for a token the server never issued',
     })),
   ];
   if (profile.era === 'legacy') notifications.push(fc.constant({ kind: 'notify' as const, method: 'notifications/initialized', why: 'initialized a second time' }));
@@ -240,7 +304,15 @@ export function describeStep(s: Step): string {
       return `tools/call ${s.tool} ${clip(s.arguments)} (${s.variant}${s.label ? `: ${s.label}` : ''})${id}`;
     case 'read':
       return `resources/read <listed resource #${s.uri.index}>${id}`;
+    case 'prompt':
+      return `prompts/get ${s.args === 'unknown-prompt' ? '<a prompt nobody listed>' : `<listed prompt #${s.prompt.index}>`} (${s.args} arguments = ${clip(s.value)})${id}`;
+    case 'complete':
+      return `completion/complete <listed ${s.target.ref} #${s.target.index}, argument #${s.argument}> value ${clip(s.value)}${id}`;
+    case 'subscribe':
+      return `resources/subscribe <listed resource #${s.uri.index}>${id}`;
+    case 'unsubscribe':
+      return `resources/unsubscribe <subscription #${s.subscription.index} of this sequence>${id}`;
     case 'notify':
-      return `${s.method} (${s.why})`;
+      return `${s.method} (${s.why}${s.answered ? `: request #${s.answered.index} answered in this sequence` : ''})`;
   }
 }

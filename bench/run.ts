@@ -2,17 +2,18 @@
 //
 //   node dist/bench/run.js [SECTION...] [SCHEMA...] [--stress-runs=N]
 //
-// Sections: arbitraries, server, stress, official, startup, client (all, in that order, when none is named).
+// Sections: arbitraries, server, stress, official, startup, client, fuzz (all, in that order, when none is named).
 // Other bare words select vendored schemas for the arbitraries section, as before.
 // `--stress-runs=N` shrinks (or grows) the stress run, e.g. while developing.
 import { benchArbitraries, formatArbitraryBench } from './arbitraries-bench.js';
 import { benchClient } from './client-bench.js';
+import { benchFuzz } from './fuzz-bench.js';
 import { benchOfficial } from './official-bench.js';
 import { benchServer } from './server-bench.js';
 import { benchStartup } from './startup-bench.js';
 import { benchStress, STRESS_DEFAULTS } from './stress-bench.js';
 
-const SECTIONS = ['arbitraries', 'server', 'stress', 'official', 'startup', 'client'] as const;
+const SECTIONS = ['arbitraries', 'server', 'stress', 'official', 'startup', 'client', 'fuzz'] as const;
 type Section = (typeof SECTIONS)[number];
 const isSection = (a: string): a is Section => (SECTIONS as readonly string[]).includes(a);
 
@@ -47,6 +48,7 @@ async function main(): Promise<void> {
     console.log('\n## Startup and memory\n');
     console.log(await benchStartup());
   }
+  if (chosen.has('fuzz')) console.log(`\n## Fuzz throughput against server-everything over stdio, beside a plain JSON-RPC loop\n\n${await benchFuzz()}`);
 }
 
 main().then(

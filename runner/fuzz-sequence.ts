@@ -5,15 +5,16 @@
 
 import type { RequestId } from '../protocol/jsonrpc.js';
 import type { SpecVersion } from '../protocol/versions.js';
-import { unusualId, type Step } from '../arbitraries/sequences.js';
+import { unusualId, type ListedRef, type Step } from '../arbitraries/sequences.js';
 import { clipJson, errorCode, isObj, resultOf } from '../suites/exchange.js';
 import type { Exchange } from '../suites/ports.js';
 import { wireProblems } from '../suites/wire.js';
 import { HandshakeError, type BaseSession } from './base-session.js';
 import { Recorder } from './recorder.js';
-import { openSession } from './session.js';
+import { openSession, STARTUP_ALLOWANCE_MS, STARTUP_FACTOR } from './session.js';
 import { HttpTransport } from './http-transport.js';
 import type { ServerTarget } from './server-driver.js';
+import { StartedHttpTransport, type StartCommand } from './started-http.js';
 import { StdioTransport } from './stdio-transport.js';
 import type { TargetSandbox } from './target-env.js';
 import { TargetStartError, type TransportFactory } from './transport.js';
@@ -66,26 +67,166 @@ export interface SequenceContext {
   timeoutMs: number;
   /** URIs listed during discovery: resources/read steps use these until the sequence lists its own. */
   resources: string[];
+  /** Prompts and resource templates listed during discovery (likewise). */
+  prompts?: ListedPrompt[];
+  templates?: string[];
   /** The run-wide recorder (each sequence records into a child). */
   parent?: Recorder;
   source?: string;
   signal?: AbortSignal;
 }
 
-export const methodOf = (s: Step): string => (s.kind === 'call' ? `tools/call ${s.tool}` : s.kind === 'read' ? 'resources/read' : s.method);
+export function methodOf(s: Step): string {
+  switch (s.kind) {
+    case 'call':
+      return `tools/call ${s.tool}`;
+    case 'read':
+      return 'resources/read';
+    case 'prompt':
+      return 'prompts/get';
+    case 'complete':
+      return 'completion/complete';
+    case 'subscribe':
+      return 'resources/subscribe';
+    case 'unsubscribe':
+      return 'resources/unsubscribe';
+    default:
+      return s.method;
+  }
+}
 
-function deliberate(s: Step): boolean {
-  return s.kind === 'raw' || (s.kind === 'call' && s.variant === 'near-valid');
+/** A prompt as prompts/list describes it: what prompts/get and completion/complete steps refer to. */
+export interface ListedPrompt {
+  name: string;
+  arguments: { name: string; required: boolean }[];
+}
+
+/** What the session knows so far: later steps refer to real things (listed, subscribed, answered). */
+interface SessionModel {
+  uris: string[];
+  prompts: ListedPrompt[];
+  templates: string[];
+  subscriptions: string[];
+  answered: RequestId[];
 }
 
 function idOf(s: Step, position: number): RequestId | undefined {
   return 'idStyle' in s && s.idStyle !== 'counter' ? unusualId(s.idStyle, position) : undefined;
 }
 
-function listedUris(ex: Exchange): string[] | undefined {
+function listed(ex: Exchange, field: string): Record<string, unknown>[] | undefined {
   const r = resultOf(ex);
-  if (!r || !Array.isArray(r.resources)) return undefined;
-  return r.resources.filter((x): x is Record<string, unknown> => isObj(x) && typeof x.uri === 'string').map((x) => x.uri as string);
+  if (!r || !Array.isArray(r[field])) return undefined;
+  return (r[field] as unknown[]).filter(isObj);
+}
+
+function listedUris(ex: Exchange): string[] | undefined {
+  return listed(ex, 'resources')?.flatMap((x) => (typeof x.uri === 'string' ? [x.uri] : []));
+}
+
+/** The prompts a prompts/list result lists (names and arguments). */
+export function listedPrompts(items: unknown[]): ListedPrompt[] {
+  return items.filter(isObj).flatMap((p) =>
+    typeof p.name === 'string'
+      ? [{ name: p.name, arguments: (Array.isArray(p.arguments) ? p.arguments.filter(isObj) : []).flatMap((a) => (typeof a.name === 'string' ? [{ name: a.name, required: a.required === true }] : [])) }]
+      : [],
+  );
+}
+
+/** The variable names of an RFC 6570 URI template (`{a}`, `{+b,c*}`, `{d:3}`). */
+export function templateVariables(template: string): string[] {
+  const out: string[] = [];
+  for (const m of template.matchAll(/\{([^}]*)\}/g)) {
+    for (const v of m[1].replace(/^[+#./;?&=,!@|]/, '').split(',')) {
+      const name = v.replace(/\*$/, '').replace(/:\d+$/, '').trim();
+      if (name && !out.includes(name)) out.push(name);
+    }
+  }
+  return out;
+}
+
+const pick = <T>(list: T[], r: ListedRef): T => list[r.index % list.length];
+
+const NO_SUCH_PROMPT = 'mcpspec-no-such-prompt';
+
+/** A step resolved against the session model: what to send (undefined: skipped, and why). */
+interface Resolved {
+  method?: string;
+  params?: Record<string, unknown>;
+  skipped?: string;
+  /** Broken on purpose: the target should refuse it. */
+  deliberate: boolean;
+  label?: string;
+}
+
+function resolve(step: Step, m: SessionModel): Resolved {
+  switch (step.kind) {
+    case 'read':
+      if (m.uris.length === 0) return { skipped: 'no resource was listed to read', deliberate: false };
+      return { method: 'resources/read', params: { uri: pick(m.uris, step.uri) }, deliberate: false };
+    case 'subscribe':
+      if (m.uris.length === 0) return { skipped: 'no resource was listed to subscribe to', deliberate: false };
+      return { method: 'resources/subscribe', params: { uri: pick(m.uris, step.uri) }, deliberate: false };
+    case 'unsubscribe':
+      if (m.subscriptions.length === 0) return { skipped: 'nothing was subscribed to in this sequence', deliberate: false };
+      return { method: 'resources/unsubscribe', params: { uri: pick(m.subscriptions, step.subscription) }, deliberate: false };
+    case 'prompt': {
+      if (step.args === 'unknown-prompt') return { method: 'prompts/get', params: { name: NO_SUCH_PROMPT, arguments: {} }, deliberate: true, label: 'a prompt name nobody listed' };
+      if (m.prompts.length === 0) return { skipped: 'no prompt was listed', deliberate: false };
+      const p = pick(m.prompts, step.prompt);
+      const required = p.arguments.filter((a) => a.required);
+      let names = (step.args === 'all' ? p.arguments : required).map((a) => a.name);
+      let deliberate = false;
+      let label: string | undefined;
+      if (step.args === 'missing-required' && required.length > 0) {
+        names = names.filter((n) => n !== required[0].name);
+        deliberate = true;
+        label = `required argument ${required[0].name} left out`;
+      }
+      return { method: 'prompts/get', params: { name: p.name, arguments: Object.fromEntries(names.map((n) => [n, step.value])) }, deliberate, label };
+    }
+    case 'complete': {
+      if (step.target.ref === 'prompt') {
+        const withArgs = m.prompts.filter((p) => p.arguments.length > 0);
+        if (withArgs.length === 0) return { skipped: 'no listed prompt has arguments to complete', deliberate: false };
+        const p = pick(withArgs, step.target);
+        const a = p.arguments[step.argument % p.arguments.length];
+        return { method: 'completion/complete', params: { ref: { type: 'ref/prompt', name: p.name }, argument: { name: a.name, value: step.value } }, deliberate: false };
+      }
+      const withVars = m.templates.filter((t) => templateVariables(t).length > 0);
+      if (withVars.length === 0) return { skipped: 'no listed resource template has variables to complete', deliberate: false };
+      const t = pick(withVars, step.target);
+      const vars = templateVariables(t);
+      return { method: 'completion/complete', params: { ref: { type: 'ref/resource', uri: t }, argument: { name: vars[step.argument % vars.length], value: step.value } }, deliberate: false };
+    }
+    case 'notify': {
+      if (!step.answered) return { method: step.method, params: step.params, deliberate: false };
+      if (m.answered.length === 0) return { skipped: 'no request of this sequence was answered yet', deliberate: false };
+      return { method: step.method, params: { ...step.params, requestId: pick(m.answered, step.answered) }, deliberate: false };
+    }
+    default:
+      return { deliberate: step.kind === 'raw' || (step.kind === 'call' && step.variant === 'near-valid') };
+  }
+}
+
+/** What the session learns from an answered step. */
+function learn(step: Step, sent: Record<string, unknown> | undefined, ex: Exchange, m: SessionModel): void {
+  const resp = ex.response;
+  if (isObj(resp) && (typeof resp.id === 'string' || typeof resp.id === 'number') && isObj(sent) && sent.id !== undefined && resp.id === sent.id) m.answered.push(resp.id);
+  const params = isObj(sent) && isObj(sent.params) ? sent.params : {};
+  if (step.kind === 'request' && step.method === 'resources/list') m.uris = listedUris(ex) ?? m.uris;
+  if (step.kind === 'request' && step.method === 'prompts/list') {
+    const items = listed(ex, 'prompts');
+    if (items) m.prompts = listedPrompts(items);
+  }
+  if (step.kind === 'request' && step.method === 'resources/templates/list') {
+    const items = listed(ex, 'resourceTemplates');
+    if (items) m.templates = items.flatMap((t) => (typeof t.uriTemplate === 'string' ? [t.uriTemplate] : []));
+  }
+  if (resultOf(ex) && typeof params.uri === 'string') {
+    if (step.kind === 'subscribe' && !m.subscriptions.includes(params.uri)) m.subscriptions.push(params.uri);
+    if (step.kind === 'unsubscribe') m.subscriptions = m.subscriptions.filter((u) => u !== params.uri);
+  }
 }
 
 /** Start a fresh target, run the steps, judge each; the target is closed before this resolves. */
@@ -101,7 +242,7 @@ export async function runSequence(steps: Step[], ctx: SequenceContext): Promise<
   }
   const records: StepRecord[] = [];
   const observations: Observation[] = [];
-  let uris = ctx.resources;
+  const model: SessionModel = { uris: ctx.resources, prompts: ctx.prompts ?? [], templates: ctx.templates ?? [], subscriptions: [], answered: [] };
   try {
     for (let i = 0; i < steps.length; i++) {
       if (ctx.signal?.aborted) break;
@@ -110,45 +251,32 @@ export async function runSequence(steps: Step[], ctx: SequenceContext): Promise<
       const rec: StepRecord = { step };
       records.push(rec);
       const id = idOf(step, i);
+      const r = resolve(step, model);
+      if (r.skipped) {
+        rec.skipped = r.skipped;
+        continue;
+      }
       let ex: Exchange;
-      switch (step.kind) {
-        case 'request':
-          rec.sent = { method: step.method, params: step.params, ...(id !== undefined ? { id } : {}) };
-          ex = await session.request(step.method, step.params, { id });
-          break;
-        case 'call': {
-          const params = { name: step.tool, arguments: step.arguments };
-          rec.sent = { method: 'tools/call', params, ...(id !== undefined ? { id } : {}) };
-          ex = await session.request('tools/call', params, { id });
-          break;
-        }
-        case 'read': {
-          if (uris.length === 0) {
-            rec.skipped = 'no resource was listed to read';
-            continue;
-          }
-          const params = { uri: uris[step.uri.index % uris.length] };
-          rec.sent = { method: 'resources/read', params, ...(id !== undefined ? { id } : {}) };
-          ex = await session.request('resources/read', params, { id });
-          break;
-        }
-        case 'raw': {
-          const msg = structuredClone(step.message) as Record<string, unknown>;
-          // A fresh id unique in the session, unless the mutation is the id itself.
-          if (isObj(msg) && 'id' in msg && !step.label.startsWith('/id')) msg.id = `fuzz-${i}`;
-          const readable = isObj(msg) && (typeof msg.id === 'string' || typeof msg.id === 'number') ? msg.id : undefined;
-          rec.sent = msg;
-          ex = await session.probe(msg, { expectId: readable, idless: true });
-          break;
-        }
-        case 'notify':
-          rec.sent = { method: step.method, ...(step.params ? { params: step.params } : {}) };
-          ex = await session.notify(step.method, step.params);
-          break;
+      const withId = (sent: Record<string, unknown>) => ({ ...sent, ...(id !== undefined ? { id } : {}) });
+      if (step.kind === 'raw') {
+        const msg = structuredClone(step.message) as Record<string, unknown>;
+        // A fresh id unique in the session, unless the mutation is the id itself.
+        if (isObj(msg) && 'id' in msg && !step.label.startsWith('/id')) msg.id = `fuzz-${i}`;
+        const readable = isObj(msg) && (typeof msg.id === 'string' || typeof msg.id === 'number') ? msg.id : undefined;
+        rec.sent = msg;
+        ex = await session.probe(msg, { expectId: readable, idless: true });
+      } else if (step.kind === 'notify') {
+        rec.sent = { method: r.method, ...(r.params ? { params: r.params } : {}) };
+        ex = await session.notify(r.method!, r.params);
+      } else {
+        const method = step.kind === 'request' ? step.method : step.kind === 'call' ? 'tools/call' : r.method!;
+        const params = step.kind === 'request' ? step.params : step.kind === 'call' ? { name: step.tool, arguments: step.arguments } : r.params!;
+        rec.sent = withId({ method, params });
+        ex = await session.request(method, params, { id });
       }
       rec.response = ex.response;
-      if (step.kind === 'request' && step.method === 'resources/list') uris = listedUris(ex) ?? uris;
-      const stop = await judge(step, i, ex, session, recorder, mark, ctx, observations);
+      learn(step, isObj(ex.request) ? ex.request : undefined, ex, model);
+      const stop = await judge(step, r, i, ex, session, recorder, mark, ctx, observations);
       if (stop) break;
     }
   } finally {
@@ -158,7 +286,7 @@ export async function runSequence(steps: Step[], ctx: SequenceContext): Promise<
 }
 
 /** Judge one step; true when the sequence cannot go on (crash, hang). */
-async function judge(step: Step, i: number, ex: Exchange, session: BaseSession, recorder: Recorder, mark: number, ctx: SequenceContext, out: Observation[]): Promise<boolean> {
+async function judge(step: Step, r: Resolved, i: number, ex: Exchange, session: BaseSession, recorder: Recorder, mark: number, ctx: SequenceContext, out: Observation[]): Promise<boolean> {
   const method = methodOf(step);
   const add = (oracle: OracleId, message: string, evidence: Observation['evidence'] = {}) => out.push({ oracle, method, key: `${oracle}|${method}`, step: i, message, evidence });
   const request = clipJson(ex.request);
@@ -168,7 +296,9 @@ async function judge(step: Step, i: number, ex: Exchange, session: BaseSession, 
     add('crash', `the target ${how} on ${method}`, { request, stderrTail: ex.closed.stderrTail?.slice(-2000) });
     return true;
   }
-  const isNotification = step.kind === 'notify' || (step.kind === 'raw' && isObj(ex.request) && !('id' in ex.request));
+  // A message without an id is a notification only when it is one otherwise (JSON-RPC 2.0, a method
+  // name): an id-less `{}` is an invalid request, and its error answer (id null or none) is due.
+  const isNotification = step.kind === 'notify' || (step.kind === 'raw' && isObj(ex.request) && !('id' in ex.request) && ex.request.jsonrpc === '2.0' && typeof ex.request.method === 'string');
   const unmatched = recorder.eventsSince(mark).filter((e) => e.note === 'unmatched-response' && e.data?.late !== true);
   if (ex.timedOut && ex.response === undefined) {
     const fence = await session.fence();
@@ -193,23 +323,27 @@ async function judge(step: Step, i: number, ex: Exchange, session: BaseSession, 
     if (ex.response !== undefined) add('notification-answered', `${method} (a notification) was answered`, { request, actual: clipJson(ex.response) });
     return false;
   }
+  // A message without a usable id that is no notification either (`null`, `{}`, `{"id": {}}`): JSON-RPC
+  // asks for an error with a null id, but whether such a message is a request at all is unclear, and
+  // SDKs drop it: silence is not judged.
+  if (ex.response === undefined && step.kind === 'raw' && !(isObj(ex.request) && (typeof ex.request.id === 'string' || typeof ex.request.id === 'number'))) return false;
   if (ex.response === undefined) {
     // A near-valid message whose id cannot be read may be answered with a null id: the transport attributes it (idless).
     add('unanswered', `${method} got no response within ${ctx.timeoutMs} ms (a fence sent after it was answered)`, { request });
     return false;
   }
   const resp = ex.response as Record<string, unknown>;
-  if ((typeof sentId === 'string' || typeof sentId === 'number') && resp.id !== sentId && !(deliberate(step) && (resp.id === null || resp.id === undefined))) {
+  if ((typeof sentId === 'string' || typeof sentId === 'number') && resp.id !== sentId && !(r.deliberate && (resp.id === null || resp.id === undefined))) {
     add('id-mismatch', `${method} sent with id ${JSON.stringify(sentId)} was answered with id ${JSON.stringify(resp.id)}`, { request, expected: sentId, actual: resp.id });
   }
-  const problems = wireProblems({ exchanges: [ex], events: [], version: ctx.version, transport: session.kind, deliberate: () => deliberate(step) });
+  const problems = wireProblems({ exchanges: [ex], events: [], version: ctx.version, transport: session.kind, deliberate: () => r.deliberate });
   if (problems.length) add('schema', `${problems[0].what}${problems[0].pointer ? ` at ${problems[0].pointer}` : ''}: ${String(problems[0].expected)}`, { request, actual: problems[0].actual, expected: problems[0].expected });
-  if (deliberate(step)) {
+  if (r.deliberate) {
     const code = errorCode(ex);
     if (code === -32603) add('internal-error', `${method} with invalid params got -32603 internal error; the spec names -32602 for invalid params`, { request, actual: clipJson(resp) });
-    const r = resultOf(ex);
-    if (r && !(step.kind === 'call' && r.isError === true)) {
-      add('near-valid-served', `${method} near-valid (${step.kind === 'raw' ? step.label : (step as { label?: string }).label ?? 'invalid arguments'}) was served as valid`, { request, actual: clipJson(resp) });
+    const result = resultOf(ex);
+    if (result && !(step.kind === 'call' && result.isError === true)) {
+      add('near-valid-served', `${method} near-valid (${step.kind === 'raw' ? step.label : r.label ?? (step as { label?: string }).label ?? 'invalid arguments'}) was served as valid`, { request, actual: clipJson(resp) });
     }
   }
   return false;
@@ -219,10 +353,14 @@ export function targetInfo(spec: ServerTarget): TargetInfo {
   return spec.kind === 'stdio' ? { role: 'server', transport: 'stdio', command: spec.command, args: spec.args } : { role: 'server', transport: 'http', url: spec.url };
 }
 
-/** A factory that starts the target afresh for each sequence (stdio) or opens a new connection (HTTP). */
-export function targetFactory(spec: ServerTarget, sandbox: TargetSandbox | undefined): TransportFactory {
+/**
+ * A factory that starts the target afresh for each sequence (stdio; HTTP with a start command) or
+ * opens a new connection to the one server (HTTP).
+ */
+export function targetFactory(spec: ServerTarget, sandbox: TargetSandbox | undefined, start?: StartCommand, timeoutMs = 10_000): TransportFactory {
   return (recorder) => {
     if (spec.kind === 'stdio') return new StdioTransport({ command: spec.command, args: spec.args, cwd: sandbox!.cwd, env: sandbox!.env }, recorder, { acceptMultiLine: true });
+    if (start) return new StartedHttpTransport(spec.url, spec.headers, start, recorder, { cwd: sandbox?.cwd, env: sandbox?.env, startTimeoutMs: Math.min(STARTUP_ALLOWANCE_MS, Math.max(10_000, STARTUP_FACTOR * timeoutMs)) });
     return new HttpTransport({ url: spec.url, headers: spec.headers }, recorder);
   };
 }

@@ -10,12 +10,13 @@ import { isModernVersion, judgedVersion, type SpecVersion, type VersionChoice } 
 import type { EraInfo, PeerInfo, TargetInfo } from '../results/run.js';
 import { listAll, resultOf } from '../suites/exchange.js';
 import { mayCall, schemaProblem, type Tool } from '../suites/scenarios/tools.js';
-import { ORACLES, runSequence, targetFactory, targetInfo, type Observation, type OracleId, type SequenceContext, type SequenceOutcome } from './fuzz-sequence.js';
+import { listedPrompts, methodOf, ORACLES, runSequence, targetFactory, type ListedPrompt, targetInfo, type Observation, type OracleId, type SequenceContext, type SequenceOutcome } from './fuzz-sequence.js';
 import { Recorder } from './recorder.js';
 import { writeRepro, type Repro } from './replay.js';
 import type { ServerTarget } from './server-driver.js';
 import { openSession } from './session.js';
 import { makeSandbox, type EnvOptions } from './target-env.js';
+import { usesPortPlaceholder, type StartCommand } from './started-http.js';
 import type { TransportFactory } from './transport.js';
 
 export interface FuzzOptions {
@@ -41,6 +42,12 @@ export interface FuzzOptions {
   /** Write one repro file per finding here. */
   reproDir?: string;
   env?: EnvOptions;
+  /**
+   * HTTP only: start the server with this command for every sequence and every shrink candidate
+   * (and stop it after), so each runs on a fresh server. A `{port}` in the URL and the command is
+   * replaced by a free port per start; without it starts run one at a time on the URL's port.
+   */
+  start?: StartCommand;
   signal?: AbortSignal;
   onEvent?: (e: FuzzEvent) => void;
   toolVersion?: string;
@@ -98,6 +105,8 @@ interface Discovery {
   version: SpecVersion;
   tools: Tool[];
   resources: string[];
+  prompts: ListedPrompt[];
+  templates: string[];
 }
 
 async function discover(factory: TransportFactory, opts: FuzzOptions, recorder: Recorder): Promise<Discovery> {
@@ -116,7 +125,17 @@ async function discover(factory: TransportFactory, opts: FuzzOptions, recorder: 
       const r = resultOf(await session.request('resources/list', {}));
       if (r && Array.isArray(r.resources)) resources = r.resources.filter((x): x is { uri: string } => typeof (x as { uri?: unknown })?.uri === 'string').map((x) => x.uri);
     }
-    return { era, peer, version, tools, resources };
+    let prompts: ListedPrompt[] = [];
+    if ('prompts' in session.capabilities) {
+      const listed = await listAll((cursor) => session.request('prompts/list', cursor === undefined ? {} : { cursor }), 'prompts', 5);
+      prompts = listedPrompts(listed.items);
+    }
+    let templates: string[] = [];
+    if ('resources' in session.capabilities) {
+      const listed = await listAll((cursor) => session.request('resources/templates/list', cursor === undefined ? {} : { cursor }), 'resourceTemplates', 5);
+      templates = listed.items.flatMap((t) => (typeof t.uriTemplate === 'string' ? [t.uriTemplate] : []));
+    }
+    return { era, peer, version, tools, resources, prompts, templates };
   } finally {
     await session.close().catch(() => undefined);
   }
@@ -150,12 +169,15 @@ export function profileFor(d: Pick<Discovery, 'version' | 'tools'> & { era: 'leg
     methods: declaredMethods(d.era, d.capabilities).filter((m) => allowed(m, opts)),
     tools: allowed('tools/call', opts) ? callableTools(d.tools, opts, notes).map((t) => ({ name: t.name, inputSchema: t.inputSchema as Record<string, unknown> })) : [],
     resources: 'resources' in d.capabilities && allowed('resources/read', opts),
+    prompts: 'prompts' in d.capabilities && allowed('prompts/get', opts),
+    completions: 'completions' in d.capabilities && ('prompts' in d.capabilities || 'resources' in d.capabilities),
+    subscriptions: d.era === 'legacy' && (d.capabilities.resources as { subscribe?: unknown } | undefined)?.subscribe === true,
   };
 }
 
-/** Only notification steps that --methods/--skip-methods allow. */
+/** Only steps whose method --methods/--skip-methods allow (tool calls and the listed methods are chosen in the profile). */
 function stepAllowed(s: Step, opts: FuzzOptions): boolean {
-  return s.kind !== 'notify' || allowed(s.method, opts);
+  return s.kind === 'call' || allowed(methodOf(s), opts);
 }
 
 interface Chunk {
@@ -167,28 +189,32 @@ interface Chunk {
 /** Run a fuzz campaign against a server. Throws TargetStartError/HandshakeError when the target cannot be tested at all. */
 export async function fuzz(spec: ServerTarget, opts: FuzzOptions): Promise<FuzzResult> {
   const startedAt = new Date();
-  const sandbox = spec.kind === 'stdio' ? makeSandbox(opts.env, spec.cwd) : undefined;
+  if (opts.start && spec.kind !== 'http') throw new Error('a start command goes with an HTTP target (--url); a stdio target is started anyway');
+  const sandbox = spec.kind === 'stdio' ? makeSandbox(opts.env, spec.cwd) : opts.start ? makeSandbox(opts.env) : undefined;
   const stop = new AbortController();
   setMaxListeners(0, stop.signal);
   const onAbort = () => stop.abort(opts.signal?.reason);
   opts.signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    const factory = targetFactory(spec, sandbox);
+    const factory = targetFactory(spec, sandbox, opts.start, opts.timeoutMs);
     const recording = new Recorder();
     const d = await discover(factory, opts, recording);
     const notes: string[] = [];
     const profile = profileFor({ version: d.version, tools: d.tools, era: d.era.era, capabilities: d.peer.capabilities }, opts, notes);
-    if (spec.kind === 'http' && isModernVersion(d.version)) notes.push('2026-07-28 over HTTP has no sessions: every sequence runs against the same server process, so sequences share its state');
-    if (spec.kind === 'http' && !isModernVersion(d.version)) notes.push('each sequence runs in a new HTTP session of the same server process');
+    // Fixed port: two started servers cannot listen at once.
+    const oneAtATime = spec.kind === 'http' && opts.start !== undefined && !usesPortPlaceholder(spec.url, opts.start);
+    if (spec.kind === 'http' && opts.start) notes.push(`each sequence and each shrink candidate runs on a freshly started server (--start)${oneAtATime && (opts.concurrency ?? 2) > 1 ? '; one at a time, as the URL names a fixed port (use {port} in the URL and the command to run several at once)' : ''}`);
+    else if (spec.kind === 'http' && isModernVersion(d.version)) notes.push('2026-07-28 over HTTP has no sessions: every sequence (and shrink candidate) runs against the same server process, so they share its state; give --start -- <cmd> for a fresh server each');
+    else if (spec.kind === 'http') notes.push('each sequence runs in a new HTTP session of the same server process (state outside the session is shared; --start -- <cmd> gives a fresh server each)');
     const target = targetInfo(spec);
     opts.onEvent?.({ type: 'fuzz-start', target, era: d.era, seed: opts.seed, methods: profile.methods, tools: profile.tools.map((t) => t.name), notes });
 
     const arb = sequenceArbitrary(profile, { maxLength: opts.maxLength }, opts.seed).map((steps) => steps.filter((s) => stepAllowed(s, opts)));
     let index = 0;
-    const ctx = (source: string): SequenceContext => ({ factory, version: d.version, timeoutMs: opts.timeoutMs, resources: d.resources, parent: recording, source, signal: stop.signal });
+    const ctx = (source: string): SequenceContext => ({ factory, version: d.version, timeoutMs: opts.timeoutMs, resources: d.resources, prompts: d.prompts, templates: d.templates, parent: recording, source, signal: stop.signal });
     const runOne = (source: string) => (steps: Step[]) => runSequence(steps, ctx(source));
     const totalRuns = opts.runs ?? (opts.timeMs !== undefined ? Number.POSITIVE_INFINITY : 50);
-    const concurrency = opts.concurrency ?? 2;
+    const concurrency = oneAtATime ? 1 : (opts.concurrency ?? 2);
     const chunks: Chunk[] = [];
     let done = 0;
     let steps = 0;
@@ -208,7 +234,9 @@ export async function fuzz(spec: ServerTarget, opts: FuzzOptions): Promise<FuzzR
       const ran = cases.filter((c) => c.result.startFailure !== 'not run: the time budget was spent');
       done += ran.length;
       steps += ran.reduce((n, c) => n + c.result.records.length, 0);
-      startFailures += ran.filter((c) => c.result.startFailure).length;
+      const failed = ran.filter((c) => c.result.startFailure);
+      if (failed.length && startFailures === 0) notes.push(`a fresh target could not be started for some sequences (not judged); the first: ${failed[0].result.startFailure!.split('\n')[0].slice(0, 300)}`);
+      startFailures += failed.length;
       chunks.push({ seed: popts.seed, numRuns, cases });
       if (ran.length < cases.length) break;
     }
@@ -263,9 +291,12 @@ export async function fuzz(spec: ServerTarget, opts: FuzzOptions): Promise<FuzzR
           steps: f.steps,
           sent: f.sent,
           resources: d.resources,
+          prompts: d.prompts,
+          templates: d.templates,
           evidence: f.evidence,
           timeoutMs: opts.timeoutMs,
         };
+        if (opts.start) repro.start = opts.start;
         f.repro = writeRepro(opts.reproDir, repro);
       }
       findings.push(f);

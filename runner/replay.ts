@@ -6,9 +6,10 @@ import { join } from 'node:path';
 import type { Step } from '../arbitraries/sequences.js';
 import { isSpecVersion, type SpecVersion } from '../protocol/versions.js';
 import type { TargetInfo } from '../results/run.js';
-import { ORACLES, runSequence, targetFactory, type Observation, type OracleId, type SequenceOutcome } from './fuzz-sequence.js';
+import { ORACLES, runSequence, targetFactory, type ListedPrompt, type Observation, type OracleId, type SequenceOutcome } from './fuzz-sequence.js';
 import { Recorder } from './recorder.js';
 import type { ServerTarget } from './server-driver.js';
+import type { StartCommand } from './started-http.js';
 import { makeSandbox, type EnvOptions } from './target-env.js';
 
 export const REPRO_VERSION = 1;
@@ -34,8 +35,13 @@ export interface Repro {
   sent: unknown[];
   /** Resource URIs the target listed at discovery (what `read` steps refer to before a resources/list in the sequence). */
   resources: string[];
+  /** Prompts and resource templates listed at discovery (what prompts/get and completion/complete steps refer to first). */
+  prompts?: ListedPrompt[];
+  templates?: string[];
   evidence: Observation['evidence'];
   timeoutMs: number;
+  /** HTTP: the command that started a fresh server for each run (`--start`); replay starts it again. */
+  start?: StartCommand;
 }
 
 export class ReproFormatError extends Error {
@@ -78,6 +84,11 @@ export interface ReplayOptions {
   /** Per-request timeout (default: the repro's). */
   timeoutMs?: number;
   env?: EnvOptions;
+  /**
+   * HTTP: start the server with this command for the replay (and stop it after). Default: the
+   * repro's own start command when replaying on the repro's target; none for another target.
+   */
+  start?: StartCommand;
   signal?: AbortSignal;
 }
 
@@ -102,13 +113,18 @@ function fromTargetInfo(t: TargetInfo): ServerTarget {
 export async function replay(repro: Repro | string, target?: ServerTarget, opts: ReplayOptions = {}): Promise<ReplayResult> {
   const r = typeof repro === 'string' ? readRepro(repro) : parseRepro(repro);
   const spec = target ?? fromTargetInfo(r.target);
-  const sandbox = spec.kind === 'stdio' ? makeSandbox(opts.env, spec.cwd) : undefined;
+  const start = opts.start ?? (target === undefined ? r.start : undefined);
+  if (start && spec.kind !== 'http') throw new ReproFormatError('a start command goes with an HTTP target only');
+  const sandbox = spec.kind === 'stdio' ? makeSandbox(opts.env, spec.cwd) : start ? makeSandbox(opts.env) : undefined;
+  const timeoutMs = opts.timeoutMs ?? r.timeoutMs;
   try {
     const outcome = await runSequence(r.steps, {
-      factory: targetFactory(spec, sandbox),
+      factory: targetFactory(spec, sandbox, start, timeoutMs),
       version: r.specVersion,
-      timeoutMs: opts.timeoutMs ?? r.timeoutMs,
+      timeoutMs,
       resources: r.resources ?? [],
+      prompts: r.prompts ?? [],
+      templates: r.templates ?? [],
       parent: new Recorder(),
       source: 'replay',
       signal: opts.signal,

@@ -9,15 +9,17 @@ import { describeSequence, fuzz, type FuzzEvent } from '../../runner/fuzz.js';
 import { fuzzRunResult } from '../../runner/fuzz-report.js';
 import { Redactor, secretValues } from '../../runner/redact.js';
 import type { ServerTarget } from '../../runner/server-driver.js';
+import { PORT_PLACEHOLDER, urlForValidation, usesPortPlaceholder, type StartCommand } from '../../runner/started-http.js';
 import { TargetStartError } from '../../runner/transport.js';
 import { absoluteIfFile, checkOutDir, duration, httpUrl, makeDirs, parseEnv, parseHeaders } from '../target-args.js';
 import { UsageError } from '../usage-error.js';
 
 export function fuzzOptions(y: Argv) {
   return y
-    .usage('mcpspec fuzz --stdio -- <command> [args...]\nmcpspec fuzz --url http://127.0.0.1:3000/mcp')
+    .usage('mcpspec fuzz --stdio -- <command> [args...]\nmcpspec fuzz --url http://127.0.0.1:3000/mcp [--start -- <command> [args...]]\nmcpspec fuzz --url http://127.0.0.1:{port}/mcp --start -- node server.js --port {port}')
     .option('stdio', { type: 'boolean', default: false, describe: 'start the server command given after -- afresh for every sequence' })
     .option('url', { type: 'string', describe: 'a Streamable HTTP endpoint (each sequence gets a new session where the era has them)' })
+    .option('start', { type: 'boolean', default: false, describe: 'with --url: start the server command given after -- afresh for every sequence and shrink step ({port} = a free port)' })
     .option('header', { type: 'array', string: true, describe: 'extra HTTP header "Name: value"; its value is redacted' })
     .option('spec-version', { type: 'string', default: 'auto', choices: VERSION_CHOICES as unknown as string[], describe: 'protocol version; auto probes with server/discover' })
     .option('runs', { type: 'number', describe: 'generated sequences (default 50, or unbounded with --time)' })
@@ -40,6 +42,7 @@ export function fuzzOptions(y: Argv) {
 export interface FuzzArgs {
   stdio: boolean;
   url?: string;
+  start?: boolean;
   header?: string[];
   'spec-version': string;
   runs?: number;
@@ -60,17 +63,27 @@ export interface FuzzArgs {
   '--'?: (string | number)[];
 }
 
-/** The server to fuzz or replay against: --stdio -- <cmd> or --url. */
-export function serverTargetOf(args: { stdio?: boolean; url?: string; header?: string[]; '--'?: (string | number)[] }, command = (args['--'] ?? []).map(String)): ServerTarget {
+/** The server to fuzz or replay against: --stdio -- <cmd> or --url (with --start -- <cmd>: started afresh for each run). */
+export function serverTargetOf(args: { stdio?: boolean; url?: string; start?: boolean; header?: string[]; '--'?: (string | number)[] }, command = (args['--'] ?? []).map(String)): ServerTarget {
   if (args.stdio && args.url) throw new UsageError('give either --stdio -- <command> or --url, not both');
+  if (args.start && !args.url) throw new UsageError('--start goes with --url: mcpspec fuzz --url <endpoint> --start -- <command>');
   if (args.url) {
-    if (command.length) throw new UsageError('a command after -- needs --stdio, not --url');
-    return { kind: 'http', url: httpUrl(args.url), headers: parseHeaders(args.header ?? []) };
+    if (command.length && !args.start) throw new UsageError('a command after -- needs --stdio (or --start with --url)');
+    if (args.start && command.length === 0) throw new UsageError('--start needs the server command after --');
+    if (!args.start && usesPortPlaceholder(args.url, { command: '', args: [] })) throw new UsageError(`${PORT_PLACEHOLDER} in --url needs --start -- <command>`);
+    httpUrl(urlForValidation(args.url));
+    return { kind: 'http', url: args.url, headers: parseHeaders(args.header ?? []) };
   }
   if (command.length === 0) throw new UsageError('say which server: --stdio -- <command> or --url <endpoint>');
   return { kind: 'stdio', command: absoluteIfFile(command[0]), args: command.slice(1).map(absoluteIfFile) };
 }
 
+/** `--start -- <cmd>`: the command that starts the HTTP server, paths made absolute (it runs in a temporary folder). */
+export function startCommandOf(args: { start?: boolean; '--'?: (string | number)[] }): StartCommand | undefined {
+  if (!args.start) return undefined;
+  const command = (args['--'] ?? []).map(String);
+  return { command: absoluteIfFile(command[0]), args: command.slice(1).map(absoluteIfFile) };
+}
 
 function positiveInt(n: number | undefined, name: string): number | undefined {
   if (n === undefined) return undefined;
@@ -82,6 +95,7 @@ function positiveInt(n: number | undefined, name: string): number | undefined {
 export async function runFuzzCommand(args: FuzzArgs): Promise<number> {
   if (!(VERSION_CHOICES as readonly string[]).includes(args['spec-version'])) throw new UsageError(`unknown --spec-version ${args['spec-version']}`);
   const target = serverTargetOf(args);
+  const start = startCommandOf(args);
   const seed = args.seed ?? Math.floor(Math.random() * 2 ** 31);
   if (!Number.isInteger(seed)) throw new UsageError(`--seed must be an integer, got ${args.seed}`);
   const timeoutMs = duration(args.timeout, 'timeout');
@@ -113,6 +127,7 @@ export async function runFuzzCommand(args: FuzzArgs): Promise<number> {
       concurrency: positiveInt(args.concurrency, 'concurrency'),
       reproDir: args.out,
       env: { set: setEnv, pass: passEnv },
+      start,
       signal: interrupt.signal,
       toolVersion: TOOL_VERSION,
       onEvent: args.json ? (e: FuzzEvent) => print(e) : undefined,

@@ -5,14 +5,15 @@ import { readRepro, replay, ReproFormatError } from '../../runner/replay.js';
 import { TargetStartError } from '../../runner/transport.js';
 import { UsageError } from '../usage-error.js';
 import { duration } from '../target-args.js';
-import { serverTargetOf } from './fuzz.js';
+import { serverTargetOf, startCommandOf } from './fuzz.js';
 
 export function replayOptions(y: Argv) {
   return y
-    .usage('mcpspec replay repro.json [--stdio -- <command> | --url URL]\n(without a target: the one the repro was found on)')
+    .usage('mcpspec replay repro.json [--stdio -- <command> | --url URL [--start -- <command>]]\n(without a target: the one the repro was found on)')
     .positional('repro', { type: 'string', describe: 'a repro file written by mcpspec fuzz --out' })
     .option('stdio', { type: 'boolean', default: false, describe: 'replay against this command (after --) instead' })
     .option('url', { type: 'string', describe: 'replay against this Streamable HTTP endpoint instead' })
+    .option('start', { type: 'boolean', default: false, describe: 'with --url: start the server command given after -- for the replay ({port} = a free port)' })
     .option('header', { type: 'array', string: true, describe: 'extra HTTP header "Name: value"' })
     .option('timeout', { type: 'string', describe: "per-request timeout (default: the repro's)" })
     .option('json', { type: 'boolean', default: false, describe: 'print the outcome as one JSON line' });
@@ -22,6 +23,7 @@ export interface ReplayArgs {
   repro?: string;
   stdio: boolean;
   url?: string;
+  start?: boolean;
   header?: string[];
   timeout?: string;
   json: boolean;
@@ -35,7 +37,7 @@ export async function runReplayCommand(args: ReplayArgs): Promise<number> {
   const target = args.url || command.length || args.stdio ? serverTargetOf(args, command) : undefined;
   try {
     const repro = readRepro(args.repro);
-    const r = await replay(repro, target, { timeoutMs: args.timeout !== undefined ? duration(args.timeout, 'timeout') : undefined });
+    const r = await replay(repro, target, { timeoutMs: args.timeout !== undefined ? duration(args.timeout, 'timeout') : undefined, start: startCommandOf(args) });
     const same = r.observations.filter((o) => o.key === repro.finding.key);
     if (args.json) {
       console.log(JSON.stringify({ type: 'replay', repro: args.repro, finding: repro.finding, reproduced: r.reproduced, observations: r.observations }));

@@ -8,15 +8,15 @@ import { fuzz, replay, readRepro, type FuzzOptions, type Step } from '../../inde
 import type { ServerTarget } from '../../runner/server-driver.js';
 
 const PLANTED = join(process.cwd(), 'dist/fixtures/servers/planted/main.js');
-const planted = (...bugs: string[]): ServerTarget => ({ kind: 'stdio', command: process.execPath, args: [PLANTED, ...bugs.flatMap((b) => ['--bug', b])] });
+const planted = (...bugs: string[]): ServerTarget => ({ kind: 'stdio', command: process.execPath, args: [PLANTED, ...bugs.flatMap((b) => (b.startsWith('--') ? [b] : ['--bug', b]))] });
 const dir = mkdtempSync(join(tmpdir(), 'mcpspec-fuzz-test-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const base = (over: Partial<FuzzOptions>): FuzzOptions => ({ specVersion: '2025-11-25', seed: 1, runs: 30, timeoutMs: 2000, allowDestructive: false, allowOpenWorld: false, ...over });
 
-async function findAndReplay(bug: string, opts: Partial<FuzzOptions>, key: string) {
+async function findAndReplay(bug: string, opts: Partial<FuzzOptions>, key: string, features: string[] = []) {
   const out = join(dir, bug);
-  const r = await fuzz(planted(bug), base({ ...opts, reproDir: out }));
+  const r = await fuzz(planted(...features, bug), base({ ...opts, reproDir: out }));
   const f = r.findings.find((x) => x.key === key);
   expect(f, `findings: ${r.findings.map((x) => x.key).join(', ')}`).toBeDefined();
   expect(f!.reproduced).toBe(true);
@@ -27,7 +27,7 @@ async function findAndReplay(bug: string, opts: Partial<FuzzOptions>, key: strin
   expect(repro.sent).toHaveLength(f!.steps.length);
   const still = await replay(f!.repro!);
   expect(still.reproduced).toBe(true);
-  const fixed = await replay(repro, planted());
+  const fixed = await replay(repro, planted(...features));
   expect(fixed.reproduced).toBe(false);
   expect(fixed.observations).toEqual([]);
   // The report file format: a path the CLI prints and JSON the repro reader accepts.
@@ -64,15 +64,22 @@ describe('fuzz finds, shrinks and replays planted bugs (stdio)', () => {
   });
 
   it('wrong id for unusual ids: a string id with spaces is echoed trimmed, shrunk to one request', async () => {
-    const { r, steps, f } = await findAndReplay('trim-ids', { seed: 9, runs: 10, timeoutMs: 1000, methods: ['ping', 'tools/list'] }, 'id-mismatch|tools/list');
+    const { r, steps, f } = await findAndReplay('trim-ids', { seed: 11, runs: 10, timeoutMs: 1000, methods: ['ping', 'tools/list'] }, 'id-mismatch|tools/list');
     expect(r.findings.every((x) => x.oracle === 'id-mismatch')).toBe(true);
     expect(f.message).toMatch(/"step 0"/);
     expect(steps).toHaveLength(1);
     expect(steps[0]).toMatchObject({ kind: 'request', method: 'tools/list', idStyle: 'spaces' });
   });
 
+  it('crash after state the session model tracks: unsubscribe of a live subscription, shrunk to subscribe + unsubscribe', async () => {
+    const { steps, f } = await findAndReplay('unsubscribe-crash', { seed: 3, runs: 20 }, 'crash|resources/unsubscribe', ['--subscriptions']);
+    expect(f.evidence.stderrTail).toContain('unsubscribe of a live subscription');
+    expect(steps.map((s) => s.kind)).toEqual(['subscribe', 'unsubscribe']);
+  });
+
   it('the bug-free flag set fuzzed with the same budget reports nothing', async () => {
-    const r = await fuzz(planted(), base({ seed: 1, runs: 40 }));
+    const r = await fuzz(planted('--subscriptions'), base({ seed: 1, runs: 40 }));
+    expect(r.profile.subscriptions).toBe(true);
     expect(r.runs).toBe(40);
     expect(r.steps).toBeGreaterThan(40);
     expect(r.findings).toEqual([]);

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fuzz, sequenceArbitrary, unusualId, type TargetProfile } from '../../index.js';
+import { listedPrompts, templateVariables } from '../../runner/fuzz-sequence.js';
 import { cli } from '../helpers/cli.js';
 
 const REF = join(process.cwd(), 'dist/fixtures/servers/reference/main.js');
@@ -25,12 +26,34 @@ describe('sequence arbitraries', () => {
         kinds.add(s.kind === 'call' ? `call:${s.variant}` : s.kind);
         if (s.kind === 'request' || s.kind === 'raw') expect(profile.methods).toContain(s.method);
         if (s.kind === 'call') expect(s.tool).toBe('t');
-        if (s.kind === 'notify') expect(['notifications/cancelled', 'notifications/initialized']).toContain(s.method);
+        if (s.kind === 'notify') expect(['notifications/cancelled', 'notifications/initialized', 'notifications/progress']).toContain(s.method);
       }
     }
     expect([...kinds].sort()).toEqual(['call:edge', 'call:near-valid', 'call:valid', 'notify', 'raw', 'read', 'request']);
-    const ids = (['big', 'negative', 'spaces', 'unicode'] as const).flatMap((st) => [0, 1, 2].map((p) => unusualId(st, p)));
+    const ids = (['big', 'negative', 'spaces', 'unicode', 'numeric-string', 'long'] as const).flatMap((st) => [0, 1, 2].map((p) => unusualId(st, p)));
     expect(new Set(ids.map((i) => JSON.stringify(i))).size).toBe(ids.length);
+  });
+
+  it('draw prompts/get, completion/complete and subscriptions only where declared; notifications in odd places refer to answered requests', () => {
+    const bare: TargetProfile = { version: '2026-07-28', era: 'modern', methods: ['server/discover'], tools: [], resources: false };
+    const none = fc.sample(sequenceArbitrary(bare), { seed: 4, numRuns: 200 }).flat();
+    expect(none.every((s) => ['request', 'raw', 'notify'].includes(s.kind))).toBe(true);
+    expect(none.some((s) => s.kind === 'notify' && s.method === 'notifications/initialized')).toBe(false);
+    const full: TargetProfile = { ...bare, version: '2025-11-25', era: 'legacy', methods: ['ping'], resources: true, prompts: true, completions: true, subscriptions: true };
+    const steps = fc.sample(sequenceArbitrary(full), { seed: 4, numRuns: 300 }).flat();
+    const kinds = new Set(steps.map((s) => s.kind));
+    for (const k of ['prompt', 'complete', 'subscribe', 'unsubscribe', 'read']) expect(kinds).toContain(k);
+    const prompts = new Set(steps.flatMap((s) => (s.kind === 'prompt' ? [s.args] : [])));
+    expect([...prompts].sort()).toEqual(['all', 'missing-required', 'required', 'unknown-prompt']);
+    const notes = steps.filter((s) => s.kind === 'notify');
+    expect(notes.some((s) => s.kind === 'notify' && s.answered?.ref === 'answered')).toBe(true);
+    expect(new Set(notes.map((s) => (s as { method: string }).method))).toEqual(new Set(['notifications/cancelled', 'notifications/progress', 'notifications/initialized']));
+  });
+
+  it('template variables and listed prompts are read the way the session model uses them', () => {
+    expect(templateVariables('file:///{path}/{+rest}{?q,lang*}{#frag:3}')).toEqual(['path', 'rest', 'q', 'lang', 'frag']);
+    expect(templateVariables('mcpspec://static')).toEqual([]);
+    expect(listedPrompts([{ name: 'p', arguments: [{ name: 'a', required: true }, { name: 'b' }] }, { title: 'no name' }])).toEqual([{ name: 'p', arguments: [{ name: 'a', required: true }, { name: 'b', required: false }] }]);
   });
 });
 
@@ -40,6 +63,10 @@ describe('fuzz on the correct reference fixture', () => {
     expect(r.era.version).toBe('2026-07-28');
     expect(r.runs).toBe(25);
     expect(r.startFailures).toBe(0);
+    // prompts/get and completion/complete steps refer to the listed prompts and templates.
+    expect(r.profile).toMatchObject({ prompts: true, completions: true, subscriptions: false });
+    const sent = new Set(r.recording.events().flatMap((e) => (e.dir === 'out' && e.message && typeof (e.message as { method?: unknown }).method === 'string' ? [(e.message as { method: string }).method] : [])));
+    for (const m of ['prompts/get', 'completion/complete', 'notifications/progress']) expect(sent).toContain(m);
     expect(r.profile.tools.map((t) => t.name)).not.toContain('delete_everything');
     expect(r.profile.tools.map((t) => t.name)).not.toContain('fetch_weather');
     expect(r.findings).toEqual([]);
