@@ -152,18 +152,29 @@ export async function startDelayProxy(options: DelayProxyOptions): Promise<Delay
   }
 
   function relayEventStream(up: http.IncomingMessage, res: http.ServerResponse, headers: OutgoingHttpHeaders): void {
-    // A delay line: each piece is sent at max(arrival + its delay, the previous piece's time).
-    let lastAt = 0;
+    // A delay line: each piece is due at arrival + its delay, and pieces leave strictly in the order
+    // they arrived. One timer serves the queue: separate timers can fire out of order under load
+    // (each measures from the event loop's cached clock), which could end the stream before its event.
     let headSent = false;
     let headScheduled = false;
+    const queue: { at: number; fn: () => void }[] = [];
+    let queueTimer: NodeJS.Timeout | undefined;
+    const drain = (): void => {
+      if (queueTimer) timers.delete(queueTimer);
+      queueTimer = undefined;
+      if (closed) return;
+      while (queue.length > 0 && queue[0].at <= Date.now()) {
+        const piece = queue.shift()!;
+        if (!res.destroyed) piece.fn();
+      }
+      if (queue.length > 0) {
+        queueTimer = setTimeout(drain, Math.max(1, queue[0].at - Date.now()));
+        timers.add(queueTimer);
+      }
+    };
     const schedule = (extraMs: number, fn: () => void): void => {
-      // Strictly later than the previous piece: two timers due in the same millisecond but created
-      // with different delays may fire in either order, which could end the stream before its event.
-      const at = Math.max(Date.now() + extraMs, lastAt + 1);
-      lastAt = at;
-      later(at - Date.now(), () => {
-        if (!res.destroyed) fn();
-      });
+      queue.push({ at: Date.now() + extraMs, fn });
+      if (queue.length === 1 && !queueTimer) drain();
     };
     const sendHead = (): void => {
       if (headSent) return;
