@@ -14,18 +14,18 @@ describe('a server that stops answering', () => {
       { kind: 'stdio', command: process.execPath, args: [resolve('test/helpers/stalling-server.mjs'), resolve('dist/fixtures/servers/reference/main.js')] },
       { ...REFERENCE_OPTIONS, specVersion: '2026-07-28', timeoutMs: 4000, deadlineMs: 90_000 },
     );
-    // (on a very busy machine a freshly started process may also miss its handshake allowance: only the tools scenario's hang is the point here)
-    const hangs = run.findings.filter((f) => f.kind === 'hang' && f.scenario === 'tools');
+    // One hang per run, blamed on whichever tool-calling scenario stalled first (several run side by
+    // side); on a very busy machine a freshly started process may also miss its handshake allowance.
+    const stalls = new Set(['tools', 'capable-client', 'logging', 'tasks-modern', 'subscriptions']);
+    const hangs = run.findings.filter((f) => f.kind === 'hang' && stalls.has(f.scenario ?? ''));
     expect(hangs).toHaveLength(1);
     expect(hangs[0].lastSent).toContain('tools/call');
-    expect(hangs[0].scenario).toBe('tools');
     const tools = run.checks.filter((c) => c.area === 'tools');
     expect(tools.every((c) => c.status === 'untestable'), JSON.stringify(tools.map((c) => [c.id, c.status, c.message]))).toBe(true);
     expect(run.scenarios.find((s) => s.id === 'tools')).toMatchObject({ status: 'aborted' });
     // Everything else was judged on healthy processes. The other scenarios that call tools stall the
     // same way and are cut short (their checks untestable), and the input_required and task oracles
     // see none.
-    const stalls = new Set(['capable-client', 'logging', 'tasks-modern', 'subscriptions']);
     const cutShort = (c: { scenario: string; area: string; status: string }) => c.status === 'untestable' && (stalls.has(c.scenario) || c.area === 'mrtr' || (c.scenario === 'run' && c.area === 'tasks'));
     const others = run.checks.filter((c) => c.area !== 'tools' && c.status !== 'pass' && !cutShort(c));
     expect(others.map((c) => `${c.id}: ${c.status}: ${c.message}`)).toEqual([]);
