@@ -1,11 +1,10 @@
 // `mcpspec client`: judge an MCP client. mcpspec plays a scripted server (over HTTP, or over stdio
 // through the relay program `{server}` starts) and runs the client once per scenario.
 
-import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { VERSION_CHOICES, type SpecVersion } from '../../protocol/versions.js';
 import { TOOL_VERSION } from '../../protocol/tool-version.js';
-import { REPORT_FORMATS, type ReportFormat } from '../../reports/formats.js';
 import { renderConsole } from '../../reports/console.js';
 import { buildReport, exitCodeOf, type ReportOptions } from '../../reports/report.js';
 import type { RunEvent } from '../../results/run.js';
@@ -17,7 +16,8 @@ import { TargetStartError } from '../../runner/transport.js';
 import { CHECKS } from '../../suites/catalogue.js';
 import { ORACLE_TRAFFIC } from '../../suites/scenarios/client.js';
 import { Progress } from '../progress.js';
-import { absoluteIfFile, checkOutDir, duration, makeDirs, parseEnv } from '../target-args.js';
+import { absoluteIfFile, checkOutDir, duration, parseEnv } from '../target-args.js';
+import { outputFormats, writeReportFolder } from '../report-folder.js';
 import { UsageError } from '../usage-error.js';
 import type { ClientArgs } from './client-options.js';
 import { positiveInt, signalExitCode } from './server.js';
@@ -45,13 +45,6 @@ function checkClientSelection(only: string[] | undefined, skip: string[] | undef
     if (!CLIENT_CHECKS.some((c) => re.test(c.id))) throw new UsageError(`--only ${g} matches no client check (mcpspec list shows the ids; client checks start with client.)`);
   }
   if (!CLIENT_CHECKS.some((c) => matchesGlobs(c.id, only, skip))) throw new UsageError('--only/--skip leave no client check to run');
-}
-
-function formatsOf(list: string[] | undefined, out: string | undefined): ReportFormat[] {
-  const asked = (list ?? []).flatMap((f) => f.split(',')).map((f) => f.trim()).filter(Boolean);
-  if (asked.length && !out) throw new UsageError('--format needs --out DIR: the formats are written beside report.json');
-  for (const f of asked) if (!(REPORT_FORMATS as readonly string[]).includes(f)) throw new UsageError(`unknown --format ${f}; choose from ${REPORT_FORMATS.join(', ')}`);
-  return [...new Set(asked)].filter((f) => f !== 'json') as ReportFormat[];
 }
 
 /** Run the client suite; resolves to the exit code. */
@@ -84,7 +77,7 @@ export async function runClientCommand(args: ClientArgs): Promise<number> {
     if (!existsSync(cwd) || !statSync(cwd).isDirectory()) throw new UsageError(`--cwd ${args.cwd} is not a folder`);
   }
   if (args.out) checkOutDir(args.out);
-  const formats = formatsOf(args.format, args.out);
+  const formats = outputFormats(args.format, args.out);
 
   const redactor = new Redactor([...secretValues(process.env), ...Object.values(setEnv)]);
   const print = (e: unknown) => process.stdout.write(`${redactor.text(JSON.stringify(e))}\n`);
@@ -130,17 +123,7 @@ export async function runClientCommand(args: ClientArgs): Promise<number> {
     console.log(`seed: ${seed} (repeat with --seed ${seed})`);
   }
   if (args.out) {
-    try {
-      makeDirs(args.out);
-      writeFileSync(join(args.out, 'report.json'), JSON.stringify(report, null, 2));
-      writeFileSync(join(args.out, 'recording.json'), redactor.text(JSON.stringify(run.recording.toJSON())));
-      if (formats.length) {
-        const { FILE_NAME, renderReport } = await import('../../reports/render.js');
-        for (const f of formats) writeFileSync(join(args.out, FILE_NAME[f]), renderReport(report, f));
-      }
-    } catch (e) {
-      throw new UsageError(`cannot write the report to ${args.out}: ${(e as Error).message}`);
-    }
+    await writeReportFolder(args.out, report, redactor.text(JSON.stringify(run.recording.toJSON())), formats);
     if (!args.json) console.log(`report: ${join(args.out, 'report.json')}`);
   }
   if (interrupted) {

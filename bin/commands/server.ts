@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TOOL_VERSION } from '../../protocol/tool-version.js';
-import { REPORT_FORMATS, type ReportFormat } from '../../reports/formats.js';
 import { VERSION_CHOICES, type VersionChoice } from '../../protocol/versions.js';
 import type { RunEvent } from '../../results/run.js';
 import { renderConsole } from '../../reports/console.js';
@@ -17,6 +16,7 @@ import { TargetStartError } from '../../runner/transport.js';
 import { CHECKS } from '../../suites/catalogue.js';
 import { Progress } from '../progress.js';
 import { absoluteIfFile, checkOutDir, duration, httpUrl, makeDirs, parseEnv, parseHeaders } from '../target-args.js';
+import { outputFormats, writeReportFolder } from '../report-folder.js';
 import { UsageError } from '../usage-error.js';
 
 export { checkOutDir, makeDirs, parseEnv };
@@ -38,14 +38,6 @@ export function targetOf(args: Pick<ServerArgs, 'stdio' | 'url' | 'header' | '--
     return { kind: 'http', url: httpUrl(args.url), headers: parseHeaders(args.header ?? []) };
   }
   throw new UsageError('say which server to test: --stdio -- <command> or --url <endpoint>');
-}
-
-/** `--format junit,sarif --format html`: the formats to write beside report.json (needs --out). */
-function outputFormats(list: string[] | undefined, out: string | undefined): ReportFormat[] {
-  const asked = (list ?? []).flatMap((f) => f.split(',')).map((f) => f.trim()).filter(Boolean);
-  if (asked.length && !out) throw new UsageError('--format needs --out DIR: the formats are written beside report.json');
-  for (const f of asked) if (!(REPORT_FORMATS as readonly string[]).includes(f)) throw new UsageError(`unknown --format ${f}; choose from ${REPORT_FORMATS.join(', ')}`);
-  return [...new Set(asked)].filter((f) => f !== 'json') as ReportFormat[];
 }
 
 export function positiveInt(n: number, name: string): number {
@@ -218,18 +210,7 @@ export async function runServerCommand(args: ServerArgs): Promise<number> {
     if (comparison) printBaseline(comparison, args.baseline!);
   }
   if (args.out) {
-    try {
-      makeDirs(args.out);
-      writeFileSync(join(args.out, 'report.json'), JSON.stringify(report, null, 2));
-      writeFileSync(join(args.out, 'recording.json'), recording);
-      // Loaded only when asked for: the renderers' libraries cost a tenth of a second to load.
-      if (formats.length) {
-        const { FILE_NAME, renderReport } = await import('../../reports/render.js');
-        for (const f of formats) writeFileSync(join(args.out, FILE_NAME[f]), renderReport(report, f));
-      }
-    } catch (e) {
-      throw new UsageError(`cannot write the report to ${args.out}: ${(e as Error).message}`);
-    }
+    await writeReportFolder(args.out, report, recording, formats);
     if (!args.json) console.log(`report: ${join(args.out, 'report.json')}`);
   }
   if (interrupted) {
