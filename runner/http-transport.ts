@@ -108,6 +108,13 @@ export class HttpTransport implements Transport {
     this.modern = on;
   }
 
+  private readNextToEnd = false;
+
+  /** Transport-layer fuzzing: read the next exchange's SSE answer to the end of its stream (sseRead says how it ended). */
+  readNextStreamToEnd(): void {
+    this.readNextToEnd = true;
+  }
+
   /** Nothing to start: reachability is checked by the first request (TargetStartError if it fails). */
   async open(): Promise<void> {
     return;
@@ -120,6 +127,8 @@ export class HttpTransport implements Transport {
     const parsed =
       typeof body === 'string' ? tryParseJson(body) : body === undefined ? ({ ok: false } as const) : { ok: true as const, value: body };
     const headers = applyHeaderOverrides(this.baseHeaders(method, parsed.ok ? parsed.value : undefined), opts.headers);
+    const readToEnd = this.readNextToEnd;
+    this.readNextToEnd = false;
 
     const messages: unknown[] = [];
     const seq: number[] = [];
@@ -130,6 +139,7 @@ export class HttpTransport implements Transport {
     let aborted = false;
     let finishedEarly = false;
     let streamBroken = false;
+    let sseRead: 'ended' | 'open' | undefined;
     const timer = setTimeout(() => {
       timedOut = true;
       controller.abort();
@@ -245,7 +255,7 @@ export class HttpTransport implements Transport {
       if (isSse) {
         const parser = createParser({
           onEvent: (ev) => {
-            if (finishedEarly) return;
+            if (finishedEarly && !readToEnd) return;
             if (ev.data === '') return; // priming event (HL-04): carries only an id
             const data: Record<string, unknown> = {};
             if (ev.id !== undefined) data.sseId = ev.id;
@@ -257,10 +267,11 @@ export class HttpTransport implements Transport {
         const out = await readBounded(res.body, this.maxBody, (t) => {
           keep(t);
           parser.feed(t);
-          return finishedEarly ? 'stop' : undefined;
+          return finishedEarly && !readToEnd ? 'stop' : undefined;
         });
         if (out.overflow) this.noteOversize();
-        if (finishedEarly) controller.abort(); // the response arrived: drop the rest of the stream
+        if (finishedEarly && readToEnd) sseRead = 'ended';
+        else if (finishedEarly) controller.abort(); // the response arrived: drop the rest of the stream
         else if (waitsForId && response === undefined) {
           this.recorder.note('http', 'stream-ended', `SSE stream ended without a response with id ${JSON.stringify(opts.expectId)}`);
           streamBroken = true;
@@ -273,6 +284,10 @@ export class HttpTransport implements Transport {
     } catch (err) {
       if (aborted) {
         // the run ended: nothing to note
+      } else if (timedOut && readToEnd && finishedEarly) {
+        // The answer came, but the stream stayed open until the timeout.
+        timedOut = false;
+        sseRead = 'open';
       } else if (timedOut) {
         if (waitsForId || opts.idless) noteTimeout();
         else timedOut = false; // a notification's stream that never ended is not a missed answer
@@ -284,7 +299,7 @@ export class HttpTransport implements Transport {
     }
     const http: HttpOutcome = { status: res.status, headers: resHeaders, body: bodyText };
     if (contentType !== undefined) http.contentType = contentType;
-    return result(streamBroken && response === undefined ? { http, streamBroken: true } : { http });
+    return result({ ...(streamBroken && response === undefined ? { http, streamBroken: true } : { http }), ...(sseRead ? { sseRead } : {}) });
   }
 
   async close(): Promise<CloseInfo | undefined> {

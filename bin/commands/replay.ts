@@ -1,5 +1,5 @@
 import type { Argv } from 'yargs';
-import { describeStep } from '../../arbitraries/sequences.js';
+import { describeFuzzStep } from '../../arbitraries/fuzz-sequences.js';
 import { HandshakeError } from '../../runner/base-session.js';
 import { readRepro, replay, ReproFormatError } from '../../runner/replay.js';
 import { TargetStartError } from '../../runner/transport.js';
@@ -43,7 +43,7 @@ export async function runReplayCommand(args: ReplayArgs): Promise<number> {
       console.log(JSON.stringify({ type: 'replay', repro: args.repro, finding: repro.finding, reproduced: r.reproduced, observations: r.observations }));
     } else {
       console.log(`replaying ${repro.finding.oracle} at ${repro.finding.method} (${repro.steps.length} step${repro.steps.length === 1 ? '' : 's'}):`);
-      repro.steps.forEach((s, i) => console.log(`  ${i + 1}. ${describeStep(s)}`));
+      repro.steps.forEach((s, i) => console.log(`  ${i + 1}. ${describeFuzzStep(s)}`));
       console.log(r.reproduced ? `still there: ${same[0].message}` : `fixed: ${repro.finding.oracle} at ${repro.finding.method} no longer happens`);
       const others = r.observations.filter((o) => o.key !== repro.finding.key);
       for (const o of others) console.log(`  also seen: ${o.oracle} at ${o.method}: ${o.message}`);
