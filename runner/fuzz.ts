@@ -267,9 +267,28 @@ export async function fuzz(spec: ServerTarget, opts: FuzzOptions): Promise<FuzzR
       // Every shrink candidate descends from the first failing sequence: it runs with that one's id theme.
       const failing = first.chunk.cases.filter((c) => c.result.idTheme === first.idTheme);
       const shrunk = await shrinkFailure(arb, popts, failing, runOne(`shrink ${key}`, first.idTheme), (r) => r.observations.some((o) => o.key === key));
-      const obs = shrunk?.result.observations.find((o) => o.key === key) ?? first.obs;
-      const value = shrunk?.value ?? [];
-      const outcome = shrunk?.result;
+      let obs = shrunk?.result.observations.find((o) => o.key === key) ?? first.obs;
+      let value = shrunk?.value ?? [];
+      let outcome = shrunk?.result;
+      // fast-check shrinks motifs (a list and the step after it) as a unit: a last greedy pass drops
+      // single steps, each candidate on a fresh target, within what is left of the shrink budget.
+      if (shrunk && outcome) {
+        let left = Math.max(0, (opts.maxShrinkEvaluations ?? 40) - shrunk.shrinks);
+        let cut = value.slice(0, obs.step + 1);
+        for (let j = cut.length - 2; j >= 0 && left > 0 && !stop.signal.aborted; j--) {
+          left--;
+          const candidate = [...cut.slice(0, j), ...cut.slice(j + 1)];
+          const r = await runOne(`shrink ${key}`, first.idTheme)(candidate);
+          const o = r.observations.find((x) => x.key === key);
+          if (o) {
+            cut = candidate.slice(0, o.step + 1);
+            value = candidate;
+            outcome = r;
+            obs = o;
+            j = Math.min(j, cut.length - 1);
+          }
+        }
+      }
       // The steps after the one that broke the rule cannot have caused it: cut them.
       const minimal = value.slice(0, obs.step + 1);
       const f: FuzzFinding = {
