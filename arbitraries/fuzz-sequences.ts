@@ -57,9 +57,9 @@ function motifs(profile: FuzzProfile, single: fc.Arbitrary<Step>, seed: number):
   const lists = profile.methods.filter((m) => LIST_METHODS.includes(m));
   if (lists.length) {
     // A list, then any step: later steps refer to what was listed, and state set by listing matters.
-    // The step after it is a tool call half of the time (state set by listing may break a tool).
+    // The step after it is a tool call two times in three (state set by listing may break a tool).
     const calls = profile.tools.length ? stepArbitrary({ ...profile, methods: [], resources: false, prompts: false, completions: false, subscriptions: false }, seed) : single;
-    out.push({ weight: 2, arbitrary: fc.tuple(fc.constantFrom(...lists), fc.oneof(single, calls)).map(([method, next]): Step[] => [{ kind: 'request', method, params: {}, idStyle: 'counter' }, next]) });
+    out.push({ weight: 3, arbitrary: fc.tuple(fc.constantFrom(...lists), fc.oneof({ weight: 1, arbitrary: single }, { weight: 2, arbitrary: calls })).map(([method, next]): Step[] => [{ kind: 'request', method, params: {}, idStyle: 'counter' }, next]) });
   }
   if (profile.subscriptions) {
     out.push({
@@ -92,7 +92,7 @@ export function fuzzSequenceArbitrary(profile: FuzzProfile, opts: FuzzSequenceOp
     // SSE steps also call tools with valid arguments (servers often answer tools/call as SSE).
     const sseTools = profile.transport === 'http' ? profile.tools.slice(0, 5).map((t) => ({ name: t.name, arguments: toolArguments(t.inputSchema, seed).filter((a) => a.variant === 'valid').map((a) => a.arguments) })) : [];
     const t = transportStepArbitrary({ transport: profile.transport, era: profile.era, version: profile.version, methods: profile.methods, sseTools });
-    if (t) parts.push({ weight: 2, arbitrary: t.map((s) => [s]) });
+    if (t) parts.push({ weight: 3, arbitrary: t.map((s) => [s]) });
   }
   parts.push(...motifs(profile, single, seed));
   return fc.array(fc.oneof(...parts), { minLength: 1, maxLength: max }).map((groups) => groups.flat().slice(0, max));
