@@ -65,7 +65,7 @@ describe('fuzz finds, shrinks and replays planted bugs (stdio)', () => {
   });
 
   it('wrong id for unusual ids: a string id with spaces is echoed trimmed, shrunk to one request', async () => {
-    const { r, steps, f } = await findAndReplay('trim-ids', { seed: 11, runs: 10, timeoutMs: 1000, methods: ['ping', 'tools/list'] }, 'id-mismatch|');
+    const { r, steps, f } = await findAndReplay('trim-ids', { seed: 11, runs: 10, timeoutMs: 1000, methods: ['ping', 'tools/list'], maxShrinkEvaluations: 20 }, 'id-mismatch|');
     expect(r.findings.every((x) => x.oracle === 'id-mismatch')).toBe(true);
     expect(f.message).toMatch(/"step 0"/);
     expect(steps).toHaveLength(1);
@@ -73,14 +73,14 @@ describe('fuzz finds, shrinks and replays planted bugs (stdio)', () => {
     const step = steps[0] as { idStyle?: string };
     expect(f.idTheme === 'spaces' || step.idStyle === 'spaces').toBe(true);
     expect(readRepro(f.repro!).idTheme).toBe(f.idTheme);
-  });
+  }, 300_000);
 
   it('transport layer: a message written in pieces is lost by a server that cuts each read into lines by itself, shrunk to one split write', async () => {
-    const { steps, f } = await findAndReplay('split-reads', { seed: 1, runs: 20 }, 'unanswered|');
+    const { steps, f } = await findAndReplay('split-reads', { seed: 1, runs: 20, timeoutMs: 1000, maxShrinkEvaluations: 15 }, 'unanswered|');
     expect(f.method).toMatch(/^split write /);
     expect(steps).toHaveLength(1);
     expect(steps[0].kind).toBe('split');
-  });
+  }, 300_000);
 
   it('crash after state the session model tracks: unsubscribe of a live subscription, shrunk to subscribe + unsubscribe', async () => {
     const { steps, f } = await findAndReplay('unsubscribe-crash', { seed: 3, runs: 20 }, 'crash|resources/unsubscribe', ['--subscriptions']);
