@@ -56,8 +56,26 @@ export interface AfterEnd {
 
 /** How long to wait for notifications once a subscription is acknowledged (capped by the request timeout). */
 export const QUIET_MS = 2000;
-/** Notifications enough to show a subscription delivering, and the cadence to watch its end by. */
-const ENOUGH = 2;
+/** What identifies a notification across repeats: its method and the uri or task id it is about. */
+function keyOf(m: Record<string, unknown>): string {
+  const p = isObj(m.params) ? m.params : {};
+  return `${String(m.method)} ${JSON.stringify(p.uri ?? p.taskId ?? '')}`;
+}
+
+/**
+ * Whether the same notification (method and uri/taskId) came twice: that shows a subscription
+ * delivering, with a cadence to watch its end by; and after its end, that it is still running (a
+ * server sending one per resource per tick may have one batch on its way when a cancellation is read).
+ */
+export function repeated(messages: Record<string, unknown>[]): boolean {
+  const seen = new Set<string>();
+  for (const m of messages) {
+    const key = keyOf(m);
+    if (seen.has(key)) return true;
+    seen.add(key);
+  }
+  return false;
+}
 
 export interface SubscriptionsObs {
   lists: Listen;
@@ -115,22 +133,28 @@ export async function listenUntil(
   const listen: Listen = { id, filter, exchange, window, ended, boundMs };
   if (watchEnd && exchange.aborted && session.kind === 'stdio' && !ctx.signal.aborted) {
     const mine = window.filter((m) => m.message.method !== ACK && subscriptionIdOf(m.message) === id);
-    if (mine.length >= ENOUGH) listen.afterEnd = await watchAfterEnd(ctx, id, mine.map((m) => m.seq));
+    if (repeated(mine.map((m) => m.message))) listen.afterEnd = await watchAfterEnd(ctx, id, mine);
   }
   return listen;
 }
 
-/** Milliseconds since the recorder started, by seq. */
-function timeOf(ctx: ScenarioContext, seqs: number[]): number[] {
+/**
+ * A watch window from the cadence of what came before: three times the longest gap between repeats of
+ * the same notification, 300 ms at least, the request timeout at most.
+ */
+export function cadenceWindow(ctx: ScenarioContext, seen: { seq: number; message: Record<string, unknown> }[]): number {
   const at = new Map(ctx.session.events().map((e) => [e.seq, e.t]));
-  return seqs.map((q) => at.get(q)).filter((t): t is number => t !== undefined);
-}
-
-/** A watch window from the cadence of what came before: three of its longest gaps, 300 ms at least, the request timeout at most. */
-export function cadenceWindow(ctx: ScenarioContext, seqs: number[]): number {
-  const t = timeOf(ctx, seqs);
-  const gap = Math.max(0, ...t.slice(1).map((x, i) => x - t[i]));
-  return Math.min(ctx.options.timeoutMs, Math.max(300, 3 * gap));
+  const last = new Map<string, number>();
+  let gap = 0;
+  for (const m of seen) {
+    const t = at.get(m.seq);
+    if (t === undefined) continue;
+    const key = keyOf(m.message);
+    const before = last.get(key);
+    if (before !== undefined) gap = Math.max(gap, t - before);
+    last.set(key, t);
+  }
+  return Math.round(Math.min(ctx.options.timeoutMs, Math.max(300, 3 * gap)));
 }
 
 /**
@@ -138,9 +162,9 @@ export function cadenceWindow(ctx: ScenarioContext, seqs: number[]): number {
  * server read the cancellation, then a window as long as a few of the gaps between the notifications
  * that were flowing. Anything for the subscription after the fence's answer came after its end.
  */
-async function watchAfterEnd(ctx: ScenarioContext, id: string, seqs: number[]): Promise<AfterEnd> {
+async function watchAfterEnd(ctx: ScenarioContext, id: string, seen: Listen['window']): Promise<AfterEnd> {
   const { session } = ctx;
-  const windowMs = cadenceWindow(ctx, seqs);
+  const windowMs = cadenceWindow(ctx, seen);
   const cancel = session.events().find((e) => e.dir === 'out' && isObj(e.message) && e.message.method === 'notifications/cancelled' && isObj(e.message.params) && e.message.params.requestId === id);
   const fence = await session.fence();
   const fenceSeq = fence.response ? Math.max(...fence.seq) : undefined;
@@ -166,7 +190,7 @@ async function listedUris(session: ScenarioContext['session']): Promise<{ uris: 
 }
 
 /**
- * Read a listen until its acknowledgement, then until it delivered ENOUGH notifications of its own or
+ * Read a listen until its acknowledgement, then until the same notification of its own came twice (see repeated) or
  * `quietMs` passed since the acknowledgement (silence is no failure: servers notify on change).
  */
 function delivering(quietMs: number) {
@@ -174,7 +198,7 @@ function delivering(quietMs: number) {
   return (w: Listen['window'], id: string): Listen['ended'] | undefined => {
     if (ackAt === undefined && acked(w, id)) ackAt = Date.now();
     if (ackAt === undefined) return undefined;
-    if (w.filter((m) => m.message.method !== ACK && subscriptionIdOf(m.message) === id).length >= ENOUGH) return 'updates';
+    if (repeated(w.filter((m) => m.message.method !== ACK && subscriptionIdOf(m.message) === id).map((m) => m.message))) return 'updates';
     return Date.now() - ackAt >= quietMs ? 'quiet' : undefined;
   };
 }
@@ -297,7 +321,7 @@ export const legacyResourceSubscriptionScenario = scenario<LegacyResourceSubscri
     const quietMs = Math.min(options.timeoutMs, QUIET_MS);
     if (stdio) {
       const started = Date.now();
-      for (let wait = 10; updatesSince(session, seq0).length < ENOUGH && Date.now() - started < quietMs && !ctx.signal.aborted; wait = Math.min(wait * 2, 100)) {
+      for (let wait = 10; !repeated(updatesSince(session, seq0).map((u) => u.message)) && Date.now() - started < quietMs && !ctx.signal.aborted; wait = Math.min(wait * 2, 100)) {
         await pause(Math.min(wait, Math.max(1, quietMs - (Date.now() - started))), ctx.signal);
       }
     }
@@ -311,11 +335,11 @@ export const legacyResourceSubscriptionScenario = scenario<LegacyResourceSubscri
       obs.watched = { quietMs, late: [], why: `the fence after resources/unsubscribe got ${outcome(fence)}` };
       return obs;
     }
-    if (obs.updates.length < ENOUGH) {
-      obs.watched = { quietMs, fenceSeq, late: [], why: `${obs.updates.length} update(s) arrived within ${quietMs} ms of subscribing: too few to tell silence after unsubscribing from silence before` };
+    if (!repeated(obs.updates.map((u) => u.message))) {
+      obs.watched = { quietMs, fenceSeq, late: [], why: `${obs.updates.length} update(s) arrived within ${quietMs} ms of subscribing, none repeated: too few to tell silence after unsubscribing from silence before` };
       return obs;
     }
-    const windowMs = cadenceWindow(ctx, obs.updates.map((u) => u.seq));
+    const windowMs = cadenceWindow(ctx, obs.updates);
     await pause(windowMs, ctx.signal);
     obs.watched = { quietMs, fenceSeq, windowMs, late: updatesSince(session, fenceSeq) };
     return obs;
