@@ -1,6 +1,6 @@
 // subscriptions/listen (2026-07-28, SUB26, SEP-2575): a listen for every list and every listed
-// resource, read until its acknowledgement and then, bounded, until a couple of notifications came
-// (a server updates resources when they change; nothing here changes them, so silence is normal); with
+// resource, read until its acknowledgement and then, bounded, until one of its notifications came
+// twice (a server updates resources when they change; nothing here changes them, so silence is normal); with
 // the tasks extension, a listen for one running task's id, read until the task's end is notified
 // (TB-17) and, briefly, until the server ends the listen itself (SB-08). mcpspec ends each subscription
 // it still holds: on stdio the session sends notifications/cancelled for the listen id, over HTTP it
