@@ -18,7 +18,7 @@ export const CLIENT_USAGE = [
   'Examples (inspector-cli reads ../package.json from its working directory: --cwd names a folder inside a package):',
   '  mcpspec client --http --cwd test -- npx @modelcontextprotocol/inspector-cli --cli {url} --transport http --method tools/list',
   '  mcpspec client --stdio --cwd test -- npx @modelcontextprotocol/inspector-cli --cli {server} --method tools/list',
-  '  mcpspec client --http -- npx -p mcp-remote@0.15.1 mcp-remote-client {url}',
+  '  mcpspec client --http -- node_modules/.bin/mcp-remote-client {url}    (after npm install mcp-remote@0.15.1)',
 ].join('\n');
 
 export function clientOptions(y: Argv) {
