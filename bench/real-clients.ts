@@ -14,6 +14,11 @@ export function mcpRemoteClient(): { command: string; args: string[] } {
   return { command: process.execPath, args: [join(cachedPackage(MCP_REMOTE_PACKAGE, 'mcp-remote'), 'dist', 'client.js')] };
 }
 
+/** mcp-remote's proxy (the `mcp-remote` bin, `proxy.js <url>`): a stdio MCP server to its client, an HTTP client to <url>. */
+export function mcpRemoteProxy(): string {
+  return join(cachedPackage(MCP_REMOTE_PACKAGE, 'mcp-remote'), 'dist', 'proxy.js');
+}
+
 /** The Inspector 2.x CLI (`mcp-inspector --cli`, i.e. clients/cli/build/index.js) on the Node 22 binary. */
 export function inspector2Cli(): { command: string; args: string[] } {
   // Its postinstall only installs per-client dependencies in a source checkout; the published build needs none.

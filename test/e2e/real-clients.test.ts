@@ -3,7 +3,7 @@
 // change or an mcpspec mistake to look at.
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { inspector2Cli, mcpRemoteClient } from '../../bench/real-clients.js';
+import { inspector2Cli, mcpRemoteClient, mcpRemoteProxy } from '../../bench/real-clients.js';
 import type { RunResult } from '../../results/run.js';
 import { ClientDriver } from '../../runner/client-driver.js';
 import { runSuite } from '../../runner/engine.js';
@@ -46,6 +46,9 @@ const CASES: { name: string; transport: 'http' | 'stdio'; argv: string[]; cwd?: 
 const LATER: (typeof CASES[number] & { client: () => { command: string; args: string[] }; findings?: string[] })[] = [
   // mcp-remote-client connects (after OAuth discovery: mcpspec answers 404 to /.well-known/*, 405 to its GET probe), lists tools and resources, exits.
   { name: 'mcp-remote 0.15.1 (mcp-remote-client)', client: mcpRemoteClient, transport: 'http', argv: ['{url}'], era: '2025-11-25', notPassed: { 'client.session-delete': 'warn', ...NO_TOOL_CALL }, checks: 16 },
+  // mcp-remote's proxy (its main use: a stdio client reaches an HTTP server through it), driven by the 1.x SDK client over stdio.
+  // It opens a test session first (clientInfo mcp-remote-fallback-test), then a second one for the client it serves.
+  { name: 'mcp-remote 0.15.1 proxy (mcp-remote {url}) under the 1.x SDK client', client: () => ({ command: process.execPath, args: [SDK1, '--stdio', process.execPath, mcpRemoteProxy()] }), transport: 'http', argv: ['{url}'], era: '2025-11-25', notPassed: { 'client.session-delete': 'warn', ...NO_LEGACY_TASKS }, checks: 16 },
   { name: 'inspector 2.12.0 --cli, tools/list', client: inspector2Cli, transport: 'http', argv: ['{url}', '--transport', 'http', '--method', 'tools/list'], era: '2025-11-25', notPassed: { 'client.session-delete': 'warn', ...NO_TOOL_CALL }, checks: 16 },
   // Over stdio it never exits after a tools/list result that is not an object (client-near-valid): stopped at the timeout.
   { name: 'inspector 2.12.0 --cli, tools/list', client: inspector2Cli, transport: 'stdio', argv: ['--method', 'tools/list', '{server}'], era: '2025-11-25', notPassed: { 'client.near-valid-survives': 'fail', ...NO_TOOL_CALL }, checks: 11, findings: ['hang client-near-valid'] },

@@ -107,3 +107,22 @@ describe('client.result-type-missing', () => {
     expect(j.outcome).toBe('violated');
   });
 });
+
+describe('client.session-id', () => {
+  const c = CHECKS.find((x) => x.id === 'client.session-id')!;
+  const ctx: JudgeContext = { era: 'legacy', version: '2025-11-25', transport: 'http', capabilities: {} };
+  const SID = 'mcpspec-session-7f3a9c';
+  const post = (seq: number, message: Record<string, unknown>, sid?: string, replySeq?: number) => ({ seq, connection: 0, httpMethod: 'POST', headers: sid ? { 'mcp-session-id': sid } : {}, message: { jsonrpc: '2.0', ...message }, replySeq });
+  const base = { exit: exit({ exitCode: 0 }), transport: 'http' as const, log: { serverRequests: [], refused: [] } };
+  const init = (seq: number) => post(seq, { id: 0, method: 'initialize', params: {} }, undefined, seq + 1);
+
+  it('a second initialize (a new session) carries no session id; everything else does', () => {
+    const received = [init(1), post(3, { method: 'notifications/initialized' }, SID), init(4), post(6, { method: 'notifications/initialized' }, SID), post(7, { id: 1, method: 'tools/list' }, SID)];
+    expect(c.judge({ ...base, received }, ctx).outcome).toBe('holds');
+  });
+
+  it('any other request without it fails', () => {
+    const received = [init(1), post(3, { method: 'notifications/initialized' }, SID), post(4, { id: 1, method: 'tools/list' })];
+    expect(c.judge({ ...base, received }, ctx).outcome).toBe('violated');
+  });
+});
