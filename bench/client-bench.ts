@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { ClientDriver } from '../runner/client-driver.js';
 import { runSuite } from '../runner/engine.js';
 import { runToExit, spawnTracked, stop } from './processes.js';
-import { inspector2Cli, mcpRemoteClient } from './real-clients.js';
+import { inspector2Cli, mcpRemoteClient, mcpRemoteProxy } from './real-clients.js';
 
 const PLAIN_SERVER = resolve('dist/bench/plain-server.js');
 type Transport = 'http' | 'stdio';
@@ -20,6 +20,7 @@ const CLIENTS: { name: string; start?: () => { command: string; args: string[] }
   { name: 'reference client', argv: (t, e) => [resolve('dist/fixtures/clients/reference/main.js'), `--${t}`, ...e] },
   { name: 'sdk2 client (@modelcontextprotocol/client 2.4.0)', argv: (t, e) => [resolve('test/e2e/clients/sdk2-client.mjs'), `--${t}`, ...e] },
   { name: 'mcp-remote-client (mcp-remote 0.15.1)', start: mcpRemoteClient, transports: ['http'], argv: (_t, e) => e },
+  { name: 'mcp-remote 0.15.1 proxy under the sdk1 client', start: () => ({ command: process.execPath, args: [resolve('test/e2e/clients/sdk1-client.mjs'), '--stdio', process.execPath, mcpRemoteProxy()] }), transports: ['http'], argv: (_t, e) => e },
   {
     name: 'inspector 2.12.0 --cli --protocol-era auto tools/call (Node 22)',
     start: inspector2Cli,
