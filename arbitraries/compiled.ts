@@ -207,6 +207,8 @@ class Compiler {
 interface Shape {
   init(): void;
   gen(r: Rng): unknown;
+  /** The plain function behind gen(), once built. */
+  drawFunction(): Draw | undefined;
 }
 
 interface Leaf {
@@ -245,9 +247,12 @@ class Position {
     this.shape = this.c.shape(this.norm, this.depth);
   }
 
-  gen(r: Rng): unknown {
+  /** A valid value here. Replaced by the shape's own draw once that is built (one call less per level). */
+  gen: Draw = (r) => {
+    const draw = this.shape.drawFunction();
+    if (draw) this.gen = draw;
     return this.shape.gen(r);
-  }
+  };
 
   /** ajv for this place alone: for breaks that must be confirmed, and for doubtful fixed replacements. */
   private check(): ValidateFunction {
@@ -363,7 +368,9 @@ class Position {
       if (leaf.unknown && leaf.weight > 0) {
         // Keep only the break sites whose breaks ajv confirms in a fixed-seed trial (most of the
         // time); the rest are absorbed by an overlapping branch or off the labelled path.
-        leaf.weight = leaf.shape.calibrate(leaf.mode, (b) => confirms(this.check(), b.value, b));
+        // Each such break costs an ajv run (or more): they get a quarter of their sites' weight.
+        const calibrated = leaf.shape.calibrate(leaf.mode, (b) => confirms(this.check(), b.value, b));
+        leaf.weight = Math.ceil(calibrated / 4);
       }
     }
     return out;
@@ -404,6 +411,12 @@ class UnionShape implements Shape {
       const exclusive = u.branches.every((b, j) => j === i || excludes(this.c.doc, u.branches[i], b));
       return exclusive ? undefined : u.rawBranches.filter((_, j) => j !== i).map((b) => this.c.doc.validatorForNodes([b]));
     });
+  }
+
+  drawFunction(): Draw | undefined {
+    if (this.branches.length === 0) return undefined;
+    if (this.branches.length === 1 && !this.others[0]) return this.branches[0].drawFunction();
+    return (r) => this.gen(r);
   }
 
   branchShape(i: number): Shape {
@@ -503,6 +516,10 @@ class FlatShape implements Shape {
     return this.draw(r);
   }
 
+  drawFunction(): Draw | undefined {
+    return this.draw;
+  }
+
   private ofType(t: JsonType): Draw {
     const f = this.f;
     switch (t) {
@@ -542,7 +559,16 @@ class FlatShape implements Shape {
       if (!required && !satisfiable(norm)) continue;
       const pos = this.c.position(schemas, depth - 1);
       const hint = norm.kind === 'flat' && isPlainString(norm) ? hintedDraw(key, this.c.options.specVersion) : undefined;
-      this.members.push({ key, step: `/${escapePointer(key)}`, required, pos, gen: hint ?? ((r) => pos.gen(r)) });
+      const member: Member = { key, step: `/${escapePointer(key)}`, required, pos, gen: hint ?? ((r) => pos.gen(r)) };
+      if (!hint) {
+        // Once the member's position has its draw, call it directly (one call less per member).
+        member.gen = (r) => {
+          const v = pos.gen(r);
+          member.gen = pos.gen;
+          return v;
+        };
+      }
+      this.members.push(member);
     }
     if (depth > 0) this.extras = this.extraProperties(depth - 1);
     const members = this.members;
@@ -551,7 +577,7 @@ class FlatShape implements Shape {
       const o: Record<string, unknown> = {};
       for (let i = 0; i < members.length; i++) {
         const m = members[i];
-        if (m.required || r.int(2) === 1) o[m.key] = m.gen(r);
+        if (m.required || (r.u32() & 1) === 1) o[m.key] = m.gen(r);
       }
       if (extras.length > 0 && r.int(6) === 0) addExtra(o, extras[r.int(extras.length)], r, f);
       return o;
@@ -890,12 +916,27 @@ function numberDraw(f: Flat): Draw<number> {
   };
 }
 
-const PRINTABLE = Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i)).join('');
+/**
+ * Printable ASCII strings are windows of one fixed pseudo-random pool (8 KiB, drawn once from a fixed
+ * seed): one draw per string instead of one per character. Short windows: up to 64 characters come
+ * from the pool, longer strings (rare: only where minLength asks) are built character by character.
+ */
+const POOL_SIZE = 8192;
+const POOL = (() => {
+  const r = new Rng(0x9e3779b9);
+  let s = '';
+  for (let i = 0; i < POOL_SIZE; i++) s += String.fromCharCode(32 + r.int(95));
+  return s;
+})();
 
 function randomString(r: Rng, min: number, max: number): string {
   const n = min + r.int(max - min + 1);
+  if (n <= 64) {
+    const at = r.int(POOL_SIZE - n);
+    return POOL.slice(at, at + n);
+  }
   let s = '';
-  for (let i = 0; i < n; i++) s += PRINTABLE[r.int(95)];
+  for (let i = 0; i < n; i++) s += String.fromCharCode(32 + r.int(95));
   return s;
 }
 

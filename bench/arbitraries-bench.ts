@@ -14,6 +14,8 @@ export interface GeneratorFigures {
   rate: number;
   /** Mean JSON size of the values: throughput means little without it. */
   meanBytes: number;
+  /** Values per second of this process's CPU time: unlike wall time, not lowered by other processes on a loaded machine. */
+  perCpuSecond: number;
 }
 
 export interface SchemaBenchRow {
@@ -29,8 +31,24 @@ export interface SchemaBenchRow {
   jsonSchemaFaker: GeneratorFigures & { errors: number };
 }
 
-function figures(values: number, ms: number, good: number, bytes: number): GeneratorFigures {
-  return { values, seconds: ms / 1000, perSecond: Math.round(values / (ms / 1000)), rate: values ? good / values : 0, meanBytes: values ? Math.round(bytes / values) : 0 };
+function figures(values: number, ms: number, good: number, bytes: number, cpuMs: number): GeneratorFigures {
+  return {
+    values, seconds: ms / 1000, perSecond: Math.round(values / (ms / 1000)), rate: values ? good / values : 0, meanBytes: values ? Math.round(bytes / values) : 0,
+    perCpuSecond: Math.round(values / (Math.max(cpuMs, 0.001) / 1000)),
+  };
+}
+
+/** Wall and CPU clocks, in ms. */
+function now(): { wall: number; cpu: number } {
+  const u = process.cpuUsage();
+  return { wall: performance.now(), cpu: (u.user + u.system) / 1000 };
+}
+
+/** Adds the time since `t` to a tally. */
+function stop(into: { ms: number; cpuMs: number }, t: { wall: number; cpu: number }): void {
+  const e = now();
+  into.ms += e.wall - t.wall;
+  into.cpuMs += e.cpu - t.cpu;
 }
 
 const size = (v: unknown): number => JSON.stringify(v)?.length ?? 0;
@@ -39,29 +57,37 @@ interface Tally {
   count: number;
   good: number;
   ms: number;
+  cpuMs: number;
   bytes: number;
 }
-const tally = (): Tally => ({ count: 0, good: 0, ms: 0, bytes: 0 });
-const toFigures = (t: Tally): GeneratorFigures => figures(t.count, t.ms, t.good, t.bytes);
+const tally = (): Tally => ({ count: 0, good: 0, ms: 0, cpuMs: 0, bytes: 0 });
+const toFigures = (t: Tally): GeneratorFigures => figures(t.count, t.ms, t.good, t.bytes, t.cpuMs);
 
-/** Measured time each generator gets at least (in passes over every definition). */
-const MIN_MEASURED_MS = 300;
+/** Warm-up each generator gets at least, untimed, in CPU time (in whole passes over every definition). */
+const WARM_UP_MS = 300;
+/** Measured CPU time each generator gets at least (in whole passes over every definition). */
+const MIN_MEASURED_MS = 500;
 
 /**
- * Runs one untimed pass (warming the JIT and every cache), then timed passes until MIN_MEASURED_MS
- * of generation time is measured, summing the tallies: the same for every generator
- * (json-schema-faker included), so the figures compare steady generation and a descheduled moment
- * on a loaded machine weighs little.
+ * Runs untimed passes for WARM_UP_MS (at least one: the JIT and every cache warm up), then timed
+ * passes until MIN_MEASURED_MS of generation time is measured, summing the tallies. The same for
+ * every generator (json-schema-faker included), so the figures compare steady generation, and a
+ * descheduled moment on a loaded machine weighs little.
  */
 function steady<T extends Tally[]>(pass: (round: number) => T): T {
-  pass(0);
-  const sum = pass(1);
-  for (let round = 2; sum.reduce((ms, t) => ms + t.ms, 0) < MIN_MEASURED_MS && round < 1000; round++) {
+  // Both limits count CPU time: on a loaded machine, wall time would mostly measure other processes.
+  const start = now().cpu;
+  let round = 0;
+  do pass(round++);
+  while (now().cpu - start < WARM_UP_MS && round < 1000);
+  const sum = pass(round++);
+  for (; sum.reduce((ms, t) => ms + t.cpuMs, 0) < MIN_MEASURED_MS && round < 1000; round++) {
     pass(round).forEach((t, i) => {
       const into = sum[i] as Tally & { errors?: number };
       into.count += t.count;
       into.good += t.good;
       into.ms += t.ms;
+      into.cpuMs += t.cpuMs;
       into.bytes += t.bytes;
       if ('errors' in t) into.errors = (into.errors ?? 0) + (t as { errors: number }).errors;
     });
@@ -97,18 +123,18 @@ export function benchArbitraries(perDefinition = 20, only?: string[]): SchemaBen
         const check = doc.validator(d);
         let r = new Rng(11 + round * 1000);
         const vals: unknown[] = [];
-        let t = performance.now();
+        let t = now();
         for (let i = 0; i < perDefinition; i++) vals.push(g.valid(r));
-        v.ms += performance.now() - t;
+        stop(v, t);
         v.count += vals.length;
         v.good += vals.filter((x) => check(x)).length;
         v.bytes += vals.reduce((k: number, x) => k + size(x), 0);
         if (!g.canBreak) continue; // definitions that accept every value have no near-valid values
         r = new Rng(12 + round * 1000);
         const near: NearValid[] = [];
-        t = performance.now();
+        t = now();
         for (let i = 0; i < perDefinition; i++) near.push(g.nearValid(r));
-        n.ms += performance.now() - t;
+        stop(n, t);
         n.count += near.length;
         n.good += near.filter((x) => confirms(check, x.value, x.label)).length;
         n.bytes += near.reduce((k: number, x) => k + size(x.value), 0);
@@ -120,17 +146,17 @@ export function benchArbitraries(perDefinition = 20, only?: string[]): SchemaBen
       const v = tally();
       const n = tally();
       for (const { d, a } of arbs) {
-        let t = performance.now();
+        let t = now();
         const vals = fc.sample(a.valid, { numRuns: perDefinition, seed: 11 + round * 1000 });
-        v.ms += performance.now() - t;
+        stop(v, t);
         v.count += vals.length;
         v.good += vals.filter((x) => a.validate(x)).length;
         v.bytes += vals.reduce((k: number, x) => k + size(x), 0);
         let near;
         try {
-          t = performance.now();
+          t = now();
           near = fc.sample(a.nearValid, { numRuns: perDefinition, seed: 12 + round * 1000 });
-          n.ms += performance.now() - t;
+          stop(n, t);
         } catch {
           continue; // definitions that accept every value have no near-valid values
         }
@@ -149,17 +175,17 @@ export function benchArbitraries(perDefinition = 20, only?: string[]): SchemaBen
         const schema = { $schema: doc.root.$schema, [defsKey]: doc.root[defsKey], $ref: doc.pointerOf(d) };
         const check = doc.validator(d);
         for (let i = 0; i < perDefinition; i++) {
-          const t = performance.now();
+          const t = now();
           let v: unknown;
           try {
             v = generateSync(schema as never, { seed: 1000 + round * perDefinition + i } as never);
           } catch {
             j.errors++;
-            j.ms += performance.now() - t;
+            stop(j, t);
             j.count++;
             continue;
           }
-          j.ms += performance.now() - t;
+          stop(j, t);
           j.count++;
           j.bytes += size(v);
           if (check(v)) j.good++;
@@ -186,14 +212,18 @@ export function formatArbitraryBench(rows: SchemaBenchRow[]): string {
   const ratio = (a: number, b: number) => `${(a / Math.max(1, b)).toFixed(1)}x`;
   const lines = [
     'mcpspec = the compiled generators (arbitraries/compiled.ts; bulk and fuzz generation); fast-check = the shrinkable arbitraries, for comparison.',
-    `Each generator: one untimed warm-up pass, then passes over every definition until ${MIN_MEASURED_MS} ms of generation is measured.`,
+    `Each generator: untimed warm-up passes over every definition for ${WARM_UP_MS} ms of CPU time (at least one), then timed passes until ${MIN_MEASURED_MS} ms of its CPU time is measured.`,
+    'Rates are values per second of wall time; "cpu" columns use this process\'s CPU time instead, which other processes on a loaded machine do not lower.',
     '',
-    '| schema | defs | mcpspec valid/s | valid rate | mean bytes | mcpspec near-valid/s | labelled-invalid rate | near/valid | json-schema-faker/s | jsf valid rate | jsf mean bytes | valid speed-up | fast-check valid/s | fast-check near-valid/s |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    '| schema | defs | mcpspec valid/s | valid rate | mean bytes | mcpspec near-valid/s | labelled-invalid rate | near/valid | json-schema-faker/s | jsf valid rate | jsf mean bytes | valid speed-up | valid speed-up (cpu) | near/valid (cpu) | fast-check valid/s | fast-check near-valid/s |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
   ];
   for (const r of rows) {
+    const v = r.mcpspecValid;
+    const n = r.mcpspecNearValid;
+    const j = r.jsonSchemaFaker;
     lines.push(
-      `| ${r.schema} | ${r.definitions} | ${r.mcpspecValid.perSecond} | ${pct(r.mcpspecValid.rate)} | ${r.mcpspecValid.meanBytes} | ${r.mcpspecNearValid.perSecond} | ${pct(r.mcpspecNearValid.rate)} | ${(r.mcpspecNearValid.perSecond / Math.max(1, r.mcpspecValid.perSecond)).toFixed(2)} | ${r.jsonSchemaFaker.perSecond} | ${pct(r.jsonSchemaFaker.rate)}${r.jsonSchemaFaker.errors ? ` (${r.jsonSchemaFaker.errors} threw)` : ''} | ${r.jsonSchemaFaker.meanBytes} | ${ratio(r.mcpspecValid.perSecond, r.jsonSchemaFaker.perSecond)} | ${r.arbitraryValid.perSecond} | ${r.arbitraryNearValid.perSecond} |`,
+      `| ${r.schema} | ${r.definitions} | ${v.perSecond} | ${pct(v.rate)} | ${v.meanBytes} | ${n.perSecond} | ${pct(n.rate)} | ${(n.perSecond / Math.max(1, v.perSecond)).toFixed(2)} | ${j.perSecond} | ${pct(j.rate)}${j.errors ? ` (${j.errors} threw)` : ''} | ${j.meanBytes} | ${ratio(v.perSecond, j.perSecond)} | ${ratio(v.perCpuSecond, j.perCpuSecond)} | ${(n.perCpuSecond / Math.max(1, v.perCpuSecond)).toFixed(2)} | ${r.arbitraryValid.perSecond} | ${r.arbitraryNearValid.perSecond} |`,
     );
   }
   return lines.join('\n');
