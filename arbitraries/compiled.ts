@@ -24,7 +24,7 @@ import fc from 'fast-check';
 import { NUMERIC_FORMATS } from '../protocol/formats.js';
 import { escapePointer, schemaFromObject, type SchemaDocument, type SchemaNode } from '../protocol/schema-registry.js';
 import { conjunctKey, isEmptySchema, isNotAnything, normalize, propertySchemas, type Flat, type JsonType, type Norm, type Union } from './normalize.js';
-import { confirms, NotMutableError, type NearValid } from './near-valid.js';
+import { acceptedTypes, confirms, jsonTypeOf, NotMutableError, SAMPLE_FOR_TYPE, WRONG_TYPE_ORDER, type NearValid } from './near-valid.js';
 import { drawFrom, Rng, type Draw } from './rng.js';
 import { brokenFormatValues, drawWords, formatDraw, hintedDraw } from './string-formats.js';
 import { candidateTypes, formatRange, integerRange, isPlainString, satisfiable, terminates, UnsatisfiableSchemaError, type GenOptions } from './valid.js';
@@ -48,16 +48,6 @@ const RETRIES = 100;
 const WORDS = ['alpha', 'beta', 'value', 'test', 'mcp', 'ok', '42', 'x'];
 const EXTRA_NAMES = ['x-extra', 'vendorData', 'note', 'com.example/tag'];
 const UNEXPECTED_NAMES = ['mcpspec_unexpected', 'unexpectedField'];
-const SAMPLE_FOR_TYPE: Record<JsonType, () => unknown> = {
-  null: () => null,
-  boolean: () => true,
-  integer: () => 7,
-  number: () => 2.5,
-  string: () => 'mcpspec-wrong-type',
-  array: () => [],
-  object: () => ({}),
-};
-const WRONG_TYPE_ORDER: JsonType[] = ['string', 'integer', 'boolean', 'object', 'array', 'number'];
 
 // ------------------------------------------------------------------------------------------------
 // Public surface
@@ -318,7 +308,7 @@ class Position {
       if (accepted) {
         if (!accepted.has('null')) add(null, norm.mode, 'replaced by null, which matches no branch');
         const wrong = WRONG_TYPE_ORDER.find((t) => !accepted.has(t));
-        if (wrong) add(SAMPLE_FOR_TYPE[wrong](), norm.mode, `replaced by a ${wrong}, which matches no branch`);
+        if (wrong) add(SAMPLE_FOR_TYPE[wrong], norm.mode, `replaced by a ${wrong}, which matches no branch`);
       }
     }
     for (const f of flatLeaves(norm)) planScalars(f, norm.kind === 'flat', add);
@@ -1011,7 +1001,7 @@ function planScalars(f: Flat, typeBreaks: boolean, add: (v: unknown, keyword: st
   if (typeBreaks && f.types) {
     if (!f.types.has('null')) add(null, 'type', 'null where the schema does not allow null');
     const wrong = WRONG_TYPE_ORDER.find((t) => !f.types!.has(t) && !(t === 'integer' && f.types!.has('number')) && t !== 'null');
-    if (wrong) add(SAMPLE_FOR_TYPE[wrong](), 'type', `a ${wrong} where ${[...f.types].join('|')} is required`);
+    if (wrong) add(SAMPLE_FOR_TYPE[wrong], 'type', `a ${wrong} where ${[...f.types].join('|')} is required`);
   }
   if (f.const) {
     const v = f.const.value;
@@ -1131,35 +1121,8 @@ function formatAccepts(format: string, v: unknown): boolean | undefined {
   return check instanceof RegExp ? check.test(v as string) : (check as (x: unknown) => boolean)(v);
 }
 
-function jsonTypeOf(v: unknown): JsonType {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'array';
-  if (typeof v === 'number') return Number.isInteger(v) ? 'integer' : 'number';
-  return typeof v as JsonType;
-}
-
 // ------------------------------------------------------------------------------------------------
 // How union branches relate
-
-/** The JSON types some branch accepts; undefined = every type. Integers count as numbers. */
-function acceptedTypes(n: Norm): Set<JsonType> | undefined {
-  if (n.kind === 'flat') {
-    if (n.never) return new Set();
-    if (n.const) return new Set([jsonTypeOf(n.const.value)]);
-    if (n.enum) return new Set(n.enum.map(jsonTypeOf));
-    if (!n.types) return undefined;
-    const t = new Set(n.types);
-    if (t.has('integer') && !t.has('number')) t.add('number');
-    return t;
-  }
-  const out = new Set<JsonType>();
-  for (const b of n.branches) {
-    const t = acceptedTypes(b);
-    if (!t) return undefined;
-    for (const x of t) out.add(x);
-  }
-  return out;
-}
 
 function typesOverlap(a: Set<JsonType> | undefined, b: Set<JsonType> | undefined): boolean {
   if (!a || !b) return true;
