@@ -8,15 +8,17 @@
 // With an explicit --tool-timeout every call is waited for up to that timeout instead.
 
 export interface StragglerOptions {
-  /** A call is a straggler past max(minMs, factor × the median duration of finished calls). */
+  /** A call is a straggler past max(minMs, factor × the median duration of finished calls of its kind). */
   minMs: number;
+  /** ... or past max(sameToolMinMs, factor × the median of finished calls of its own tool and kind), when there are some. */
+  sameToolMinMs: number;
   factor: number;
   /** How often to look. */
   everyMs: number;
 }
 
 export function stragglerOptions(timeoutMs: number): StragglerOptions {
-  return { minMs: Math.max(1000, timeoutMs / 10), factor: 4, everyMs: 100 };
+  return { minMs: Math.max(1000, timeoutMs / 10), sameToolMinMs: Math.max(250, timeoutMs / 40), factor: 4, everyMs: 50 };
 }
 
 interface Running {
@@ -46,7 +48,9 @@ export class Stragglers {
       finish: (judged) => {
         if (!this.running.delete(r)) return;
         if (r.controller.signal.aborted) return;
-        this.finishedMs.set(kind, [...(this.finishedMs.get(kind) ?? []), Date.now() - r.started]);
+        const took = Date.now() - r.started;
+        this.finishedMs.set(kind, [...(this.finishedMs.get(kind) ?? []), took]);
+        this.finishedMs.set(`${tool}\u0000${kind}`, [...(this.finishedMs.get(`${tool}\u0000${kind}`) ?? []), took]);
         if (judged) this.judgedTools.add(tool);
         if (this.running.size === 0) this.stop();
       },
@@ -62,9 +66,10 @@ export class Stragglers {
     if (this.judgedTools.size === 0) return;
     const now = Date.now();
     for (const r of this.running) {
-      const sorted = [...(this.finishedMs.get(r.kind) ?? [])].sort((a, b) => a - b);
+      const own = this.finishedMs.get(`${r.tool}\u0000${r.kind}`);
+      const sorted = [...(own ?? this.finishedMs.get(r.kind) ?? [])].sort((a, b) => a - b);
       if (sorted.length === 0) continue; // nothing to compare with: wait
-      const limit = Math.max(this.opts.minMs, this.opts.factor * sorted[Math.floor(sorted.length / 2)]);
+      const limit = Math.max(own ? this.opts.sameToolMinMs : this.opts.minMs, this.opts.factor * sorted[Math.floor(sorted.length / 2)]);
       if (now - r.started < limit) continue;
       this.running.delete(r);
       this.cancelled.set(r.tool, (this.cancelled.get(r.tool) ?? 0) + 1);
