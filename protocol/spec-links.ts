@@ -22,5 +22,6 @@ export const SPEC = {
   mrtr26: `${BASE}/2026-07-28/basic/patterns/mrtr`,
   progress26: `${BASE}/2026-07-28/basic/patterns/progress`,
   logging26: `${BASE}/2026-07-28/server/utilities/logging`,
+  logging25: `${BASE}/2025-11-25/server/utilities/logging`,
   cancellation25: `${BASE}/2025-11-25/basic/utilities/cancellation`,
 };

@@ -16,9 +16,10 @@ export const REFERENCE_OPTIONS = {
 } as const;
 
 /** Run the server suite (or only `checks`) against the reference fixture with the given faults switched on. */
-export async function runReference(transport: 'stdio' | 'http', version: Version, faults: string[] = [], extra: Partial<ServerRunOptions> & { checks?: Check[] } = {}): Promise<RunResult> {
-  const args = faults.flatMap((f) => ['--fault', f]);
-  const options: ServerRunOptions = { ...REFERENCE_OPTIONS, specVersion: version, ...extra };
+export async function runReference(transport: 'stdio' | 'http', version: Version, faults: string[] = [], extra: Partial<ServerRunOptions> & { checks?: Check[]; serverArgs?: string[] } = {}): Promise<RunResult> {
+  const { serverArgs = [], ...rest } = extra;
+  const args = [...serverArgs, ...faults.flatMap((f) => ['--fault', f])];
+  const options: ServerRunOptions = { ...REFERENCE_OPTIONS, specVersion: version, ...rest };
   if (transport === 'stdio') {
     const t = stdioTarget('reference', { args });
     return runServerSuite({ kind: 'stdio', command: t.command, args: t.args }, options);
