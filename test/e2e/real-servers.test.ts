@@ -60,10 +60,12 @@ describe('real servers from npm', () => {
       // batch dropped silently; invalid cursor served as page 1; unknown tool as an isError result;
       // unknown resource -32602 (2025-11-25 says -32002); resource-prompt answers -32603 to a value it dislikes;
       // echo (no taskSupport) called with params.task gets -32602 where TA-03 says -32601.
-      warn: ['jsonrpc.batch', 'pagination.invalid-cursor', 'prompts.get', 'resources.unknown-legacy', 'tasks.forbidden-with-task', 'tools.unknown-tool'],
+      warn: ['jsonrpc.batch', 'logging.set-level-invalid', 'pagination.invalid-cursor', 'prompts.get', 'resources.unknown-legacy', 'tasks.forbidden-with-task', 'tools.unknown-tool'],
       // It asks for roots/list right after initialization (asks.declared and asks.schema pass), never
-      // during a call of a read-only tool; its progress-reporting tool is not read-only.
-      untestable: ['asks.answered', 'cancel.silent-after', 'capabilities.undeclared-method', 'pagination.terminates', 'progress.notifications'],
+      // during a call of a read-only tool; its progress-reporting tool is not read-only. An unknown
+      // logging level gets -32603 (the SDK's params validation), not -32602; nothing it does by default
+      // logs, and no tool known to change its tool list is listed.
+      untestable: ['asks.answered', 'cancel.silent-after', 'capabilities.undeclared-method', 'lists.tools-changed-legacy', 'logging.set-level-filter', 'pagination.terminates', 'progress.notifications'],
       error: [],
     });
   });
@@ -75,9 +77,9 @@ describe('real servers from npm', () => {
       // -32700 where -32600 is due; a foreign Origin is served (2025-11-25 requires 403); a
       // DELETEd session's id gets 400, not 404.
       fail: ['http.origin', 'http.unknown-session', 'jsonrpc.invalid-request', 'jsonrpc.params-type', 'tasks.required-without-task'],
-      warn: ['jsonrpc.batch', 'pagination.invalid-cursor', 'prompts.get', 'resources.unknown-legacy', 'tasks.forbidden-with-task', 'tools.unknown-tool'],
+      warn: ['jsonrpc.batch', 'logging.set-level-invalid', 'pagination.invalid-cursor', 'prompts.get', 'resources.unknown-legacy', 'tasks.forbidden-with-task', 'tools.unknown-tool'],
       // Over HTTP its roots/list goes to the standalone GET stream, which mcpspec does not open.
-      untestable: ['asks.answered', 'asks.declared', 'asks.schema', 'cancel.silent-after', 'capabilities.undeclared-method', 'pagination.terminates', 'progress.notifications'],
+      untestable: ['asks.answered', 'asks.declared', 'asks.schema', 'cancel.silent-after', 'capabilities.undeclared-method', 'lists.tools-changed-legacy', 'logging.set-level-filter', 'pagination.terminates', 'progress.notifications'],
       error: [],
     });
   });
@@ -89,7 +91,7 @@ describe('real servers from npm', () => {
       warn: ['jsonrpc.batch', 'pagination.invalid-cursor', 'tools.unknown-tool'],
       // nothing near-valid was answered at all, so rejection cannot be judged; roots/list comes on
       // initialization (asks.declared and asks.schema pass), never during a call
-      untestable: ['asks.answered', 'cancel.silent-after', 'pagination.terminates', 'progress.notifications', 'robustness.rejects-near-valid'],
+      untestable: ['asks.answered', 'cancel.silent-after', 'lists.tools-changed-legacy', 'pagination.terminates', 'progress.notifications', 'robustness.rejects-near-valid'],
       error: [],
     });
     // A tools-only server is not failed on prompts or resources.
@@ -106,7 +108,7 @@ describe('real servers from npm', () => {
     expect(verdicts(run)).toEqual({
       fail: SDK1_STDIO_FAILS,
       warn: ['jsonrpc.batch', 'pagination.invalid-cursor', 'resources.unknown-legacy', 'tools.unknown-tool'],
-      untestable: ['asks.answered', 'asks.declared', 'asks.schema', 'cancel.silent-after', 'pagination.terminates', 'progress.notifications', 'robustness.rejects-near-valid'],
+      untestable: ['asks.answered', 'asks.declared', 'asks.schema', 'cancel.silent-after', 'lists.tools-changed-legacy', 'pagination.terminates', 'progress.notifications', 'robustness.rejects-near-valid'],
       error: [],
     });
   });
@@ -132,7 +134,7 @@ describe('real servers from npm', () => {
       warn: ['jsonrpc.batch', 'mrtr.malformed-responses', 'pagination.invalid-cursor'],
       // confirm_echo keeps no requestState, so there is none to tamper with; no tool reports progress;
       // subscriptions/listen is acknowledged, but nothing changes while mcpspec listens.
-      untestable: ['caching.scope-constant', 'mrtr.tampered-state', 'pagination.terminates', 'progress.notifications', 'subscriptions.ids', 'subscriptions.requested-only'],
+      untestable: ['caching.scope-constant', 'cancel.modern-silent', 'lists.tools-changed', 'mrtr.tampered-state', 'pagination.terminates', 'progress.notifications', 'subscriptions.ids', 'subscriptions.requested-only'],
       error: [],
     });
   });
@@ -143,7 +145,7 @@ describe('real servers from npm', () => {
     expect(verdicts(run)).toEqual({
       fail: [],
       warn: ['mrtr.malformed-responses', 'pagination.invalid-cursor'],
-      untestable: ['caching.scope-constant', 'mrtr.tampered-state', 'pagination.terminates', 'progress.notifications', 'subscriptions.ids', 'subscriptions.requested-only'],
+      untestable: ['caching.scope-constant', 'cancel.modern-disconnect', 'lists.tools-changed', 'mrtr.sse-final', 'mrtr.tampered-state', 'pagination.terminates', 'progress.notifications', 'subscriptions.ids', 'subscriptions.requested-only'],
       error: [],
     });
     // The input_required flow of confirm_echo was played to the end by mcpspec as a capable client.
