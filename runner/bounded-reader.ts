@@ -18,38 +18,31 @@ export interface ReadOutcome {
  * `'stop'`. Abort errors propagate to the caller (it owns the AbortController and knows why).
  */
 export async function readBounded(
-  body: ReadableStream<Uint8Array> | null,
+  body: AsyncIterable<Uint8Array> | null,
   maxBytes: number,
   onText: (text: string) => void | 'stop',
 ): Promise<ReadOutcome> {
   const outcome: ReadOutcome = { bytes: 0, overflow: false, stopped: false };
   if (!body) return outcome;
-  const reader = body.getReader();
   const decoder = new TextDecoder('utf-8');
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      let chunk = value;
-      if (outcome.bytes + chunk.byteLength > maxBytes) {
-        chunk = chunk.subarray(0, maxBytes - outcome.bytes);
-        outcome.overflow = true;
-      }
-      outcome.bytes += chunk.byteLength;
-      const text = decoder.decode(chunk, { stream: !outcome.overflow });
-      if (text && onText(text) === 'stop') {
-        outcome.stopped = true;
-        break;
-      }
-      if (outcome.overflow) break;
+  // Leaving the loop early (stop, overflow, an exception) closes the body: the transfer stops.
+  for await (const value of body) {
+    let chunk = value;
+    if (outcome.bytes + chunk.byteLength > maxBytes) {
+      chunk = chunk.subarray(0, maxBytes - outcome.bytes);
+      outcome.overflow = true;
     }
-    if (!outcome.stopped && !outcome.overflow) {
-      const rest = decoder.decode();
-      if (rest) onText(rest);
+    outcome.bytes += chunk.byteLength;
+    const text = decoder.decode(chunk, { stream: !outcome.overflow });
+    if (text && onText(text) === 'stop') {
+      outcome.stopped = true;
+      break;
     }
-  } finally {
-    // Stop the transfer if we did not read to the end (early stop, overflow, abort).
-    reader.cancel().catch(() => undefined);
+    if (outcome.overflow) break;
+  }
+  if (!outcome.stopped && !outcome.overflow) {
+    const rest = decoder.decode();
+    if (rest) onText(rest);
   }
   return outcome;
 }

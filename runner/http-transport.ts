@@ -1,14 +1,15 @@
-// Streamable HTTP client (TR25 legacy shape and H26 modern shape) on Node's global fetch. Each
+// Streamable HTTP client (TR25 legacy shape and H26 modern shape) on node:http (http-request.ts). Each
 // exchange is one HTTP request; the answer is a single JSON body, an SSE stream scoped to the
 // request, or 202 for notifications. Session state (legacy session id, protocol-version header,
 // modern mirror headers) is set by the session layer; the transport only applies it.
 //
-// Limits inherited from fetch (undici) that header tests must know: removing Accept makes undici
-// send `Accept: */*`; leading/trailing whitespace in values is trimmed; CR/LF/NUL are refused
-// (we throw); undici adds user-agent, accept-language, accept-encoding and sec-fetch-mode.
+// What header tests can rely on: a header removed by an override is not sent at all; names keep
+// their case; values are sent as given; CR/LF/NUL are refused (we throw); nothing else is added
+// except Host, Connection and Content-Length.
 
 import { createParser } from 'eventsource-parser';
 import { MAX_BODY_BYTES, readBounded } from './bounded-reader.js';
+import { checkHeaders, sendHttp, type HttpResponse } from './http-request.js';
 import { applyHeaderOverrides, modernHeadersFor } from '../protocol/http-headers.js';
 import { idMatch, isJsonRpcMessage, isRequest, isResponse, responseId, serializeBody, tryParseJson } from '../protocol/jsonrpc.js';
 import type { CloseInfo } from '../results/wire.js';
@@ -36,15 +37,7 @@ const ACCEPT_BOTH = 'application/json, text/event-stream';
 const LAST_SENT_CHARS = 4096;
 
 
-function headersToRecord(h: Headers): Record<string, string> {
-  const out: Record<string, string> = {};
-  h.forEach((v, k) => {
-    out[k] = v;
-  });
-  return out;
-}
-
-/** Turn undici's "fetch failed" into something a user can act on. */
+/** Turn a network error (node:http, or undici's "fetch failed") into something a user can act on. */
 export function describeNetworkError(err: unknown): { code?: string; text: string } {
   const e = err as { cause?: { code?: string; message?: string }; message?: string; code?: string };
   const code = e?.cause?.code ?? e?.code;
@@ -172,17 +165,16 @@ export class HttpTransport implements Transport {
         data: { expectId: opts.expectId ?? null, timeoutMs: opts.timeoutMs },
       });
 
-    let wireHeaders: Headers;
     try {
-      wireHeaders = new Headers(headers);
+      checkHeaders(headers);
     } catch (err) {
       // CR/LF/NUL in an override: a bug in the calling test, not something the target did.
       clearTimeout(timer);
       throw new Error(`invalid HTTP header in exchange options: ${(err as Error).message}`);
     }
-    let res: Response;
+    let res: HttpResponse;
     try {
-      res = await fetch(this.target.url, { method, headers: wireHeaders, body: text, signal: controller.signal });
+      res = await sendHttp(this.target.url, { method, headers, body: text, signal: controller.signal });
     } catch (err) {
       if (aborted) return result();
       if (timedOut) {
@@ -195,20 +187,20 @@ export class HttpTransport implements Transport {
       return result({ closed: this.markLost(why.text) });
     }
     this.reachable = true;
-    const resHeaders = headersToRecord(res.headers);
-    const sid = res.headers.get('mcp-session-id');
-    if (sid !== null && sid !== this.sessionId) {
+    const resHeaders = res.headers;
+    const sid = res.headers['mcp-session-id'];
+    if (sid !== undefined && sid !== this.sessionId) {
       this.sessionId = sid;
       this.recorder.note('http', 'session-id', `server assigned Mcp-Session-Id ${sid}`, { sessionId: sid });
     }
-    const contentType = res.headers.get('content-type') ?? undefined;
+    const contentType = res.headers['content-type'];
     const isSse = contentType?.toLowerCase().startsWith('text/event-stream') ?? false;
     const head = this.recorder.record({
       dir: 'in',
       channel: 'http',
       kind: 'http-response',
       raw: '',
-      http: { method, status: res.status, headers: redactHeaders(resHeaders), url: res.url || this.target.url },
+      http: { method, status: res.status, headers: redactHeaders(resHeaders), url: res.url },
     });
     seq.push(head.seq);
 

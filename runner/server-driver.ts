@@ -16,7 +16,7 @@ import { outboundProblems } from './outbound-check.js';
 import { LanePool } from './probe-lanes.js';
 import { Recorder } from './recorder.js';
 import { capableClientHandler } from './server-requests.js';
-import { openSession } from './session.js';
+import { openSession, STARTUP_ALLOWANCE_MS, STARTUP_FACTOR } from './session.js';
 import { StdioTransport } from './stdio-transport.js';
 import { makeSandbox, type EnvOptions, type TargetSandbox } from './target-env.js';
 import { TargetStartError, type Transport, type TransportFactory } from './transport.js';
@@ -290,11 +290,16 @@ export class ServerDriver implements Driver {
         const transport: Transport = this.factory(recorder);
         opened.push(transport);
         await transport.open();
+        // The first message to a freshly started process waits for the process to start too: it
+        // gets the same start-up allowance as a handshake (a loaded machine can take seconds).
+        let fresh = transport.kind === 'stdio';
         return {
           kind: transport.kind,
           send: (body, o) => {
             const startedAt = Date.now();
-            const timeoutMs = o.timeoutMs ?? this.opts.timeoutMs;
+            const plain = o.timeoutMs ?? this.opts.timeoutMs;
+            const timeoutMs = fresh ? Math.max(plain, Math.min(STARTUP_ALLOWANCE_MS, STARTUP_FACTOR * plain)) : plain;
+            fresh = false;
             const obj = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
             return transport.exchange(body, { expectId: o.expectId, idless: o.idless, timeoutMs, headers: o.headers, httpMethod: o.httpMethod, signal: stop.signal }).then((r) => {
               const ex: Exchange = { ...r, request: body, startedAt, timeoutMs, method: typeof obj.method === 'string' ? obj.method : undefined };

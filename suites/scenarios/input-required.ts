@@ -12,6 +12,7 @@ import { isObj, listAll, resultOf } from '../exchange.js';
 import type { Exchange } from '../ports.js';
 import type { ScenarioContext } from '../scenario.js';
 import { mayCall, schemaProblem, type Tool } from './tools.js';
+import { gentleSchema } from '../gentle-arguments.js';
 
 type Obj = Record<string, unknown>;
 
@@ -162,7 +163,7 @@ export async function requestsToTry(ctx: ScenarioContext): Promise<{ starts: Sta
     if (toolCount >= MAX_TOOLS) break;
     let args: unknown;
     try {
-      args = fc.sample(schemaArbitraries(tool.inputSchema as Obj, { maxDepth: 3 }).valid, { seed: options.seed, numRuns: 1 })[0];
+      args = fc.sample(schemaArbitraries(gentleSchema(tool.inputSchema as Obj), { maxDepth: 3 }).valid, { seed: options.seed, numRuns: 1 })[0];
     } catch {
       notTried.push(`${tool.name}: no valid arguments could be generated`);
       continue;

@@ -11,6 +11,7 @@ import type { Exchange } from '../ports.js';
 import { scenario, type ScenarioContext } from '../scenario.js';
 import { mayCall, schemaProblem, type Tool } from './tools.js';
 import { declaring, pause, TASKS_EXTENSION, TERMINAL } from './tasks.js';
+import { gentleSchema } from '../gentle-arguments.js';
 
 export const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
 export const ACK = 'notifications/subscriptions/acknowledged';
@@ -102,7 +103,7 @@ async function startTask(ctx: ScenarioContext, ext: { metaOverrides: Record<stri
   for (const tool of tools.slice(0, 5)) {
     let args: unknown;
     try {
-      [args] = fc.sample(schemaArbitraries(tool.inputSchema as Record<string, unknown>, { maxDepth: 2 }).valid, { seed: options.seed, numRuns: 1 });
+      [args] = fc.sample(schemaArbitraries(gentleSchema(tool.inputSchema as Record<string, unknown>), { maxDepth: 2 }).valid, { seed: options.seed, numRuns: 1 });
     } catch {
       continue;
     }

@@ -12,6 +12,7 @@ import { isObj, listAll, resultOf } from '../exchange.js';
 import type { Exchange, Session } from '../ports.js';
 import { scenario, type ScenarioContext } from '../scenario.js';
 import { mayCall, schemaProblem, type Tool } from './tools.js';
+import { gentleSchema } from '../gentle-arguments.js';
 
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 export const RELATED_TASK = 'io.modelcontextprotocol/related-task';
@@ -73,7 +74,7 @@ export function taskSupport(tool: Tool): string {
 function validArgs(tool: Tool, seed: number): unknown {
   if (schemaProblem(tool.inputSchema)) return undefined;
   try {
-    const [v] = fc.sample(schemaArbitraries(tool.inputSchema as Record<string, unknown>, { maxDepth: 2 }).valid, { seed, numRuns: 1 });
+    const [v] = fc.sample(schemaArbitraries(gentleSchema(tool.inputSchema as Record<string, unknown>), { maxDepth: 2 }).valid, { seed, numRuns: 1 });
     return v;
   } catch {
     return undefined;

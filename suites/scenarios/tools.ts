@@ -8,6 +8,7 @@ import { needsCapableClient } from '../capable-client.js';
 import { errorCode, isObj, listAll, resultOf } from '../exchange.js';
 import type { Exchange } from '../ports.js';
 import { scenario, type ScenarioContext } from '../scenario.js';
+import { gentleSchema } from '../gentle-arguments.js';
 import { stragglerOptions, Stragglers } from '../stragglers.js';
 
 export type Tool = Record<string, unknown> & { name: string };
@@ -134,7 +135,8 @@ export const toolsScenario = scenario<ToolsObs>({
       }
       if (obs.schemaProblems.some((p) => p.tool === tool.name && p.which === 'inputSchema')) continue;
       const arbs = schemaArbitraries(tool.inputSchema as Record<string, unknown>, { maxDepth: 3 });
-      properties.push(callProperty(ctx, tool.name, arbs.valid, toolSeed(options.seed, tool.name, 1), (v) => v, false, validCallFails, stragglers).then((p) => void obs.valid.push(p)));
+      const valid = schemaArbitraries(gentleSchema(tool.inputSchema as Record<string, unknown>), { maxDepth: 3 }).valid;
+      properties.push(callProperty(ctx, tool.name, valid, toolSeed(options.seed, tool.name, 1), (v) => v, false, validCallFails, stragglers).then((p) => void obs.valid.push(p)));
       // A non-object `arguments` breaks the request schema, not the tool's: keep object-valued cases.
       let near;
       try {

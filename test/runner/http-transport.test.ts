@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { HttpTransport } from '../../runner/http-transport.js';
 import { decodeHeaderValue, encodeHeaderValue } from '../../protocol/http-headers.js';
@@ -181,12 +182,39 @@ describe('HttpTransport', () => {
     expect((bad.response as { error: { code: number } }).error.code).toBe(-32020);
   });
 
-  it('throws a clear error for a header value fetch refuses (a test bug, not a target failure)', async () => {
+  it('throws a clear error for a header value that cannot go on the wire (a test bug, not a target failure)', async () => {
     const s = await fake({ mode: 'modern' });
     const t = new HttpTransport({ url: s.url });
     const err = await t.exchange(req(1, 'x'), { expectId: 1, timeoutMs: 1000, headers: { 'Mcp-Name': 'a\nb' } }).catch((e: unknown) => e);
     expect(err).not.toBeInstanceOf(TargetStartError);
     expect((err as Error).message).toMatch(/^invalid HTTP header in exchange options/);
+  });
+
+  it('sends nothing for a header an override removes (no Accept: */* filled in), and keeps header-name case', async () => {
+    const s = await fake({ mode: 'legacy' });
+    const t = await legacyTransport(s);
+    await t.exchange(req(1, 'echo/headers'), { expectId: 1, timeoutMs: 3000, headers: { Accept: undefined, 'X-Odd-CASE': 'v' } });
+    const seen = s.seen.at(-1)!;
+    expect(seen.headers.accept).toBeUndefined();
+    expect(seen.headers['user-agent']).toBeUndefined();
+    expect(seen.headers['x-odd-case']).toBe('v');
+  });
+
+  it('follows a 307/308 redirect with the same method and body, as fetch did', async () => {
+    const s = await fake({ mode: 'legacy' });
+    const hop = createHttpServer((q, r) => r.writeHead(q.url === '/mcp' ? 307 : 308, { location: q.url === '/mcp' ? '/mcp/' : s.url }).end());
+    await new Promise<void>((r) => hop.listen(0, '127.0.0.1', r));
+    try {
+      const port = (hop.address() as { port: number }).port;
+      const t = new HttpTransport({ url: `http://127.0.0.1:${port}/mcp` });
+      const init = req(3, 'initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } });
+      const r = await t.exchange(init, { expectId: 3, timeoutMs: 3000 });
+      expect(r.response).toMatchObject({ id: 3, result: { protocolVersion: '2025-11-25' } });
+      expect(s.seen.at(-1)?.method).toBe('POST');
+      expect(s.seen.at(-1)?.json).toMatchObject({ id: 3, method: 'initialize' });
+    } finally {
+      await new Promise((r) => hop.close(r));
+    }
   });
 
   it('sends configured target headers but redacts credentials in the recording', async () => {

@@ -15,16 +15,21 @@ export const REFERENCE_OPTIONS = {
   concurrency: 4,
 } as const;
 
+// The fixture's tasks work 3 s by default so that `npm start` shows real polling; 1 s still gives
+// several polls of a working task (its poll interval is a third of that) and keeps fault runs short.
+const TASK_MS = '1000';
+
 /** Run the server suite (or only `checks`) against the reference fixture with the given faults switched on. */
 export async function runReference(transport: 'stdio' | 'http', version: Version, faults: string[] = [], extra: Partial<ServerRunOptions> & { checks?: Check[]; serverArgs?: string[] } = {}): Promise<RunResult> {
   const { serverArgs = [], ...rest } = extra;
   const args = [...serverArgs, ...faults.flatMap((f) => ['--fault', f])];
-  const options: ServerRunOptions = { ...REFERENCE_OPTIONS, specVersion: version, ...rest };
+  const env = { ...rest.env, set: { MCPSPEC_REFERENCE_TASK_MS: TASK_MS, ...rest.env?.set } };
+  const options: ServerRunOptions = { ...REFERENCE_OPTIONS, specVersion: version, ...rest, env };
   if (transport === 'stdio') {
     const t = stdioTarget('reference', { args });
     return runServerSuite({ kind: 'stdio', command: t.command, args: t.args }, options);
   }
-  const server = await startHttpTarget('reference', { args });
+  const server = await startHttpTarget('reference', { args, env: env.set });
   try {
     return await runServerSuite({ kind: 'http', url: server.url }, options);
   } finally {

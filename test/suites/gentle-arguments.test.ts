@@ -1,0 +1,58 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { schemaArbitraries } from '../../arbitraries/schema-arbitraries.js';
+import { schemaFromObject } from '../../protocol/schema-registry.js';
+import { gentleSchema, namesATime, nameWords } from '../../suites/gentle-arguments.js';
+
+describe('gentle valid tool arguments', () => {
+  it('recognises names of a time in every case style, and nothing else', () => {
+    expect(nameWords('timeoutMs')).toEqual(['timeout', 'ms']);
+    for (const n of ['duration', 'delayMs', 'timeout_seconds', 'sleep-for', 'pollInterval', 'WAIT', 'ttl']) expect(namesATime(n), n).toBe(true);
+    for (const n of ['items', 'steps', 'count', 'timeZone', 'messages', 'params', 'minLength']) expect(namesATime(n), n).toBe(false);
+  });
+
+  it('caps numeric time members at max(1, minimum), at any depth, and leaves others alone', () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        duration: { type: 'number' },
+        steps: { type: 'number' },
+        opts: { type: 'object', properties: { delayMs: { type: 'integer', minimum: 5 } } },
+        waits: { type: 'array', items: { type: 'object', properties: { timeout: { type: ['number', 'null'] } } } },
+        label: { type: 'string' },
+      },
+    };
+    const g = gentleSchema(schema) as any;
+    expect(g.properties.duration).toEqual({ type: 'number', maximum: 1 });
+    expect(g.required).toEqual(['duration']); // left out, a tool's default (often seconds) applies
+    expect(g.properties.opts.required).toEqual(['delayMs']);
+    expect(g.properties.steps).toBe(schema.properties.steps);
+    expect(g.properties.opts.properties.delayMs).toEqual({ type: 'integer', minimum: 5, maximum: 5 });
+    expect(g.properties.waits.items.properties.timeout.maximum).toBe(1);
+    expect(schema.properties.duration).toEqual({ type: 'number' }); // the tool's own schema is untouched
+    expect(gentleSchema({ type: 'object', properties: { label: { type: 'string' } } })).toEqual({ type: 'object', properties: { label: { type: 'string' } } });
+  });
+
+  it('never narrows a schema to nothing: an unsatisfiable cap is not applied', () => {
+    const cases = [
+      { type: 'integer', exclusiveMinimum: 1 },
+      { type: 'integer', minimum: 3, multipleOf: 5 },
+      { type: 'number', maximum: 0.5 },
+    ];
+    for (const c of cases) {
+      const s = { type: 'object', properties: { timeout: c }, required: ['timeout'] };
+      const g = gentleSchema(s);
+      const validate = schemaFromObject(s, 'tool schema').validatorForNodes([s]);
+      for (const v of fc.sample(schemaArbitraries(g).valid, { seed: 7, numRuns: 30 })) expect(validate(v), JSON.stringify(v)).toBe(true);
+    }
+  });
+
+  it('valid arguments drawn from the gentle schema stay valid against the real one', () => {
+    const s = { type: 'object', properties: { duration: { type: 'number', minimum: 0 }, steps: { type: 'integer' } }, required: ['duration'] };
+    const validate = schemaFromObject(s, 'tool schema').validatorForNodes([s]);
+    for (const v of fc.sample(schemaArbitraries(gentleSchema(s)).valid, { seed: 1, numRuns: 100 }) as { duration: number }[]) {
+      expect(validate(v)).toBe(true);
+      expect(v.duration).toBeLessThanOrEqual(1);
+    }
+  });
+});
