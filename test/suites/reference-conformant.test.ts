@@ -49,7 +49,8 @@ describe('the reference fixture without faults', () => {
       const started = run.recording.events().find((e) => e.note === 'process-start');
       expect(started).toBeDefined();
       const env = started!.data!.env as Record<string, string>;
-      expect(Object.keys(env).sort()).toEqual(['GIVEN', 'HOME', 'PATH', 'TMPDIR', ...(process.env.LANG ? ['LANG'] : [])].sort());
+      // runReference also sets MCPSPEC_REFERENCE_TASK_MS (1 s tasks for test runs).
+      expect(Object.keys(env).sort()).toEqual(['GIVEN', 'HOME', 'MCPSPEC_REFERENCE_TASK_MS', 'PATH', 'TMPDIR', ...(process.env.LANG ? ['LANG'] : [])].sort());
       expect(env.HOME).toMatch(/mcpspec-target-/);
       expect(started!.data!.cwd).toMatch(/mcpspec-target-/);
       expect(JSON.stringify(run.recording.toJSON())).not.toContain('sk-live-1234567890abcdef1234');
