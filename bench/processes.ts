@@ -62,12 +62,14 @@ export interface Finished {
 }
 
 /** Run a command to its end (or kill it after timeoutMs / on abort); its group is killed either way. */
-export function runToExit(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs: number; signal?: AbortSignal }): Promise<Finished> {
+export function runToExit(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs: number; signal?: AbortSignal; keepStdinOpen?: boolean }): Promise<Finished> {
   return new Promise((resolve) => {
     const t0 = performance.now();
     let output = '';
     let killed: Finished['killed'];
-    const p = spawnTracked(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // keepStdinOpen: a pipe nobody writes to, for programs that quit at the end of their input (as `mcpspec client` gives clients).
+    const p = spawnTracked(command, args, { cwd: options.cwd, env: options.env, stdio: [options.keepStdinOpen ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
+    p.stdin?.on('error', () => undefined);
     const keep = (chunk: Buffer) => {
       output = (output + chunk.toString()).slice(-4096);
     };
@@ -87,6 +89,7 @@ export function runToExit(command: string, args: string[], options: { cwd?: stri
       done = true;
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
+      p.stdin?.destroy();
       void stop(p); // stragglers the command left behind
       resolve({ code, seconds: (performance.now() - t0) / 1000, killed, output });
     };

@@ -220,11 +220,15 @@ export class ClientDriver implements Driver {
     const stderr = new TailBuffer();
     const stdout = new TailBuffer();
     const t0 = Date.now();
-    const child = execa(argv[0], argv.slice(1), { cwd: sandbox.cwd, env: { ...sandbox.env, MCPSPEC_SCENARIO: scenario }, extendEnv: false, stdin: 'ignore', buffer: false, reject: false, detached: true, forceKillAfterDelay: 2000, cancelSignal: signal, timeout: timeoutMs });
+    const child = execa(argv[0], argv.slice(1), { cwd: sandbox.cwd, env: { ...sandbox.env, MCPSPEC_SCENARIO: scenario }, extendEnv: false, stdin: 'pipe', buffer: false, reject: false, detached: true, forceKillAfterDelay: 2000, cancelSignal: signal, timeout: timeoutMs });
     const unregister = registerLive({ killNow: () => killGroup(child.pid, 'SIGKILL') });
+    // Its stdin stays open (a pipe nobody writes to, as a terminal nobody types into) until it exits:
+    // some clients (mcp-remote's) take the end of their input as the order to quit.
+    child.stdin?.on('error', () => {});
     child.stdout?.on('data', (c: Buffer) => stdout.push(c.toString('utf8')));
     child.stderr?.on('data', (c: Buffer) => stderr.push(c.toString('utf8')));
     const res = await child;
+    child.stdin?.destroy();
     killGroup(child.pid, 'SIGKILL'); // whatever the client left running goes with it
     unregister();
     const stoppedByUs = res.isCanceled === true;

@@ -12,11 +12,13 @@ export const CLIENT_USAGE = [
   '  --http: mcpspec listens on 127.0.0.1; {url} is its endpoint (the scenario is in the path).',
   '  --stdio: {server} becomes several words, a command that starts mcpspec\'s scripted server over stdio',
   '           (everything it needs is in its arguments); {server-json} is the same as {"command","args"} JSON.',
-  'The client must connect, do its work and exit; what it sends is judged.',
+  'The client must connect, do its work and exit; what it sends is judged. Its stdin stays open (nothing is',
+  'written to it) until it exits, as in a terminal: clients that quit at the end of their input keep running.',
   '',
   'Examples (inspector-cli reads ../package.json from its working directory: --cwd names a folder inside a package):',
   '  mcpspec client --http --cwd test -- npx @modelcontextprotocol/inspector-cli --cli {url} --transport http --method tools/list',
   '  mcpspec client --stdio --cwd test -- npx @modelcontextprotocol/inspector-cli --cli {server} --method tools/list',
+  '  mcpspec client --http -- node_modules/.bin/mcp-remote-client {url}    (after npm install mcp-remote@0.15.1)',
 ].join('\n');
 
 export function clientOptions(y: Argv) {

@@ -89,3 +89,40 @@ describe('client.near-valid-survives', () => {
     expect(c.judge({ ...base, received: [read('mcpspec://scripted/readme')] }, ctx).outcome).toBe('holds');
   });
 });
+
+describe('client.result-type-missing', () => {
+  const c = CHECKS.find((x) => x.id === 'client.result-type-missing')!;
+  const ctx: JudgeContext = { era: 'modern', version: '2026-07-28', transport: 'http', capabilities: {} };
+  const msg = (seq: number, method: string) => ({ seq, connection: 0, message: { jsonrpc: '2.0', id: seq, method, params: {} } });
+  const plain = { exit: exit({ exitCode: 0 }), methods: ['server/discover', 'tools/call'] };
+  const base = { transport: 'http' as const, log: { serverRequests: [], refused: [] }, plain, bareDiscover: [1], received: [msg(1, 'server/discover'), msg(2, 'tools/call')] };
+
+  it('a client that failed only the call answered with an unknown resultType went on after the bare DiscoverResult', () => {
+    const j = c.judge({ ...base, exit: exit({ exitCode: 1, stderrTail: "Unsupported result type 'x-mcpspec-unknown' for tools/call\n" }), unknown: [{ seq: 2, method: 'tools/call' }] }, ctx);
+    expect(j.outcome).toBe('holds');
+  });
+
+  it('a client that exits non-zero with nothing else to explain it did not treat the result as complete', () => {
+    const j = c.judge({ ...base, received: [msg(1, 'server/discover')], exit: exit({ exitCode: 1 }), unknown: [] }, ctx);
+    expect(j.outcome).toBe('violated');
+  });
+});
+
+describe('client.session-id', () => {
+  const c = CHECKS.find((x) => x.id === 'client.session-id')!;
+  const ctx: JudgeContext = { era: 'legacy', version: '2025-11-25', transport: 'http', capabilities: {} };
+  const SID = 'mcpspec-session-7f3a9c';
+  const post = (seq: number, message: Record<string, unknown>, sid?: string, replySeq?: number) => ({ seq, connection: 0, httpMethod: 'POST', headers: sid ? { 'mcp-session-id': sid } : {}, message: { jsonrpc: '2.0', ...message }, replySeq });
+  const base = { exit: exit({ exitCode: 0 }), transport: 'http' as const, log: { serverRequests: [], refused: [] } };
+  const init = (seq: number) => post(seq, { id: 0, method: 'initialize', params: {} }, undefined, seq + 1);
+
+  it('a second initialize (a new session) carries no session id; everything else does', () => {
+    const received = [init(1), post(3, { method: 'notifications/initialized' }, SID), init(4), post(6, { method: 'notifications/initialized' }, SID), post(7, { id: 1, method: 'tools/list' }, SID)];
+    expect(c.judge({ ...base, received }, ctx).outcome).toBe('holds');
+  });
+
+  it('any other request without it fails', () => {
+    const received = [init(1), post(3, { method: 'notifications/initialized' }, SID), post(4, { id: 1, method: 'tools/list' })];
+    expect(c.judge({ ...base, received }, ctx).outcome).toBe('violated');
+  });
+});

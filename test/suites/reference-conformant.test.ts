@@ -49,7 +49,7 @@ describe('the reference fixture without faults', () => {
       const started = run.recording.events().find((e) => e.note === 'process-start');
       expect(started).toBeDefined();
       const env = started!.data!.env as Record<string, string>;
-      // runReference also sets MCPSPEC_REFERENCE_TASK_MS (1 s tasks for test runs).
+      // MCPSPEC_REFERENCE_TASK_MS: every reference run in the tests sets the fixture's task length.
       expect(Object.keys(env).sort()).toEqual(['GIVEN', 'HOME', 'MCPSPEC_REFERENCE_TASK_MS', 'PATH', 'TMPDIR', ...(process.env.LANG ? ['LANG'] : [])].sort());
       expect(env.HOME).toMatch(/mcpspec-target-/);
       expect(started!.data!.cwd).toMatch(/mcpspec-target-/);
