@@ -57,6 +57,6 @@ function judgeModernCancel({ tried, cancelled: c }: ModernCancelObs): Judgement 
     return violated(`${c.late.length} message(s) for ${c.target} came after the server had the cancellation (${c.how}); first: ${JSON.stringify(clipJson((c.late[0].message as Record<string, unknown>).method ?? 'its response'))}`, c.late.slice(0, 3).map((e) => ({ what: `a message for the cancelled call after the cancellation (${c.how})`, actual: clipJson(e.message), expected: 'nothing more for that request', seq: [e.seq] })));
   }
   if (!c.fence.response) return violated(`after ${c.target} was cancelled (${c.how}) the server stopped answering: ${outcome(c.fence)}`, [evidence('fence after the cancellation', c.fence)]);
-  const watched = c.how === 'notifications/cancelled' ? `nothing more came for it within ${c.windowMs} ms (twice its uncancelled duration, at most the timeout)` : 'its stream was closed';
+  const watched = c.how === 'notifications/cancelled' ? `nothing more came for it in the ${c.windowMs} ms after (until twice its uncancelled duration from the start, at most the timeout)` : 'its stream was closed';
   return holds(`${c.target}, cancelled at its first progress notification (${c.how}): ${watched}, and the server answered a fence`);
 }

@@ -5,7 +5,8 @@
 // notification: stdio: `notifications/cancelled` (sent and fenced, so the server has read it);
 // HTTP: the request's SSE stream is closed (the disconnect is the cancellation). Then mcpspec
 // watches for anything more about that request for twice the baseline call's duration (at most the
-// request timeout: a fair window for a response that was on its way), and sends a fence.
+// request timeout, counted from the call's start: a fair window for a response that was on its way),
+// and sends a fence.
 
 import { MODERN } from '../../protocol/versions.js';
 import type { WireEvent } from '../../results/wire.js';
@@ -80,6 +81,7 @@ async function cancelOne(ctx: ScenarioContext, s: Start, baseline: Exchange, n: 
     }
   });
   const stdio = session.kind === 'stdio';
+  const callStart = Date.now();
   let call: Exchange;
   try {
     const params = { ...s.params, _meta: { ...(isObj(s.params._meta) ? s.params._meta : {}), progressToken: token } };
@@ -95,7 +97,9 @@ async function cancelOne(ctx: ScenarioContext, s: Start, baseline: Exchange, n: 
   const from = session.events().length;
   // A response that came before that was on its way already (CN-04: races are tolerated).
   const raced = call.response !== undefined || session.events().slice(before, from).some((e) => isObj(e.message) && e.message.id === CANCEL_ID && e.dir === 'in');
-  const windowMs = Math.min(timeoutMs, Math.max(2 * baseline.elapsedMs, 200));
+  // Until twice the uncancelled call's duration after the call started (at most the timeout), and
+  // at least a moment after the cancellation.
+  const windowMs = Math.max(200, Math.min(timeoutMs, 2 * baseline.elapsedMs) - (Date.now() - callStart));
   const late: WireEvent[] = [];
   if (inFlight && !raced) {
     await new Promise<void>((resolve) => {

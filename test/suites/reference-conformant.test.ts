@@ -49,8 +49,8 @@ describe('the reference fixture without faults', () => {
       const started = run.recording.events().find((e) => e.note === 'process-start');
       expect(started).toBeDefined();
       const env = started!.data!.env as Record<string, string>;
-      // MCPSPEC_REFERENCE_TASK_MS: every reference run in the tests sets the fixture's task length.
-      expect(Object.keys(env).sort()).toEqual(['GIVEN', 'HOME', 'MCPSPEC_REFERENCE_TASK_MS', 'PATH', 'TMPDIR', ...(process.env.LANG ? ['LANG'] : [])].sort());
+      // MCPSPEC_REFERENCE_TASK_MS, MCPSPEC_REFERENCE_SLOW_MS: every reference run in the tests sets the fixture's task and slow_count length.
+      expect(Object.keys(env).sort()).toEqual(['GIVEN', 'HOME', 'MCPSPEC_REFERENCE_SLOW_MS', 'MCPSPEC_REFERENCE_TASK_MS', 'PATH', 'TMPDIR', ...(process.env.LANG ? ['LANG'] : [])].sort());
       expect(env.HOME).toMatch(/mcpspec-target-/);
       expect(started!.data!.cwd).toMatch(/mcpspec-target-/);
       expect(JSON.stringify(run.recording.toJSON())).not.toContain('sk-live-1234567890abcdef1234');
