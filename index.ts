@@ -11,4 +11,8 @@ export { fuzz, describeSequence, type FuzzOptions, type FuzzResult, type FuzzFin
 export type { StartCommand } from './runner/started-http.js';
 export { replay, readRepro, parseRepro, writeRepro, ReproFormatError, type Repro, type ReplayOptions, type ReplayResult } from './runner/replay.js';
 export { runSequence, ORACLES, type OracleId, type Observation, type SequenceOutcome } from './runner/fuzz-sequence.js';
+export { fuzzClient, replayClient, judgeClientRun, CLIENT_ORACLES, type ClientFuzzOptions, type ClientFuzzResult, type ClientFuzzFinding, type ClientRepro, type ClientReplayResult, type ClientObservation } from './runner/fuzz-client.js';
+export { clientAnswerPlanArbitrary, clientAnswerArbitrary, type ClientAnswer } from './arbitraries/client-answers.js';
+export { fuzzSequenceArbitrary, describeFuzzStep, idTheme, ID_THEMES, type FuzzStep, type FuzzProfile } from './arbitraries/fuzz-sequences.js';
+export { transportStepArbitrary, type TransportStep, type HeaderVariant } from './arbitraries/transport-steps.js';
 export { sequenceArbitrary, stepArbitrary, toolArguments, declaredMethods, describeStep, unusualId, type Step, type TargetProfile, type IdStyle, type Variant } from './arbitraries/sequences.js';

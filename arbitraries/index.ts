@@ -9,3 +9,5 @@ export {
   type SpecVersion, type SchemaNode,
 } from '../protocol/schema-registry.js';
 export { sequenceArbitrary, stepArbitrary, toolArguments, declaredMethods, describeStep, unusualId, type Step, type TargetProfile, type IdStyle, type Variant, type SequenceTool } from './sequences.js';
+export { compileDefinition, compileSchema, compileNodes, CompiledSchema } from './compiled.js';
+export { Rng, type Draw } from './rng.js';

@@ -33,7 +33,7 @@ interface Candidate {
   label: ViolationLabel;
 }
 
-const SAMPLE_FOR_TYPE: Record<JsonType, unknown> = {
+export const SAMPLE_FOR_TYPE: Record<JsonType, unknown> = {
   null: null,
   boolean: true,
   integer: 7,
@@ -42,7 +42,7 @@ const SAMPLE_FOR_TYPE: Record<JsonType, unknown> = {
   array: [],
   object: {},
 };
-const WRONG_TYPE_ORDER: JsonType[] = ['string', 'integer', 'boolean', 'object', 'array', 'number'];
+export const WRONG_TYPE_ORDER: JsonType[] = ['string', 'integer', 'boolean', 'object', 'array', 'number'];
 
 /**
  * Turns valid values into near-valid ones: one constraint of the schema broken at one location,
@@ -277,7 +277,7 @@ function outsideEnum(values: unknown[], current: unknown): unknown {
 }
 
 /** The JSON types some branch of the union (or the flat schema) accepts; undefined = every type. */
-function acceptedTypes(n: Norm): Set<JsonType> | undefined {
+export function acceptedTypes(n: Norm): Set<JsonType> | undefined {
   if (n.kind === 'flat') {
     if (n.never) return new Set();
     if (n.const) return new Set([jsonTypeOf(n.const.value)]);
@@ -296,7 +296,7 @@ function acceptedTypes(n: Norm): Set<JsonType> | undefined {
   return out;
 }
 
-function jsonTypeOf(v: unknown): JsonType {
+export function jsonTypeOf(v: unknown): JsonType {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'array';
   if (typeof v === 'number') return Number.isInteger(v) ? 'integer' : 'number';

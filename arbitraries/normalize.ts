@@ -8,6 +8,8 @@ export interface OpenRule {
   known: Set<string>;
   patterns: RegExp[];
   schema: SchemaNode; // `false` = closed
+  /** The keyword's own value: `false`, or a schema such as `{ "not": {} }` (ajv then reports `not` at the member). */
+  raw?: unknown;
 }
 
 /**
@@ -187,6 +189,7 @@ function merge(atoms: Record<string, unknown>[], sources: SchemaNode[], never: b
               known: new Set(Object.keys((a.properties as object) ?? {})),
               patterns: Object.keys((a.patternProperties as object) ?? {}).map((p) => new RegExp(p, 'u')),
               schema: isNotAnything(v) ? false : (v as SchemaNode),
+              raw: v,
             });
           }
           break;

@@ -207,7 +207,7 @@ export class ValidBuilder {
   }
 }
 
-function candidateTypes(f: Flat): JsonType[] {
+export function candidateTypes(f: Flat): JsonType[] {
   if (f.types) {
     const t = [...f.types];
     // "number" includes integers, but one generator per JSON type keeps the mix realistic.
@@ -223,7 +223,7 @@ function candidateTypes(f: Flat): JsonType[] {
   return JSON_TYPES.filter((t) => t !== 'integer');
 }
 
-function isPlainString(f: Flat): boolean {
+export function isPlainString(f: Flat): boolean {
   return (
     !!f.types && f.types.size === 1 && f.types.has('string') && !f.const && !f.enum && f.minLength === undefined &&
     f.maxLength === undefined && f.patterns.length === 0 && f.formats.length === 0 && f.nots.length === 0 && f.unsupported.length === 0
@@ -231,7 +231,7 @@ function isPlainString(f: Flat): boolean {
 }
 
 /** A shallow judgement used to drop branches that can never hold a value. */
-function satisfiable(n: Norm): boolean {
+export function satisfiable(n: Norm): boolean {
   if (n.kind === 'union') return n.branches.some(satisfiable);
   if (n.never) return false;
   if (n.enum && n.enum.length === 0) return false;
@@ -239,7 +239,7 @@ function satisfiable(n: Norm): boolean {
 }
 
 /** Whether a value for `n` can be built without descending into nested content (for depth 0). */
-function terminates(doc: SchemaDocument, n: Norm, visiting: Set<Norm>): boolean {
+export function terminates(doc: SchemaDocument, n: Norm, visiting: Set<Norm>): boolean {
   if (visiting.has(n)) return false;
   visiting.add(n);
   try {
@@ -261,7 +261,8 @@ function terminates(doc: SchemaDocument, n: Norm, visiting: Set<Norm>): boolean 
   }
 }
 
-function integerArb(f: Flat): fc.Arbitrary<number> {
+/** The integer range a flat schema allows, with realistic magnitudes where it leaves a side open. */
+export function integerRange(f: Flat): { lo: number; hi: number } {
   let min = Math.max(f.minimum ?? -Infinity, f.exclusiveMinimum !== undefined ? Math.floor(f.exclusiveMinimum) + 1 : -Infinity);
   let max = Math.min(f.maximum ?? Infinity, f.exclusiveMaximum !== undefined ? Math.ceil(f.exclusiveMaximum) - 1 : Infinity);
   for (const fmt of f.formats) {
@@ -276,6 +277,11 @@ function integerArb(f: Flat): fc.Arbitrary<number> {
   // Realistic magnitudes unless the bounds say otherwise.
   const lo = Number.isFinite(min) ? min : Math.min(-1000, Number.isFinite(max) ? max - 1000 : -1000);
   const hi = Number.isFinite(max) ? max : Math.max(1_000_000, lo + 1000);
+  return { lo, hi };
+}
+
+function integerArb(f: Flat): fc.Arbitrary<number> {
+  const { lo, hi } = integerRange(f);
   if (f.multipleOf) {
     const m = f.multipleOf;
     const kLo = Math.ceil(lo / m);
@@ -287,7 +293,7 @@ function integerArb(f: Flat): fc.Arbitrary<number> {
   return fc.integer({ min: Math.max(lo, Number.MIN_SAFE_INTEGER), max: Math.min(hi, Number.MAX_SAFE_INTEGER) });
 }
 
-function formatRange(fmt: string): [number, number] | undefined {
+export function formatRange(fmt: string): [number, number] | undefined {
   if (fmt === 'int32') return [-(2 ** 31), 2 ** 31 - 1];
   if (fmt === 'uint32') return [0, 2 ** 32 - 1];
   if (fmt === 'uint64') return [0, Number.MAX_SAFE_INTEGER];

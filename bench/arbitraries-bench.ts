@@ -1,8 +1,10 @@
 import fc from 'fast-check';
 import { generateSync } from 'json-schema-faker';
 import { definitionArbitraries } from '../arbitraries/schema-arbitraries.js';
+import { compileDefinition } from '../arbitraries/compiled.js';
+import { Rng } from '../arbitraries/rng.js';
 import { loadSchema, VENDORED_SCHEMAS } from '../protocol/schema-registry.js';
-import { confirms } from '../arbitraries/near-valid.js';
+import { confirms, type NearValid } from '../arbitraries/near-valid.js';
 
 export interface GeneratorFigures {
   values: number;
@@ -12,26 +14,91 @@ export interface GeneratorFigures {
   rate: number;
   /** Mean JSON size of the values: throughput means little without it. */
   meanBytes: number;
+  /** Values per second of this process's CPU time: unlike wall time, not lowered by other processes on a loaded machine. */
+  perCpuSecond: number;
 }
 
 export interface SchemaBenchRow {
   schema: string;
   definitions: number;
   buildMs: number;
+  /** The compiled generators (arbitraries/compiled.ts): bulk and fuzz generation. */
   mcpspecValid: GeneratorFigures;
   mcpspecNearValid: GeneratorFigures;
+  /** The fast-check arbitraries (shrinkable), for comparison. */
+  arbitraryValid: GeneratorFigures;
+  arbitraryNearValid: GeneratorFigures;
   jsonSchemaFaker: GeneratorFigures & { errors: number };
 }
 
-function figures(values: number, ms: number, good: number, bytes: number): GeneratorFigures {
-  return { values, seconds: ms / 1000, perSecond: Math.round(values / (ms / 1000)), rate: values ? good / values : 0, meanBytes: values ? Math.round(bytes / values) : 0 };
+function figures(values: number, ms: number, good: number, bytes: number, cpuMs: number): GeneratorFigures {
+  return {
+    values, seconds: ms / 1000, perSecond: Math.round(values / (ms / 1000)), rate: values ? good / values : 0, meanBytes: values ? Math.round(bytes / values) : 0,
+    perCpuSecond: Math.round(values / (Math.max(cpuMs, 0.001) / 1000)),
+  };
+}
+
+/** Wall and CPU clocks, in ms. */
+function now(): { wall: number; cpu: number } {
+  const u = process.cpuUsage();
+  return { wall: performance.now(), cpu: (u.user + u.system) / 1000 };
+}
+
+/** Adds the time since `t` to a tally. */
+function stop(into: { ms: number; cpuMs: number }, t: { wall: number; cpu: number }): void {
+  const e = now();
+  into.ms += e.wall - t.wall;
+  into.cpuMs += e.cpu - t.cpu;
 }
 
 const size = (v: unknown): number => JSON.stringify(v)?.length ?? 0;
 
+interface Tally {
+  count: number;
+  good: number;
+  ms: number;
+  cpuMs: number;
+  bytes: number;
+}
+const tally = (): Tally => ({ count: 0, good: 0, ms: 0, cpuMs: 0, bytes: 0 });
+const toFigures = (t: Tally): GeneratorFigures => figures(t.count, t.ms, t.good, t.bytes, t.cpuMs);
+
+/** Warm-up each generator gets at least, untimed, in CPU time (in whole passes over every definition). */
+const WARM_UP_MS = 300;
+/** Measured CPU time each generator gets at least (in whole passes over every definition). */
+const MIN_MEASURED_MS = 500;
+
 /**
- * Values per second and validity per vendored schema, for mcpspec (valid and near-valid) and
- * json-schema-faker on the same definitions in the same process. Validation is not timed.
+ * Runs untimed passes for WARM_UP_MS (at least one: the JIT and every cache warm up), then timed
+ * passes until MIN_MEASURED_MS of generation time is measured, summing the tallies. The same for
+ * every generator (json-schema-faker included), so the figures compare steady generation, and a
+ * descheduled moment on a loaded machine weighs little.
+ */
+function steady<T extends Tally[]>(pass: (round: number) => T): T {
+  // Both limits count CPU time: on a loaded machine, wall time would mostly measure other processes.
+  const start = now().cpu;
+  let round = 0;
+  do pass(round++);
+  while (now().cpu - start < WARM_UP_MS && round < 1000);
+  const sum = pass(round++);
+  for (; sum.reduce((ms, t) => ms + t.cpuMs, 0) < MIN_MEASURED_MS && round < 1000; round++) {
+    pass(round).forEach((t, i) => {
+      const into = sum[i] as Tally & { errors?: number };
+      into.count += t.count;
+      into.good += t.good;
+      into.ms += t.ms;
+      into.cpuMs += t.cpuMs;
+      into.bytes += t.bytes;
+      if ('errors' in t) into.errors = (into.errors ?? 0) + (t as { errors: number }).errors;
+    });
+  }
+  return sum;
+}
+
+/**
+ * Values per second and validity per vendored schema, for mcpspec's compiled generators (valid and
+ * near-valid), its fast-check arbitraries and json-schema-faker, on the same definitions in the same
+ * process. Validation is not timed.
  */
 export function benchArbitraries(perDefinition = 20, only?: string[]): SchemaBenchRow[] {
   const rows: SchemaBenchRow[] = [];
@@ -40,70 +107,101 @@ export function benchArbitraries(perDefinition = 20, only?: string[]): SchemaBen
     const doc = loadSchema(key);
     const defs = doc.definitions();
     const t0 = performance.now();
-    const arbs = defs.map((d) => ({ d, a: definitionArbitraries(doc, d, { specVersion: key }) }));
-    for (const { a } of arbs) {
-      // warm caches and ajv (valid and near-valid), so the timed part measures steady generation
-      fc.sample(a.valid, { numRuns: 1, seed: 1 });
-      try {
-        fc.sample(a.nearValid, { numRuns: 1, seed: 1 });
-      } catch {
-        /* no near-valid values for this definition */
-      }
+    const gens = defs.map((d) => ({ d, g: compileDefinition(doc, d, { specVersion: key }) }));
+    for (const { g } of gens) {
+      // compile the lazily built parts (break sites) too
+      g.valid(new Rng(1));
+      if (g.canBreak) g.nearValid(new Rng(1));
     }
     const buildMs = performance.now() - t0;
+    const arbs = defs.map((d) => ({ d, a: definitionArbitraries(doc, d, { specVersion: key }) }));
 
-    let vCount = 0, vGood = 0, vMs = 0, vBytes = 0;
-    let nCount = 0, nGood = 0, nMs = 0, nBytes = 0;
-    for (const { d, a } of arbs) {
-      let t = performance.now();
-      const vals = fc.sample(a.valid, { numRuns: perDefinition, seed: 11 });
-      vMs += performance.now() - t;
-      vCount += vals.length;
-      vGood += vals.filter((v) => a.validate(v)).length;
-      vBytes += vals.reduce((n: number, v) => n + size(v), 0);
-      let near;
-      try {
-        t = performance.now();
-        near = fc.sample(a.nearValid, { numRuns: perDefinition, seed: 12 });
-        nMs += performance.now() - t;
-      } catch {
-        continue; // definitions that accept every value have no near-valid values
+    const [cValid, cNear] = steady((round) => {
+      const v = tally();
+      const n = tally();
+      for (const { d, g } of gens) {
+        const check = doc.validator(d);
+        let r = new Rng(11 + round * 1000);
+        const vals: unknown[] = [];
+        let t = now();
+        for (let i = 0; i < perDefinition; i++) vals.push(g.valid(r));
+        stop(v, t);
+        v.count += vals.length;
+        v.good += vals.filter((x) => check(x)).length;
+        v.bytes += vals.reduce((k: number, x) => k + size(x), 0);
+        if (!g.canBreak) continue; // definitions that accept every value have no near-valid values
+        r = new Rng(12 + round * 1000);
+        const near: NearValid[] = [];
+        t = now();
+        for (let i = 0; i < perDefinition; i++) near.push(g.nearValid(r));
+        stop(n, t);
+        n.count += near.length;
+        n.good += near.filter((x) => confirms(check, x.value, x.label)).length;
+        n.bytes += near.reduce((k: number, x) => k + size(x.value), 0);
       }
-      const check = doc.validator(d);
-      nCount += near.length;
-      nGood += near.filter((x) => confirms(check, x.value, x.label)).length;
-      nBytes += near.reduce((n: number, x) => n + size(x.value), 0);
-    }
+      return [v, n] as [Tally, Tally];
+    });
 
-    let jCount = 0, jGood = 0, jMs = 0, jErrors = 0, jBytes = 0;
-    const defsKey = doc.defsKey ?? '$defs';
-    for (const d of defs) {
-      const schema = { $schema: doc.root.$schema, [defsKey]: doc.root[defsKey], $ref: doc.pointerOf(d) };
-      const check = doc.validator(d);
-      for (let i = 0; i < perDefinition; i++) {
-        const t = performance.now();
-        let v: unknown;
+    const [aValid, aNear] = steady((round) => {
+      const v = tally();
+      const n = tally();
+      for (const { d, a } of arbs) {
+        let t = now();
+        const vals = fc.sample(a.valid, { numRuns: perDefinition, seed: 11 + round * 1000 });
+        stop(v, t);
+        v.count += vals.length;
+        v.good += vals.filter((x) => a.validate(x)).length;
+        v.bytes += vals.reduce((k: number, x) => k + size(x), 0);
+        let near;
         try {
-          v = generateSync(schema as never, { seed: 1000 + i } as never);
+          t = now();
+          near = fc.sample(a.nearValid, { numRuns: perDefinition, seed: 12 + round * 1000 });
+          stop(n, t);
         } catch {
-          jErrors++;
-          jMs += performance.now() - t;
-          jCount++;
-          continue;
+          continue; // definitions that accept every value have no near-valid values
         }
-        jMs += performance.now() - t;
-        jCount++;
-        jBytes += size(v);
-        if (check(v)) jGood++;
+        const check = doc.validator(d);
+        n.count += near.length;
+        n.good += near.filter((x) => confirms(check, x.value, x.label)).length;
+        n.bytes += near.reduce((k: number, x) => k + size(x.value), 0);
       }
-    }
+      return [v, n] as [Tally, Tally];
+    });
+
+    const defsKey = doc.defsKey ?? '$defs';
+    const [jsf] = steady((round) => {
+      const j = { ...tally(), errors: 0 };
+      for (const d of defs) {
+        const schema = { $schema: doc.root.$schema, [defsKey]: doc.root[defsKey], $ref: doc.pointerOf(d) };
+        const check = doc.validator(d);
+        for (let i = 0; i < perDefinition; i++) {
+          const t = now();
+          let v: unknown;
+          try {
+            v = generateSync(schema as never, { seed: 1000 + round * perDefinition + i } as never);
+          } catch {
+            j.errors++;
+            stop(j, t);
+            j.count++;
+            continue;
+          }
+          stop(j, t);
+          j.count++;
+          j.bytes += size(v);
+          if (check(v)) j.good++;
+        }
+      }
+      return [j];
+    });
     rows.push({
       schema: key,
       definitions: defs.length,
       buildMs: Math.round(buildMs),
-      mcpspecValid: figures(vCount, vMs, vGood, vBytes),
-      mcpspecNearValid: figures(nCount, nMs, nGood, nBytes),
-      jsonSchemaFaker: { ...figures(jCount, jMs, jGood, jBytes), errors: jErrors },
+      mcpspecValid: toFigures(cValid),
+      mcpspecNearValid: toFigures(cNear),
+      arbitraryValid: toFigures(aValid),
+      arbitraryNearValid: toFigures(aNear),
+      jsonSchemaFaker: { ...toFigures(jsf), errors: jsf.errors },
     });
   }
   return rows;
@@ -111,13 +209,21 @@ export function benchArbitraries(perDefinition = 20, only?: string[]): SchemaBen
 
 export function formatArbitraryBench(rows: SchemaBenchRow[]): string {
   const pct = (r: number) => `${(r * 100).toFixed(1)}%`;
+  const ratio = (a: number, b: number) => `${(a / Math.max(1, b)).toFixed(1)}x`;
   const lines = [
-    '| schema | defs | mcpspec valid/s | valid rate | mean bytes | mcpspec near-valid/s | labelled-invalid rate | json-schema-faker/s | jsf valid rate | jsf mean bytes | valid speed-up |',
-    '|---|---|---|---|---|---|---|---|---|---|---|',
+    'mcpspec = the compiled generators (arbitraries/compiled.ts; bulk and fuzz generation); fast-check = the shrinkable arbitraries, for comparison.',
+    `Each generator: untimed warm-up passes over every definition for ${WARM_UP_MS} ms of CPU time (at least one), then timed passes until ${MIN_MEASURED_MS} ms of its CPU time is measured.`,
+    'Rates are values per second of wall time; "cpu" columns use this process\'s CPU time instead, which other processes on a loaded machine do not lower.',
+    '',
+    '| schema | defs | mcpspec valid/s | valid rate | mean bytes | mcpspec near-valid/s | labelled-invalid rate | near/valid | json-schema-faker/s | jsf valid rate | jsf mean bytes | valid speed-up | valid speed-up (cpu) | near/valid (cpu) | fast-check valid/s | fast-check near-valid/s |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
   ];
   for (const r of rows) {
+    const v = r.mcpspecValid;
+    const n = r.mcpspecNearValid;
+    const j = r.jsonSchemaFaker;
     lines.push(
-      `| ${r.schema} | ${r.definitions} | ${r.mcpspecValid.perSecond} | ${pct(r.mcpspecValid.rate)} | ${r.mcpspecValid.meanBytes} | ${r.mcpspecNearValid.perSecond} | ${pct(r.mcpspecNearValid.rate)} | ${r.jsonSchemaFaker.perSecond} | ${pct(r.jsonSchemaFaker.rate)}${r.jsonSchemaFaker.errors ? ` (${r.jsonSchemaFaker.errors} threw)` : ''} | ${r.jsonSchemaFaker.meanBytes} | ${(r.mcpspecValid.perSecond / Math.max(1, r.jsonSchemaFaker.perSecond)).toFixed(1)}x |`,
+      `| ${r.schema} | ${r.definitions} | ${v.perSecond} | ${pct(v.rate)} | ${v.meanBytes} | ${n.perSecond} | ${pct(n.rate)} | ${(n.perSecond / Math.max(1, v.perSecond)).toFixed(2)} | ${j.perSecond} | ${pct(j.rate)}${j.errors ? ` (${j.errors} threw)` : ''} | ${j.meanBytes} | ${ratio(v.perSecond, j.perSecond)} | ${ratio(v.perCpuSecond, j.perCpuSecond)} | ${(n.perCpuSecond / Math.max(1, v.perCpuSecond)).toFixed(2)} | ${r.arbitraryValid.perSecond} | ${r.arbitraryNearValid.perSecond} |`,
     );
   }
   return lines.join('\n');

@@ -2,7 +2,7 @@
 // budget of its test (test/fuzz/) under N random seeds (default 10), printing the fraction of
 // campaigns that found it and shrank it to its minimal sequence.
 //
-//   node dist/bench/fuzz-nightly.js [N]
+//   node dist/bench/fuzz-nightly.js [N] [bug ...]     (bugs: only these cases; e.g. to run cases in parallel)
 import { join } from 'node:path';
 import { packageRoot } from '../protocol/package-root.js';
 import { fuzz, type FuzzOptions } from '../runner/fuzz.js';
@@ -26,15 +26,18 @@ const CASES: Case[] = [
   { bug: 'bad-optional', key: 'schema|tools/call greet', minimal: 1, budget: {} },
   { bug: 'trim-ids', key: 'id-mismatch|', minimal: 1, budget: { runs: 10, timeoutMs: 1000, methods: ['ping', 'tools/list'] } },
   { bug: 'unsubscribe-crash', key: 'crash|resources/unsubscribe', minimal: 2, budget: { runs: 20 }, features: ['--subscriptions'] },
+  { bug: 'split-reads', key: 'unanswered|split write', minimal: 1, budget: { runs: 20 } },
+  { bug: 'lax-version-header', key: 'near-valid-served|headers bad-protocol-version', minimal: 1, budget: { runs: 20 }, http: true },
 ];
 
 async function main(): Promise<void> {
   const n = Number(process.argv[2] ?? 10);
   if (!Number.isInteger(n) || n < 1) throw new Error(`the number of seeds must be a positive integer, got ${process.argv[2]}`);
   const seeds = Array.from({ length: n }, () => Math.floor(Math.random() * 2 ** 31));
+  const only = process.argv.slice(3);
   console.log(`seeds: ${seeds.join(', ')}\n`);
   const rows: string[] = ['| planted bug | found | shrunk to minimal |', '|---|---|---|'];
-  for (const c of CASES) {
+  for (const c of CASES.filter((x) => only.length === 0 || only.includes(x.bug))) {
     let found = 0;
     let minimal = 0;
     const args = [PLANTED, ...(c.features ?? []), '--bug', c.bug];

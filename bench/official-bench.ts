@@ -18,7 +18,7 @@ import { startEverythingHttp } from './everything.js';
 import { median, runToExit } from './processes.js';
 
 const require = createRequire(import.meta.url);
-const MCPSPEC = fileURLToPath(new URL('../bin/mcpspec.js', import.meta.url));
+const MCPSPEC = fileURLToPath(new URL('../cli/mcpspec.js', import.meta.url));
 const REPETITIONS = 5;
 const RUN_TIMEOUT_MS = 300_000;
 

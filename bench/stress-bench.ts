@@ -13,7 +13,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { median, runToExit, spawnTracked, startCpuHogs, stop, type Finished } from './processes.js';
 
-const MCPSPEC = fileURLToPath(new URL('../bin/mcpspec.js', import.meta.url));
+const MCPSPEC = fileURLToPath(new URL('../cli/mcpspec.js', import.meta.url));
 const REFERENCE = fileURLToPath(new URL('../fixtures/servers/reference/main.js', import.meta.url));
 const VERSIONS = ['2026-07-28', '2025-11-25', '2025-06-18'] as const;
 

@@ -60,8 +60,8 @@ export const COMMANDS: CommandEntry[] = [
     },
   },
   {
-    command: 'fuzz',
-    describe: 'fuzz a server with generated sequences of requests; findings are shrunk and saved as repro files',
+    command: 'fuzz [role]',
+    describe: 'fuzz a server with generated sequences of requests (fuzz client: a client, with near-valid answers); findings are shrunk and saved as repro files',
     load: async () => {
       const m = await import('./commands/fuzz.js');
       return { builder: m.fuzzOptions as never, handler: m.runFuzzCommand as never };

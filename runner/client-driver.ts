@@ -201,6 +201,11 @@ export class ClientDriver implements Driver {
     }
   }
 
+  /** The methods the client sent to the plain server at start (undefined before start()). */
+  get plainMethods(): string[] | undefined {
+    return this.plain?.methods;
+  }
+
   observations(): RunObservations {
     return { exchanges: [], events: this.recorder.events(), version: this.version, transport: this.transport, deliberate: () => false };
   }

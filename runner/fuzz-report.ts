@@ -5,7 +5,7 @@
 import { SPEC } from '../protocol/spec-links.js';
 import { ALL_VERSIONS } from '../protocol/versions.js';
 import type { CheckResult, Finding, RunResult } from '../results/run.js';
-import { describeStep } from '../arbitraries/sequences.js';
+import { describeFuzzStep } from '../arbitraries/fuzz-sequences.js';
 import { ORACLES, type OracleId } from './fuzz-sequence.js';
 import type { FuzzFinding, FuzzResult } from './fuzz.js';
 
@@ -30,7 +30,7 @@ export function findingOf(f: FuzzFinding): Finding {
     kind: f.oracle === 'crash' || f.oracle === 'hang' ? f.oracle : 'violation',
     message: f.message,
     scenario: 'fuzz',
-    data: { oracle: f.oracle, method: f.method, level: f.level, count: f.count, sequence: f.steps.map(describeStep), seed: f.seed, path: f.path, reproduced: f.reproduced },
+    data: { oracle: f.oracle, method: f.method, level: f.level, count: f.count, sequence: f.steps.map(describeFuzzStep), seed: f.seed, path: f.path, reproduced: f.reproduced },
   };
   if (f.sent.length) out.lastSent = JSON.stringify(f.sent[f.sent.length - 1]).slice(0, 2000);
   if (f.evidence.stderrTail) out.stderrTail = f.evidence.stderrTail;

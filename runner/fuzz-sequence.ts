@@ -4,8 +4,10 @@
 // the spec names a code, a notification answered, a near-valid request served as valid.
 
 import type { RequestId } from '../protocol/jsonrpc.js';
-import type { SpecVersion } from '../protocol/versions.js';
-import { unusualId, type ListedRef, type Step } from '../arbitraries/sequences.js';
+import { isModernVersion, type SpecVersion } from '../protocol/versions.js';
+import { unusualId, type IdStyle, type ListedRef, type Step } from '../arbitraries/sequences.js';
+import { isTransportStep, type FuzzStep } from '../arbitraries/fuzz-sequences.js';
+import { headerOverrides, multiByteId, NEAR_VALID_HEADER_VARIANTS, REJECTED_HEADER_VARIANTS, splitOffsets, type TransportStep } from '../arbitraries/transport-steps.js';
 import { clipJson, errorCode, isObj, resultOf } from '../suites/exchange.js';
 import type { Exchange } from '../suites/ports.js';
 import { wireProblems } from '../suites/wire.js';
@@ -20,7 +22,7 @@ import type { TargetSandbox } from './target-env.js';
 import { TargetStartError, type TransportFactory } from './transport.js';
 import type { TargetInfo } from '../results/run.js';
 
-export type OracleId = 'crash' | 'hang' | 'unanswered' | 'schema' | 'id-mismatch' | 'internal-error' | 'notification-answered' | 'near-valid-served';
+export type OracleId = 'crash' | 'hang' | 'unanswered' | 'schema' | 'id-mismatch' | 'internal-error' | 'notification-answered' | 'near-valid-served' | 'sse-open';
 
 export const ORACLES: Record<OracleId, { level: 'MUST' | 'SHOULD'; title: string }> = {
   crash: { level: 'MUST', title: 'the target neither exits nor drops the connection during a session' },
@@ -31,6 +33,7 @@ export const ORACLES: Record<OracleId, { level: 'MUST' | 'SHOULD'; title: string
   'internal-error': { level: 'MUST', title: 'a request with invalid params is refused with -32602 (or the code the spec names), not -32603 internal error' },
   'notification-answered': { level: 'MUST', title: 'notifications are never answered' },
   'near-valid-served': { level: 'SHOULD', title: 'a near-valid request (one constraint broken) is refused, not served as valid' },
+  'sse-open': { level: 'SHOULD', title: 'an SSE answer stream ends after the response (HL-04, HM-04)' },
 };
 
 /** One broken rule at one step of a sequence. */
@@ -46,7 +49,7 @@ export interface Observation {
 }
 
 export interface StepRecord {
-  step: Step;
+  step: FuzzStep;
   /** What was sent, ids and references resolved (undefined: the step was skipped, e.g. nothing listed to refer to). */
   sent?: unknown;
   response?: unknown;
@@ -74,10 +77,23 @@ export interface SequenceContext {
   parent?: Recorder;
   source?: string;
   signal?: AbortSignal;
+  /**
+   * The id style of this sequence (see ID_THEMES): requests the session would number get ids of
+   * this style instead (steps with an unusual style of their own keep it). Undefined / counter: none.
+   */
+  idTheme?: IdStyle;
 }
 
-export function methodOf(s: Step): string {
+export function methodOf(s: FuzzStep): string {
   switch (s.kind) {
+    case 'split':
+      return `split write ${s.method}`;
+    case 'joined':
+      return 'joined write';
+    case 'headers':
+      return `headers ${s.variant}`;
+    case 'sse':
+      return `sse ${s.tool ? `tools/call ${s.tool}` : s.method}`;
     case 'call':
       return `tools/call ${s.tool}`;
     case 'read':
@@ -110,8 +126,12 @@ interface SessionModel {
   answered: RequestId[];
 }
 
-function idOf(s: Step, position: number): RequestId | undefined {
-  return 'idStyle' in s && s.idStyle !== 'counter' ? unusualId(s.idStyle, position) : undefined;
+function idOf(s: FuzzStep, position: number, theme: IdStyle | undefined): RequestId | undefined {
+  if ('idStyle' in s && s.idStyle !== 'counter') return unusualId(s.idStyle, position);
+  const themed = theme !== undefined && theme !== 'counter';
+  if (s.kind === 'split' && s.inChar) return multiByteId(position);
+  if (themed && s.kind !== 'notify' && s.kind !== 'raw' && s.kind !== 'joined') return unusualId(theme, position);
+  return undefined;
 }
 
 function listed(ex: Exchange, field: string): Record<string, unknown>[] | undefined {
@@ -159,7 +179,11 @@ interface Resolved {
   label?: string;
 }
 
-function resolve(step: Step, m: SessionModel): Resolved {
+function resolve(step: FuzzStep, m: SessionModel): Resolved {
+  if (isTransportStep(step)) {
+    if (step.kind === 'headers' && NEAR_VALID_HEADER_VARIANTS.includes(step.variant)) return { deliberate: true, label: `headers: ${step.variant}` };
+    return { deliberate: false };
+  }
   switch (step.kind) {
     case 'read':
       if (m.uris.length === 0) return { skipped: 'no resource was listed to read', deliberate: false };
@@ -210,7 +234,7 @@ function resolve(step: Step, m: SessionModel): Resolved {
 }
 
 /** What the session learns from an answered step. */
-function learn(step: Step, sent: Record<string, unknown> | undefined, ex: Exchange, m: SessionModel): void {
+function learn(step: FuzzStep, sent: Record<string, unknown> | undefined, ex: Exchange, m: SessionModel): void {
   const resp = ex.response;
   if (isObj(resp) && (typeof resp.id === 'string' || typeof resp.id === 'number') && isObj(sent) && sent.id !== undefined && resp.id === sent.id) m.answered.push(resp.id);
   const params = isObj(sent) && isObj(sent.params) ? sent.params : {};
@@ -230,7 +254,7 @@ function learn(step: Step, sent: Record<string, unknown> | undefined, ex: Exchan
 }
 
 /** Start a fresh target, run the steps, judge each; the target is closed before this resolves. */
-export async function runSequence(steps: Step[], ctx: SequenceContext): Promise<SequenceOutcome> {
+export async function runSequence(steps: FuzzStep[], ctx: SequenceContext): Promise<SequenceOutcome> {
   const started = Date.now();
   const recorder = new Recorder({ parent: ctx.parent, source: ctx.source ?? 'fuzz' });
   let session: BaseSession;
@@ -250,7 +274,7 @@ export async function runSequence(steps: Step[], ctx: SequenceContext): Promise<
       const mark = recorder.lastSeq();
       const rec: StepRecord = { step };
       records.push(rec);
-      const id = idOf(step, i);
+      const id = idOf(step, i, ctx.idTheme);
       const r = resolve(step, model);
       if (r.skipped) {
         rec.skipped = r.skipped;
@@ -258,10 +282,16 @@ export async function runSequence(steps: Step[], ctx: SequenceContext): Promise<
       }
       let ex: Exchange;
       const withId = (sent: Record<string, unknown>) => ({ ...sent, ...(id !== undefined ? { id } : {}) });
+      if (isTransportStep(step)) {
+        const stop = await runTransportStep(step, i, id, session, recorder, mark, ctx, observations, rec, r);
+        if (stop) break;
+        continue;
+      }
       if (step.kind === 'raw') {
         const msg = structuredClone(step.message) as Record<string, unknown>;
-        // A fresh id unique in the session, unless the mutation is the id itself.
-        if (isObj(msg) && 'id' in msg && !step.label.startsWith('/id')) msg.id = `fuzz-${i}`;
+        // A fresh id unique in the session (of the sequence's id theme), unless the mutation is the id itself.
+        const themed = ctx.idTheme !== undefined && ctx.idTheme !== 'counter' ? unusualId(ctx.idTheme, i) : `fuzz-${i}`;
+        if (isObj(msg) && 'id' in msg && !step.label.startsWith('/id')) msg.id = themed;
         const readable = isObj(msg) && (typeof msg.id === 'string' || typeof msg.id === 'number') ? msg.id : undefined;
         rec.sent = msg;
         ex = await session.probe(msg, { expectId: readable, idless: true });
@@ -286,7 +316,7 @@ export async function runSequence(steps: Step[], ctx: SequenceContext): Promise<
 }
 
 /** Judge one step; true when the sequence cannot go on (crash, hang). */
-async function judge(step: Step, r: Resolved, i: number, ex: Exchange, session: BaseSession, recorder: Recorder, mark: number, ctx: SequenceContext, out: Observation[]): Promise<boolean> {
+async function judge(step: FuzzStep, r: Resolved, i: number, ex: Exchange, session: BaseSession, recorder: Recorder, mark: number, ctx: SequenceContext, out: Observation[]): Promise<boolean> {
   const method = methodOf(step);
   const add = (oracle: OracleId, message: string, evidence: Observation['evidence'] = {}) => out.push({ oracle, method, key: `${oracle}|${method}`, step: i, message, evidence });
   const request = clipJson(ex.request);
@@ -338,6 +368,16 @@ async function judge(step: Step, r: Resolved, i: number, ex: Exchange, session: 
   }
   const problems = wireProblems({ exchanges: [ex], events: [], version: ctx.version, transport: session.kind, deliberate: () => r.deliberate });
   if (problems.length) add('schema', `${problems[0].what}${problems[0].pointer ? ` at ${problems[0].pointer}` : ''}: ${String(problems[0].expected)}`, { request, actual: problems[0].actual, expected: problems[0].expected });
+  if (step.kind === 'sse' && (ex as { sseRead?: string }).sseRead === 'open') {
+    add('sse-open', `the SSE answer to ${method} stayed open for ${ctx.timeoutMs} ms after the response (HL-04 / HM-04: the server should end the stream after the response)`, { request });
+  }
+  if (step.kind === 'headers') {
+    // Only where the spec prescribes the rejection (HL-08, HM-06, HM-08): a served result is a warning.
+    const rule = REJECTED_HEADER_VARIANTS[step.variant];
+    const ids = rule ? (isModernVersion(ctx.version) ? rule.modern : rule.legacy) : undefined;
+    if (rule && ids && resultOf(ex)) add('near-valid-served', `${step.method} with headers ${step.variant} was served as valid (${ids.join(', ')}: ${rule.why})`, { request, actual: clipJson(resp), expected: { status: 400 } });
+    return false;
+  }
   if (r.deliberate) {
     const code = errorCode(ex);
     if (code === -32603) add('internal-error', `${method} with invalid params got -32603 internal error; the spec names -32602 for invalid params`, { request, actual: clipJson(resp) });
@@ -365,3 +405,75 @@ export function targetFactory(spec: ServerTarget, sandbox: TargetSandbox | undef
   };
 }
 
+
+/** Write one chunk and wait until it is handed to the pipe. */
+function writeChunk(stdin: NodeJS.WritableStream, chunk: Uint8Array | string): Promise<void> {
+  return new Promise((resolve) => {
+    stdin.write(chunk, () => resolve());
+  });
+}
+
+/** Pacing between the pieces of a split write, so the target reads them separately (not a wait for an answer). */
+const SPLIT_PACE_MS = 5;
+
+const paced = () => new Promise<void>((r) => setTimeout(r, SPLIT_PACE_MS));
+
+/** An id for the k-th request of a joined write at step `position`: unique in the sequence. */
+function joinedId(theme: IdStyle | undefined, position: number, k: number): RequestId | undefined {
+  return theme !== undefined && theme !== 'counter' ? unusualId(theme, 1000 + position * 10 + k) : undefined;
+}
+
+/** Send one transport-layer step and judge what came back; true when the sequence cannot go on. */
+async function runTransportStep(
+  step: TransportStep,
+  i: number,
+  id: RequestId | undefined,
+  session: BaseSession,
+  recorder: Recorder,
+  mark: number,
+  ctx: SequenceContext,
+  out: Observation[],
+  rec: StepRecord,
+  r: Resolved,
+): Promise<boolean> {
+  const withId = (method: string, params: Record<string, unknown>, rid: RequestId | undefined) => ({ method, params, ...(rid !== undefined ? { id: rid } : {}) });
+  if (step.kind === 'split' || step.kind === 'joined') {
+    const stdio = session.transport as Partial<StdioTransport>;
+    if (session.kind !== 'stdio' || typeof stdio.holdWrites !== 'function') {
+      rec.skipped = `a stdio ${step.kind} write does not apply over ${session.kind}`;
+      return false;
+    }
+    if (step.kind === 'split') {
+      stdio.holdWrites(1, async ([line], stdin) => {
+        const bytes = Buffer.from(line, 'utf8');
+        let from = 0;
+        for (const at of [...splitOffsets(bytes, step.cuts, step.inChar), bytes.length]) {
+          await writeChunk(stdin, bytes.subarray(from, at));
+          from = at;
+          if (at < bytes.length) await paced();
+        }
+      });
+      rec.sent = withId(step.method, step.params, id);
+      const ex = await session.request(step.method, step.params, { id });
+      rec.response = ex.response;
+      return judge(step, r, i, ex, session, recorder, mark, ctx, out);
+    }
+    const ids = step.requests.map((_, k) => joinedId(ctx.idTheme, i, k));
+    stdio.holdWrites(step.requests.length, (lines, stdin) => writeChunk(stdin, lines.join('\n'.repeat(step.blankLines))));
+    rec.sent = step.requests.map((q, k) => withId(q.method, q.params, ids[k]));
+    const exs = await Promise.all(step.requests.map((q, k) => session.request(q.method, q.params, { id: ids[k] })));
+    rec.response = exs.map((e) => e.response);
+    for (const ex of exs) if (await judge(step, r, i, ex, session, recorder, mark, ctx, out)) return true;
+    return false;
+  }
+  if (session.kind !== 'http') {
+    rec.skipped = `an HTTP ${step.kind} step does not apply over ${session.kind}`;
+    return false;
+  }
+  const headers = step.kind === 'headers' ? headerOverrides(step.variant, step.method) : { Accept: 'text/event-stream, application/json;q=0.5' };
+  if (step.kind === 'sse') (session.transport as Partial<HttpTransport>).readNextStreamToEnd?.();
+  rec.sent = { ...withId(step.method, step.params, id), headers };
+  const ex = await session.request(step.method, step.params, { id, headers });
+  rec.response = ex.response;
+  return judge(step, r, i, ex, session, recorder, mark, ctx, out);
+}

@@ -5,7 +5,8 @@
 
 import { setMaxListeners } from 'node:events';
 import { evaluateCases, shrinkFailure, type Evaluated, type PropertyOptions } from '../arbitraries/property.js';
-import { declaredMethods, describeStep, sequenceArbitrary, type Step, type TargetProfile } from '../arbitraries/sequences.js';
+import { declaredMethods, type IdStyle } from '../arbitraries/sequences.js';
+import { describeFuzzStep, fuzzSequenceArbitrary, idTheme, type FuzzProfile, type FuzzStep } from '../arbitraries/fuzz-sequences.js';
 import { isModernVersion, judgedVersion, type SpecVersion, type VersionChoice } from '../protocol/versions.js';
 import type { EraInfo, PeerInfo, TargetInfo } from '../results/run.js';
 import { listAll, resultOf } from '../suites/exchange.js';
@@ -62,7 +63,9 @@ export interface FuzzFinding {
   /** Generated sequences (before shrinking) that showed it. */
   count: number;
   /** The minimal sequence: the shrunk one, cut after the step that broke the rule. */
-  steps: Step[];
+  steps: FuzzStep[];
+  /** The id style the sequence ran with (ID_THEMES); replay uses it too. */
+  idTheme: IdStyle;
   /** What those steps sent, resolved (ids, listed URIs). */
   sent: unknown[];
   evidence: Observation['evidence'];
@@ -79,7 +82,7 @@ export interface FuzzResult {
   target: TargetInfo;
   era: EraInfo;
   peer: PeerInfo;
-  profile: TargetProfile;
+  profile: FuzzProfile;
   seed: number;
   runs: number;
   steps: number;
@@ -162,8 +165,9 @@ function allowed(method: string, opts: FuzzOptions): boolean {
 }
 
 /** The steps a profile allows, after --methods/--skip-methods (tools/call and resources/read count as methods). */
-export function profileFor(d: Pick<Discovery, 'version' | 'tools'> & { era: 'legacy' | 'modern'; capabilities: Record<string, unknown> }, opts: FuzzOptions, notes: string[]): TargetProfile {
+export function profileFor(d: Pick<Discovery, 'version' | 'tools'> & { era: 'legacy' | 'modern'; capabilities: Record<string, unknown>; transport?: 'stdio' | 'http' }, opts: FuzzOptions, notes: string[]): FuzzProfile {
   return {
+    transport: d.transport,
     version: d.version,
     era: d.era,
     methods: declaredMethods(d.era, d.capabilities).filter((m) => allowed(m, opts)),
@@ -176,14 +180,16 @@ export function profileFor(d: Pick<Discovery, 'version' | 'tools'> & { era: 'leg
 }
 
 /** Only steps whose method --methods/--skip-methods allow (tool calls and the listed methods are chosen in the profile). */
-function stepAllowed(s: Step, opts: FuzzOptions): boolean {
+function stepAllowed(s: FuzzStep, opts: FuzzOptions): boolean {
+  if (s.kind === 'joined') return s.requests.every((q) => allowed(q.method, opts));
+  if (s.kind === 'split' || s.kind === 'headers' || s.kind === 'sse') return s.method === 'tools/call' ? allowed('tools/call', opts) : allowed(s.method, opts);
   return s.kind === 'call' || allowed(methodOf(s), opts);
 }
 
 interface Chunk {
   seed: number;
   numRuns: number;
-  cases: Evaluated<Step[], SequenceOutcome>[];
+  cases: Evaluated<FuzzStep[], SequenceOutcome & { idTheme: IdStyle }>[];
 }
 
 /** Run a fuzz campaign against a server. Throws TargetStartError/HandshakeError when the target cannot be tested at all. */
@@ -200,7 +206,7 @@ export async function fuzz(spec: ServerTarget, opts: FuzzOptions): Promise<FuzzR
     const recording = new Recorder();
     const d = await discover(factory, opts, recording);
     const notes: string[] = [];
-    const profile = profileFor({ version: d.version, tools: d.tools, era: d.era.era, capabilities: d.peer.capabilities }, opts, notes);
+    const profile = profileFor({ version: d.version, tools: d.tools, era: d.era.era, capabilities: d.peer.capabilities, transport: spec.kind }, opts, notes);
     // Fixed port: two started servers cannot listen at once.
     const oneAtATime = spec.kind === 'http' && opts.start !== undefined && !usesPortPlaceholder(spec.url, opts.start);
     if (spec.kind === 'http' && opts.start) notes.push(`each sequence and each shrink candidate runs on a freshly started server (--start)${oneAtATime && (opts.concurrency ?? 2) > 1 ? '; one at a time, as the URL names a fixed port (use {port} in the URL and the command to run several at once)' : ''}`);
@@ -209,10 +215,10 @@ export async function fuzz(spec: ServerTarget, opts: FuzzOptions): Promise<FuzzR
     const target = targetInfo(spec);
     opts.onEvent?.({ type: 'fuzz-start', target, era: d.era, seed: opts.seed, methods: profile.methods, tools: profile.tools.map((t) => t.name), notes });
 
-    const arb = sequenceArbitrary(profile, { maxLength: opts.maxLength }, opts.seed).map((steps) => steps.filter((s) => stepAllowed(s, opts)));
+    const arb = fuzzSequenceArbitrary(profile, { maxLength: opts.maxLength }, opts.seed).map((steps) => steps.filter((s) => stepAllowed(s, opts)));
     let index = 0;
-    const ctx = (source: string): SequenceContext => ({ factory, version: d.version, timeoutMs: opts.timeoutMs, resources: d.resources, prompts: d.prompts, templates: d.templates, parent: recording, source, signal: stop.signal });
-    const runOne = (source: string) => (steps: Step[]) => runSequence(steps, ctx(source));
+    const ctx = (source: string, theme: IdStyle): SequenceContext => ({ factory, version: d.version, timeoutMs: opts.timeoutMs, resources: d.resources, prompts: d.prompts, templates: d.templates, parent: recording, source, signal: stop.signal, idTheme: theme });
+    const runOne = (source: string, theme: IdStyle) => async (steps: FuzzStep[]) => ({ ...(await runSequence(steps, ctx(source, theme))), idTheme: theme });
     const totalRuns = opts.runs ?? (opts.timeMs !== undefined ? Number.POSITIVE_INFINITY : 50);
     const concurrency = oneAtATime ? 1 : (opts.concurrency ?? 2);
     const chunks: Chunk[] = [];
@@ -226,8 +232,10 @@ export async function fuzz(spec: ServerTarget, opts: FuzzOptions): Promise<FuzzR
       const popts: PropertyOptions = { seed: opts.seed + k, numRuns, concurrency };
       const cases = await evaluateCases(arb, popts, async (seq) => {
         const i = index++;
-        if (Date.now() >= deadline || stop.signal.aborted) return { records: [], observations: [], durationMs: 0, startFailure: 'not run: the time budget was spent' };
-        const out = await runOne(`seq-${i}`)(seq);
+        // Id themes cycle over the sequences of the run: every unusual id style shows up early.
+        const theme = idTheme(i);
+        if (Date.now() >= deadline || stop.signal.aborted) return { records: [], observations: [], durationMs: 0, startFailure: 'not run: the time budget was spent', idTheme: theme };
+        const out = await runOne(`seq-${i}`, theme)(seq);
         opts.onEvent?.({ type: 'sequence', index: i, steps: out.records.length, observations: out.observations.map((o) => ({ oracle: o.oracle, method: o.method, step: o.step })), startFailure: out.startFailure, durationMs: out.durationMs });
         return out;
       });
@@ -242,13 +250,13 @@ export async function fuzz(spec: ServerTarget, opts: FuzzOptions): Promise<FuzzR
     }
 
     // De-duplicate: one finding per oracle + method, counted over the generated sequences.
-    const firsts = new Map<string, { chunk: Chunk; obs: Observation; count: number }>();
+    const firsts = new Map<string, { chunk: Chunk; obs: Observation; count: number; idTheme: IdStyle }>();
     for (const chunk of chunks) {
       for (const c of chunk.cases) {
         for (const key of new Set(c.result.observations.map((o) => o.key))) {
           const f = firsts.get(key);
           if (f) f.count++;
-          else firsts.set(key, { chunk, obs: c.result.observations.find((o) => o.key === key)!, count: 1 });
+          else firsts.set(key, { chunk, obs: c.result.observations.find((o) => o.key === key)!, count: 1, idTheme: c.result.idTheme });
         }
       }
     }
@@ -256,10 +264,31 @@ export async function fuzz(spec: ServerTarget, opts: FuzzOptions): Promise<FuzzR
     for (const [key, first] of firsts) {
       if (stop.signal.aborted) break;
       const popts: PropertyOptions = { seed: first.chunk.seed, numRuns: first.chunk.numRuns, concurrency, maxShrinkEvaluations: opts.maxShrinkEvaluations ?? 40, shrinkBudgetMs: Math.max(60_000, 20 * opts.timeoutMs) };
-      const shrunk = await shrinkFailure(arb, popts, first.chunk.cases, runOne(`shrink ${key}`), (r) => r.observations.some((o) => o.key === key));
-      const obs = shrunk?.result.observations.find((o) => o.key === key) ?? first.obs;
-      const value = shrunk?.value ?? [];
-      const outcome = shrunk?.result;
+      // Every shrink candidate descends from the first failing sequence: it runs with that one's id theme.
+      const failing = first.chunk.cases.filter((c) => c.result.idTheme === first.idTheme);
+      const shrunk = await shrinkFailure(arb, popts, failing, runOne(`shrink ${key}`, first.idTheme), (r) => r.observations.some((o) => o.key === key));
+      let obs = shrunk?.result.observations.find((o) => o.key === key) ?? first.obs;
+      let value = shrunk?.value ?? [];
+      let outcome = shrunk?.result;
+      // fast-check shrinks motifs (a list and the step after it) as a unit: a last greedy pass drops
+      // single steps, each candidate on a fresh target, within what is left of the shrink budget.
+      if (shrunk && outcome) {
+        let left = Math.max(0, (opts.maxShrinkEvaluations ?? 40) - shrunk.shrinks);
+        let cut = value.slice(0, obs.step + 1);
+        for (let j = cut.length - 2; j >= 0 && left > 0 && !stop.signal.aborted; j--) {
+          left--;
+          const candidate = [...cut.slice(0, j), ...cut.slice(j + 1)];
+          const r = await runOne(`shrink ${key}`, first.idTheme)(candidate);
+          const o = r.observations.find((x) => x.key === key);
+          if (o) {
+            cut = candidate.slice(0, o.step + 1);
+            value = candidate;
+            outcome = r;
+            obs = o;
+            j = Math.min(j, cut.length - 1);
+          }
+        }
+      }
       // The steps after the one that broke the rule cannot have caused it: cut them.
       const minimal = value.slice(0, obs.step + 1);
       const f: FuzzFinding = {
@@ -270,6 +299,7 @@ export async function fuzz(spec: ServerTarget, opts: FuzzOptions): Promise<FuzzR
         message: obs.message,
         count: first.count,
         steps: minimal,
+        idTheme: first.idTheme,
         sent: (outcome?.records ?? []).slice(0, obs.step + 1).map((r) => r.sent ?? null),
         evidence: obs.evidence,
         seed: popts.seed,
@@ -289,6 +319,7 @@ export async function fuzz(spec: ServerTarget, opts: FuzzOptions): Promise<FuzzR
           path: f.path,
           finding: { key, oracle: f.oracle, level: f.level, method: f.method, message: f.message, title: ORACLES[f.oracle].title },
           steps: f.steps,
+          idTheme: f.idTheme,
           sent: f.sent,
           resources: d.resources,
           prompts: d.prompts,
@@ -310,7 +341,7 @@ export async function fuzz(spec: ServerTarget, opts: FuzzOptions): Promise<FuzzR
 }
 
 /** The minimal sequence of a finding, one line per step. */
-export function describeSequence(steps: Step[]): string[] {
-  return steps.map((s, i) => `${i + 1}. ${describeStep(s)}`);
+export function describeSequence(steps: FuzzStep[]): string[] {
+  return steps.map((s, i) => `${i + 1}. ${describeFuzzStep(s)}`);
 }
 

@@ -101,6 +101,13 @@ export class HttpTransport implements Transport {
     this.modern = on;
   }
 
+  private readNextToEnd = false;
+
+  /** Transport-layer fuzzing: read the next exchange's SSE answer to the end of its stream (sseRead says how it ended). */
+  readNextStreamToEnd(): void {
+    this.readNextToEnd = true;
+  }
+
   /** Nothing to start: reachability is checked by the first request (TargetStartError if it fails). */
   async open(): Promise<void> {
     return;
@@ -113,6 +120,8 @@ export class HttpTransport implements Transport {
     const parsed =
       typeof body === 'string' ? tryParseJson(body) : body === undefined ? ({ ok: false } as const) : { ok: true as const, value: body };
     const headers = applyHeaderOverrides(this.baseHeaders(method, parsed.ok ? parsed.value : undefined), opts.headers);
+    const readToEnd = this.readNextToEnd;
+    this.readNextToEnd = false;
 
     const messages: unknown[] = [];
     const seq: number[] = [];
@@ -125,6 +134,7 @@ export class HttpTransport implements Transport {
     /** 2026-07-28: an InputRequiredResult ended the wait; the stream is read on to its end (IR-15). */
     let trailing = false;
     let streamBroken = false;
+    let sseRead: 'ended' | 'open' | undefined;
     const timer = setTimeout(() => {
       timedOut = true;
       controller.abort();
@@ -239,7 +249,7 @@ export class HttpTransport implements Transport {
       if (isSse) {
         const parser = createParser({
           onEvent: (ev) => {
-            if (finishedEarly && !trailing) return;
+            if (finishedEarly && !readToEnd && !trailing) return;
             if (ev.data === '') return; // priming event (HL-04): carries only an id
             const data: Record<string, unknown> = {};
             if (ev.id !== undefined) data.sseId = ev.id;
@@ -261,10 +271,11 @@ export class HttpTransport implements Transport {
         const out = await readBounded(res.body, this.maxBody, (t) => {
           keep(t);
           parser.feed(t);
-          return finishedEarly && !trailing ? 'stop' : undefined;
+          return finishedEarly && !readToEnd && !trailing ? 'stop' : undefined;
         });
         if (out.overflow) this.noteOversize();
-        if (finishedEarly && !trailing) controller.abort(); // the response arrived: drop the rest of the stream
+        if (finishedEarly && readToEnd) sseRead = 'ended';
+        else if (finishedEarly && !trailing) controller.abort(); // the response arrived: drop the rest of the stream (IR-15: not after an InputRequiredResult)
         else if (waitsForId && response === undefined) {
           this.recorder.note('http', 'stream-ended', `SSE stream ended without a response with id ${JSON.stringify(opts.expectId)}`);
           streamBroken = true;
@@ -277,6 +288,10 @@ export class HttpTransport implements Transport {
     } catch (err) {
       if (aborted) {
         // the run ended: nothing to note
+      } else if (timedOut && readToEnd && finishedEarly) {
+        // The answer came, but the stream stayed open until the timeout.
+        timedOut = false;
+        sseRead = 'open';
       } else if (trailing) {
         // After an InputRequiredResult the stream was read on until its end or the timeout (IR-15):
         // the answer itself came in time.
@@ -294,7 +309,7 @@ export class HttpTransport implements Transport {
     }
     const http: HttpOutcome = { status: res.status, headers: resHeaders, body: bodyText };
     if (contentType !== undefined) http.contentType = contentType;
-    return result(streamBroken && response === undefined ? { http, streamBroken: true } : { http });
+    return result({ ...(streamBroken && response === undefined ? { http, streamBroken: true } : { http }), ...(sseRead ? { sseRead } : {}) });
   }
 
   async close(): Promise<CloseInfo | undefined> {

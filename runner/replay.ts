@@ -3,7 +3,8 @@
 
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Step } from '../arbitraries/sequences.js';
+import type { IdStyle } from '../arbitraries/sequences.js';
+import type { FuzzStep } from '../arbitraries/fuzz-sequences.js';
 import { isSpecVersion, type SpecVersion } from '../protocol/versions.js';
 import type { TargetInfo } from '../results/run.js';
 import { ORACLES, runSequence, targetFactory, type ListedPrompt, type Observation, type OracleId, type SequenceOutcome } from './fuzz-sequence.js';
@@ -30,7 +31,9 @@ export interface Repro {
    * The minimal sequence. Ids the session chooses are implicit (its counter), unusual ids are given by
    * style; `resources/read` steps refer symbolically to a listed resource (`{ ref: 'resource', index }`).
    */
-  steps: Step[];
+  steps: FuzzStep[];
+  /** The id style of the sequence (ID_THEMES; absent: the session's counter, as in older repros). */
+  idTheme?: IdStyle;
   /** What the steps sent when the finding was made, resolved (for reading; replay resolves afresh). */
   sent: unknown[];
   /** Resource URIs the target listed at discovery (what `read` steps refer to before a resources/list in the sequence). */
@@ -128,6 +131,7 @@ export async function replay(repro: Repro | string, target?: ServerTarget, opts:
       parent: new Recorder(),
       source: 'replay',
       signal: opts.signal,
+      idTheme: r.idTheme,
     });
     if (outcome.startFailure) throw new ReproFormatError(`the target could not be started for the replay: ${outcome.startFailure}`);
     const observations = outcome.observations;

@@ -275,8 +275,27 @@ export class StdioTransport implements Transport {
       });
       p.seq.push(ev.seq);
       this.lastSent = text.length > LAST_SENT_CHARS ? `${text.slice(0, LAST_SENT_CHARS)}…` : text;
-      this.proc?.stdin?.write(line);
+      if (this.held) {
+        const h = this.held;
+        h.lines.push(line);
+        if (h.lines.length >= h.count) {
+          this.held = undefined;
+          const stdin = this.proc?.stdin;
+          if (stdin) void Promise.resolve(h.flush(h.lines, stdin)).catch(() => undefined);
+        }
+      } else this.proc?.stdin?.write(line);
     });
+  }
+
+  private held?: { count: number; lines: string[]; flush: (lines: string[], stdin: NodeJS.WritableStream) => Promise<void> | void };
+
+  /**
+   * Transport-layer fuzzing: hold the next `count` lines the exchanges write, then hand them to
+   * `flush` with the target's stdin (to write them in pieces, or joined in one write). The
+   * exchanges wait for their answers as usual.
+   */
+  holdWrites(count: number, flush: (lines: string[], stdin: NodeJS.WritableStream) => Promise<void> | void): void {
+    this.held = { count, lines: [], flush };
   }
 
   async close(): Promise<CloseInfo | undefined> {

@@ -55,6 +55,8 @@ export interface ExchangeResult {
   /** HTTP: the response stream ended or broke before the answer came (HM-05: the request is lost). */
   streamBroken?: boolean;
   elapsedMs: number;
+  /** HTTP, an SSE answer read to its end on request (readNextStreamToEnd): the stream ended, or stayed open until the timeout. */
+  sseRead?: 'ended' | 'open';
   /** Recorder sequence numbers of what was sent and received for this exchange. */
   seq: number[];
 }

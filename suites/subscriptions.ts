@@ -5,12 +5,14 @@
 import { loadSchema } from '../protocol/schema-registry.js';
 import { MODERN } from '../protocol/versions.js';
 import type { Evidence } from '../results/verdict.js';
-import { check, holds, skip, untestable, violated, type Judgement } from './check.js';
+import { check, holds, oracle, skip, untestable, violated, type Judgement } from './check.js';
 import { clipJson, errorOf, evidence, isObj, outcome } from './exchange.js';
-import { ACK, LISTEN_TYPES, legacyResourceSubscriptionScenario, subscriptionIdOf, subscriptionsScenario, type Listen, type SubscriptionsObs } from './scenarios/subscriptions.js';
+import { ACK, LISTEN_TYPES, SUBSCRIPTION_ID, legacyResourceSubscriptionScenario, repeated, subscriptionIdOf, subscriptionsScenario, type Listen, type SubscriptionsObs, type Update } from './scenarios/subscriptions.js';
 import type { Exchange } from './ports.js';
+import type { RunObservations } from './observations.js';
 
 const SUB26 = 'https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/subscriptions';
+const CAN26 = 'https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/cancellation';
 const RESOURCES25 = 'https://modelcontextprotocol.io/specification/2025-11-25/server/resources';
 
 function listensOf(obs: SubscriptionsObs): Listen[] {
@@ -46,12 +48,74 @@ function requested(filter: Record<string, unknown>, m: Record<string, unknown>):
     case 'notifications/resources/list_changed':
       return filter.resourcesListChanged === true;
     case 'notifications/resources/updated':
-      return Array.isArray(filter.resourceSubscriptions) && filter.resourceSubscriptions.includes(p.uri);
+      return Array.isArray(filter.resourceSubscriptions) && filter.resourceSubscriptions.some((u) => typeof u === 'string' && covers(u, p.uri));
     case 'notifications/tasks':
       return Array.isArray(filter.taskIds) && filter.taskIds.includes(p.taskId);
     default:
       return false;
   }
+}
+
+/**
+ * Whether an update for `uri` belongs to a subscription to `subscribed`: the same uri, or (both
+ * schemas: "this might be a sub-resource of the one that the client actually subscribed to") one below it.
+ */
+export function covers(subscribed: string, uri: unknown): boolean {
+  if (typeof uri !== 'string') return false;
+  if (uri === subscribed) return true;
+  if (!uri.startsWith(subscribed)) return false;
+  return subscribed.endsWith('/') || ['/', '#', '?'].includes(uri[subscribed.length]);
+}
+
+type Obj = Record<string, unknown>;
+
+
+/** How the server ended a listen mcpspec had not ended (yet): its response, a notifications/cancelled, or a closed stream. */
+interface ServerEnd {
+  id: unknown;
+  how: 'response' | 'cancelled' | 'closed';
+  message?: Obj;
+  seq?: number;
+  exchange?: Exchange;
+}
+
+/** Every subscriptions/listen of the run the server ended on its own (SB-08), from the recording. */
+function serverEnds(obs: RunObservations): ServerEnd[] {
+  const ins = obs.events.filter((e) => e.dir === 'in' && isObj(e.message));
+  const outs = obs.events.filter((e) => e.dir === 'out' && isObj(e.message));
+  const ends: ServerEnd[] = [];
+  const ids = new Set(outs.filter((e) => (e.message as Obj).method === 'subscriptions/listen' && 'id' in (e.message as Obj)).map((e) => (e.message as Obj).id));
+  for (const id of ids) {
+    if (typeof id !== 'string' && typeof id !== 'number') continue;
+    const clientEnd = outs.find((e) => (e.message as Obj).method === 'notifications/cancelled' && isObj((e.message as Obj).params) && ((e.message as Obj).params as Obj).requestId === id)?.seq ?? Infinity;
+    const ack = ins.find((e) => (e.message as Obj).method === ACK && subscriptionIdOf(e.message as Obj) === id);
+    const response = ins.find((e) => (e.message as Obj).id === id && !('method' in (e.message as Obj)) && ('result' in (e.message as Obj) || 'error' in (e.message as Obj)));
+    const cancelled = ins.find((e) => (e.message as Obj).method === 'notifications/cancelled' && isObj((e.message as Obj).params) && ((e.message as Obj).params as Obj).requestId === id);
+    // An error before any acknowledgement is a refused listen, not an ended one (subscriptions.ack judges those).
+    if (cancelled && cancelled.seq < clientEnd) ends.push({ id, how: 'cancelled', message: cancelled.message as Obj, seq: cancelled.seq });
+    else if (response && response.seq < clientEnd && (ack || 'result' in (response.message as Obj))) ends.push({ id, how: 'response', message: response.message as Obj, seq: response.seq });
+    else if (ack && !response) {
+      // HTTP: the listen's stream ended with no answer while mcpspec still held it.
+      const ex = obs.exchanges.find((x) => x.id === id && x.method === 'subscriptions/listen');
+      if (ex?.streamBroken && !ex.aborted && !ex.timedOut) ends.push({ id, how: 'closed', exchange: ex });
+    }
+  }
+  return ends;
+}
+
+/** What is wrong with how a server ended a listen (SB-08), or undefined. */
+function badEnd(end: ServerEnd): string | undefined {
+  if (end.how === 'cancelled') return undefined;
+  if (end.how === 'closed') return 'the stream closed with neither the completion result nor notifications/cancelled (an abrupt end)';
+  const m = end.message!;
+  if (!isObj(m.result)) return `it answered with an error (${JSON.stringify(isObj(m.error) ? m.error.code : m.error)}), not the completion result`;
+  const problems: string[] = [];
+  if (m.result.resultType !== 'complete') problems.push(`resultType is ${JSON.stringify(m.result.resultType)}, not "complete"`);
+  const meta = isObj(m.result._meta) ? m.result._meta : {};
+  if (meta[SUBSCRIPTION_ID] !== end.id) problems.push(`_meta["${SUBSCRIPTION_ID}"] is ${JSON.stringify(meta[SUBSCRIPTION_ID])}, not ${JSON.stringify(end.id)}`);
+  const extra = Object.keys(m.result).filter((k) => k !== 'resultType' && k !== '_meta');
+  if (extra.length) problems.push(`it carries ${extra.join(', ')} (the result is otherwise empty)`);
+  return problems.length ? problems.join('; ') : undefined;
 }
 
 export const subscriptionsChecks = [
@@ -151,7 +215,89 @@ export const subscriptionsChecks = [
         return !(isObj(r) && isObj(r.result) && empty(r.result));
       });
       if (bad.length) return violated(bad.map(([w, ex]) => `${w} ${obs.uri} got ${outcome(ex)}`).join('; '), bad.map(([w, ex]) => evidence(w, ex, { expected: { result: {} } })));
-      return holds(`subscribed to and unsubscribed from ${obs.uri} (no update can be provoked black-box)`);
+      return holds(`subscribed to and unsubscribed from ${obs.uri}`);
+    },
+  }),
+  check(subscriptionsScenario, {
+    id: 'subscriptions.client-end',
+    title: 'stdio: once mcpspec ends a subscription (notifications/cancelled for the listen id) and a later request was answered, nothing more arrives for that subscription id',
+    requirements: ['SB-07', 'CN-03'],
+    level: 'MUST',
+    versions: MODERN,
+    requires: { transports: ['stdio'] },
+    spec: CAN26,
+    judge(obs) {
+      const none = allRefused(obs);
+      if (none) return none;
+      const watched = listensOf(obs).filter((l) => l.afterEnd);
+      if (watched.length === 0) return untestable(`no subscription was delivering notifications (the same one twice) when mcpspec ended it, so silence after its end would prove nothing${obs.lists.ended === 'quiet' ? ` (the listen for every list and resource got no repeated notification within ${Math.min(obs.lists.boundMs, 2000)} ms of its acknowledgement)` : ''}`);
+      const judged = watched.filter((l) => !l.afterEnd!.why);
+      if (judged.length === 0) return untestable(watched.map((l) => `listen ${l.id}: ${l.afterEnd!.why}`).join('; '));
+      // One batch right after the fence may have been on its way when the cancellation was read (CN-04:
+      // races must be tolerated); the same notification twice shows the subscription still running.
+      const bad = judged.filter((l) => repeated(l.afterEnd!.late.map((m) => m.message)));
+      if (bad.length) {
+        return violated(bad.map((l) => `listen ${l.id}: ${l.afterEnd!.late.length} notification(s) after it was cancelled and a later request answered; first: ${String(l.afterEnd!.late[0].message.method)}`).join(' | '),
+          bad.slice(0, 3).map((l) => ({ what: `after notifications/cancelled for ${l.id} (seq ${l.afterEnd!.cancelSeq}) and the fence's answer (seq ${l.afterEnd!.fenceSeq})`, expected: 'nothing for this subscription', actual: clipJson(l.afterEnd!.late[0].message), seq: l.afterEnd!.late.slice(0, 5).map((m) => m.seq) })));
+      }
+      return holds(judged.map((l) => `listen ${l.id}: ${l.afterEnd!.late.length ? `${l.afterEnd!.late.length} straggler(s), none repeated,` : 'nothing'} after its end (watched ${l.afterEnd!.windowMs} ms past a fence)`).join('; '));
+    },
+  }),
+  oracle({
+    id: 'subscriptions.server-end',
+    title: 'a subscription the server ends itself ends with the completion result (resultType "complete", _meta subscriptionId = the listen id, nothing else) or a notifications/cancelled naming the listen',
+    requirements: ['SB-08', 'SB-09'],
+    level: 'SHOULD',
+    versions: MODERN,
+    spec: SUB26,
+    judge(obs) {
+      const ends = serverEnds(obs);
+      if (ends.length === 0) return untestable('the server ended no subscription during the run (mcpspec ended each one itself)');
+      const bad = ends.map((e) => [e, badEnd(e)] as const).filter(([, why]) => why);
+      if (bad.length) {
+        return violated(bad.map(([e, why]) => `listen ${JSON.stringify(e.id)}: ${why}`).join(' | '),
+          bad.slice(0, 3).map(([e, why]) => (e.exchange ? evidence(`the end of listen ${JSON.stringify(e.id)}: ${why}`, e.exchange, { expected: { result: { resultType: 'complete', _meta: { [SUBSCRIPTION_ID]: e.id } } } }) : { what: `the end of listen ${JSON.stringify(e.id)}: ${why}`, expected: { result: { resultType: 'complete', _meta: { [SUBSCRIPTION_ID]: e.id } } }, actual: clipJson(e.message), seq: e.seq === undefined ? [] : [e.seq] })));
+      }
+      return holds(ends.map((e) => `listen ${JSON.stringify(e.id)} ended by the server with ${e.how === 'cancelled' ? 'notifications/cancelled' : 'the completion result'}`).join('; '));
+    },
+  }),
+  check(legacyResourceSubscriptionScenario, {
+    id: 'subscriptions.updated-legacy',
+    title: 'stdio, legacy: every notifications/resources/updated names a resource (or a sub-resource of one) the client had subscribed to',
+    requirements: ['R25'],
+    level: 'SHOULD',
+    versions: ['2025-06-18', '2025-11-25'],
+    requires: { capabilities: ['resources'], transports: ['stdio'] },
+    spec: RESOURCES25,
+    judge(obs) {
+      if (!obs.declared) return skip('the server does not declare resources.subscribe');
+      if (!obs.subscribed.length) return untestable(`resources/list gave no resource to subscribe to (${outcome(obs.list)})`);
+      const all: Update[] = [...obs.updates, ...(obs.watched?.late ?? [])];
+      if (all.length === 0) return untestable(`no notifications/resources/updated arrived within ${obs.watched?.quietMs ?? 0} ms of subscribing to ${obs.subscribed.length} resource(s) (servers send them when a resource changes; nothing in the run changed one)`);
+      const bad = all.filter((u) => !obs.subscribed.some((s) => s.sentSeq < u.seq && covers(s.uri, u.uri)));
+      if (bad.length) return violated(`${bad.length} of ${all.length} updates name no subscribed resource; first: ${JSON.stringify(bad[0].uri)} (subscribed: ${obs.subscribed.map((s) => s.uri).join(', ')})`, bad.slice(0, 3).map((u) => ({ what: 'notifications/resources/updated', expected: `a uri among (or below) ${obs.subscribed.map((s) => s.uri).join(', ')}, subscribed before it`, actual: clipJson(u.message), seq: [u.seq] })));
+      return holds(`${all.length} update(s), each for a subscribed resource`);
+    },
+  }),
+  check(legacyResourceSubscriptionScenario, {
+    id: 'subscriptions.unsubscribe-legacy',
+    title: 'stdio, legacy: after resources/unsubscribe was answered (and a later request too), no more notifications/resources/updated for that resource',
+    requirements: ['R25'],
+    level: 'SHOULD',
+    versions: ['2025-06-18', '2025-11-25'],
+    requires: { capabilities: ['resources'], transports: ['stdio'] },
+    spec: RESOURCES25,
+    judge(obs) {
+      if (!obs.declared) return skip('the server does not declare resources.subscribe');
+      if (!obs.subscribed.length) return untestable(`resources/list gave no resource to subscribe to (${outcome(obs.list)})`);
+      const w = obs.watched;
+      if (!w) return untestable('nothing was watched after unsubscribing');
+      if (w.why) return untestable(w.why);
+      const unsubscribed = obs.subscribed.filter((s) => isObj(s.unsubscribe?.response) && 'result' in (s.unsubscribe!.response as Obj));
+      // As for listens: one batch right after the fence may have been on its way; a repeat shows the updates still running.
+      const bad = w.late.filter((u) => unsubscribed.some((s) => covers(s.uri, u.uri)));
+      if (repeated(bad.map((u) => u.message))) return violated(`${bad.length} update(s) for unsubscribed resources after the unsubscribes and a fence were answered; first: ${JSON.stringify(bad[0].uri)}`, bad.slice(0, 3).map((u) => ({ what: 'notifications/resources/updated after resources/unsubscribe', expected: 'nothing for this resource', actual: clipJson(u.message), seq: [u.seq] })));
+      return holds(`${obs.updates.length} update(s) while subscribed; none in the ${w.windowMs} ms watched after unsubscribing from ${unsubscribed.length} resource(s)`);
     },
   }),
 ];

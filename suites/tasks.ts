@@ -136,8 +136,8 @@ const legacyChecks = [
   }),
   oracle({
     id: 'tasks.initial-working',
-    title: 'a new task starts in status working',
-    requirements: ['TA-06'],
+    title: 'a new task starts in status working: the CreateTaskResult, the one report of the task as it was created, says working (lastUpdatedAt does not excuse another status)',
+    requirements: ['TA-06', 'TA-07'],
     level: 'MUST',
     versions: LEGACY_ONLY,
     requires: LEGACY_REQ,
@@ -145,13 +145,17 @@ const legacyChecks = [
     judge(obs) {
       const created = snapshots(obs, true).filter((s) => s.where === 'CreateTaskResult');
       if (created.length === 0) return untestable('no task was created in the run');
-      // A report whose lastUpdatedAt is after createdAt shows the task already moved on since it was
-      // created (a fast server): that is no evidence it started elsewhere.
-      const movedOn = (s: Snapshot) => typeof s.task.createdAt === 'string' && typeof s.task.lastUpdatedAt === 'string' && Date.parse(s.task.lastUpdatedAt) > Date.parse(s.task.createdAt);
-      const bad = created.filter((s) => s.status !== 'working' && !movedOn(s));
-      if (bad.length) return violated(`${bad.length} of ${created.length} new tasks started ${bad.map((s) => JSON.stringify(s.status)).join(', ')}, not working (their lastUpdatedAt equals createdAt)`, bad.slice(0, 3).map((s) => snapEvidence(s, 'CreateTaskResult task')));
-      const moved = created.filter((s) => s.status !== 'working').length;
-      return holds(`${created.length - moved} tasks started working${moved ? `; ${moved} had already moved on when the CreateTaskResult was written (lastUpdatedAt after createdAt)` : ''}`);
+      // TA-06 is a MUST on the state a task is created in, and the CreateTaskResult (returned as soon
+      // as the task is accepted, TA-07) is the requestor's only view of the task at creation. An
+      // earlier version let a non-working status pass when lastUpdatedAt was later than createdAt (the
+      // task "visibly moved on"); that made the verdict depend on the server's clock resolution: the
+      // same server, doing the same thing, passed or failed by the millisecond. The status alone decides now.
+      const bad = created.filter((s) => s.status !== 'working');
+      if (bad.length) {
+        const stamps = (s: Snapshot) => (s.task.lastUpdatedAt === s.task.createdAt ? 'lastUpdatedAt = createdAt' : `createdAt ${String(s.task.createdAt)}, lastUpdatedAt ${String(s.task.lastUpdatedAt)}`);
+        return violated(`${bad.length} of ${created.length} CreateTaskResults report a new task as ${bad.map((s) => `${JSON.stringify(s.status)} (${stamps(s)})`).join(', ')}, not working`, bad.slice(0, 3).map((s) => snapEvidence(s, 'CreateTaskResult task')));
+      }
+      return holds(`${created.length} task(s) created working`);
     },
   }),
   oracle({

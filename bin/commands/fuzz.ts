@@ -16,8 +16,10 @@ import { UsageError } from '../usage-error.js';
 
 export function fuzzOptions(y: Argv) {
   return y
-    .usage('mcpspec fuzz --stdio -- <command> [args...]\nmcpspec fuzz --url http://127.0.0.1:3000/mcp [--start -- <command> [args...]]\nmcpspec fuzz --url http://127.0.0.1:{port}/mcp --start -- node server.js --port {port}')
-    .option('stdio', { type: 'boolean', default: false, describe: 'start the server command given after -- afresh for every sequence' })
+    .usage('mcpspec fuzz --stdio -- <command> [args...]\nmcpspec fuzz --url http://127.0.0.1:3000/mcp [--start -- <command> [args...]]\nmcpspec fuzz --url http://127.0.0.1:{port}/mcp --start -- node server.js --port {port}\nmcpspec fuzz client --http -- <client command with {url}>\nmcpspec fuzz client --stdio -- <client command with {server}>')
+    .positional('role', { type: 'string', describe: 'client: fuzz a client (mcpspec serves near-valid and odd answers); default: a server' })
+    .option('stdio', { type: 'boolean', default: false, describe: 'server: start the command given after -- afresh for every sequence; client: the client starts {server}' })
+    .option('http', { type: 'boolean', default: false, describe: 'fuzz client: the client speaks Streamable HTTP to {url}' })
     .option('url', { type: 'string', describe: 'a Streamable HTTP endpoint (each sequence gets a new session where the era has them)' })
     .option('start', { type: 'boolean', default: false, describe: 'with --url: start the server command given after -- afresh for every sequence and shrink step ({port} = a free port)' })
     .option('header', { type: 'array', string: true, describe: 'extra HTTP header "Name: value"; its value is redacted' })
@@ -40,7 +42,9 @@ export function fuzzOptions(y: Argv) {
 }
 
 export interface FuzzArgs {
+  role?: string;
   stdio: boolean;
+  http?: boolean;
   url?: string;
   start?: boolean;
   header?: string[];
@@ -93,6 +97,9 @@ function positiveInt(n: number | undefined, name: string): number | undefined {
 
 /** Run a fuzz campaign; resolves to the exit code (0 nothing found, 1 a finding). */
 export async function runFuzzCommand(args: FuzzArgs): Promise<number> {
+  if (args.role === 'client') return (await import('./fuzz-client.js')).runFuzzClientCommand(args);
+  if (args.role !== undefined && args.role !== 'server') throw new UsageError(`mcpspec fuzz ${args.role}: say client, or nothing for a server`);
+  if (args.http) throw new UsageError('--http goes with mcpspec fuzz client; a server is fuzzed with --stdio or --url');
   if (!(VERSION_CHOICES as readonly string[]).includes(args['spec-version'])) throw new UsageError(`unknown --spec-version ${args['spec-version']}`);
   const target = serverTargetOf(args);
   const start = startCommandOf(args);

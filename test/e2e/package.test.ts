@@ -30,7 +30,7 @@ describe('the packed package', () => {
   }, 600_000);
 
   it('ships what the CLI needs and nothing of the workspace', () => {
-    for (const f of ['dist/bin/mcpspec.js', 'dist/bin/cli.js', 'dist/bin/action.js', 'dist/fixtures/servers/reference/main.js', 'fixtures/schemas/mcp-2026-07-28.schema.json', 'reports/report.schema.json', 'docs/report-format.md', 'README.md', 'package.json']) {
+    for (const f of ['dist/cli/mcpspec.js', 'dist/bin/mcpspec.js', 'dist/bin/cli.js', 'dist/bin/action.js', 'dist/fixtures/servers/reference/main.js', 'fixtures/schemas/mcp-2026-07-28.schema.json', 'reports/report.schema.json', 'docs/report-format.md', 'README.md', 'package.json']) {
       expect(files, f).toContain(f);
     }
     expect(files.filter((f) => /^(test|node_modules|\.cache)\//.test(f) || f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);

@@ -62,10 +62,11 @@ describe('real servers from npm', () => {
       // echo (no taskSupport) called with params.task gets -32602 where TA-03 says -32601.
       warn: ['jsonrpc.batch', 'logging.set-level-invalid', 'pagination.invalid-cursor', 'prompts.get', 'resources.unknown-legacy', 'tasks.forbidden-with-task', 'tools.unknown-tool'],
       // It asks for roots/list right after initialization (asks.declared and asks.schema pass), never
-      // during a call of a read-only tool; its progress-reporting tool is not read-only. An unknown
-      // logging level gets -32603 (the SDK's params validation), not -32602; nothing it does by default
-      // logs, and no tool known to change its tool list is listed.
-      untestable: ['asks.answered', 'cancel.silent-after', 'capabilities.undeclared-method', 'lists.tools-changed-legacy', 'logging.set-level-filter', 'pagination.terminates', 'progress.notifications'],
+      // during a call of a read-only tool; its progress-reporting tool is not read-only. Subscribed
+      // resources send no update unless its (not read-only) toggle-subscriber-updates tool is called.
+      // An unknown logging level gets -32603 (the SDK's params validation), not -32602; nothing it does
+      // by default logs, and no tool known to change its tool list is listed.
+      untestable: ['asks.answered', 'cancel.silent-after', 'capabilities.undeclared-method', 'lists.tools-changed-legacy', 'logging.set-level-filter', 'pagination.terminates', 'progress.notifications', 'subscriptions.unsubscribe-legacy', 'subscriptions.updated-legacy'],
       error: [],
     });
   });
@@ -108,7 +109,8 @@ describe('real servers from npm', () => {
     expect(verdicts(run)).toEqual({
       fail: SDK1_STDIO_FAILS,
       warn: ['jsonrpc.batch', 'pagination.invalid-cursor', 'resources.unknown-legacy', 'tools.unknown-tool'],
-      untestable: ['asks.answered', 'asks.declared', 'asks.schema', 'cancel.silent-after', 'lists.tools-changed-legacy', 'pagination.terminates', 'progress.notifications', 'robustness.rejects-near-valid'],
+      // Its one resource (the knowledge graph) sends no update while nothing writes to it.
+      untestable: ['asks.answered', 'asks.declared', 'asks.schema', 'cancel.silent-after', 'lists.tools-changed-legacy', 'pagination.terminates', 'progress.notifications', 'robustness.rejects-near-valid', 'subscriptions.unsubscribe-legacy', 'subscriptions.updated-legacy'],
       error: [],
     });
   });
@@ -133,8 +135,10 @@ describe('real servers from npm', () => {
       // A malformed inputResponses value is read as a missing one (a fresh input_required), not -32602 (IR-10).
       warn: ['jsonrpc.batch', 'mrtr.malformed-responses', 'pagination.invalid-cursor'],
       // confirm_echo keeps no requestState, so there is none to tamper with; no tool reports progress;
+      // subscriptions/listen is acknowledged, but nothing changes while mcpspec listens (so nothing to
+      // watch after mcpspec ends it), and the server ends no subscription itself.
       // subscriptions/listen is acknowledged, but nothing changes while mcpspec listens.
-      untestable: ['caching.scope-constant', 'cancel.modern-silent', 'lists.tools-changed', 'mrtr.tampered-state', 'pagination.terminates', 'progress.notifications', 'subscriptions.ids', 'subscriptions.requested-only'],
+      untestable: ['caching.scope-constant', 'cancel.modern-silent', 'lists.tools-changed', 'mrtr.tampered-state', 'pagination.terminates', 'progress.notifications', 'subscriptions.client-end', 'subscriptions.ids', 'subscriptions.requested-only', 'subscriptions.server-end'],
       error: [],
     });
   });
@@ -145,7 +149,7 @@ describe('real servers from npm', () => {
     expect(verdicts(run)).toEqual({
       fail: [],
       warn: ['mrtr.malformed-responses', 'pagination.invalid-cursor'],
-      untestable: ['caching.scope-constant', 'cancel.modern-disconnect', 'lists.tools-changed', 'mrtr.sse-final', 'mrtr.tampered-state', 'pagination.terminates', 'progress.notifications', 'subscriptions.ids', 'subscriptions.requested-only'],
+      untestable: ['caching.scope-constant', 'cancel.modern-disconnect', 'lists.tools-changed', 'mrtr.sse-final', 'mrtr.tampered-state', 'pagination.terminates', 'progress.notifications', 'subscriptions.ids', 'subscriptions.requested-only', 'subscriptions.server-end'],
       error: [],
     });
     // The input_required flow of confirm_echo was played to the end by mcpspec as a capable client.

@@ -75,9 +75,8 @@ describe('tasks on real servers (2025-11-25)', () => {
     const v = verdicts(run);
     expect(v.error).toEqual([]);
     // An unknown taskId gets -32603 (TA-14: -32602); a required-task tool called plainly throws, so
-    // -32603 (TA-03: -32601). tasks.initial-working varies: a task's CreateTaskResult already says
-    // input_required, with lastUpdatedAt equal to createdAt at millisecond resolution or one later.
-    expect(v.fail.filter((id) => id !== 'tasks.initial-working')).toEqual(['tasks.required-without-task', 'tasks.unknown-id']);
+    // -32603 (TA-03: -32601). A task's CreateTaskResult already says input_required (TA-06: working).
+    expect(v.fail).toEqual(['tasks.initial-working', 'tasks.required-without-task', 'tasks.unknown-id']);
     expect(v.skip).toEqual(['tasks.cancel', 'tasks.cancel-terminal', 'tasks.list', 'tasks.list-bad-cursor']);
     expect(v.pass).toEqual(expect.arrayContaining(['tasks.create', 'tasks.result', 'tasks.related-task', 'tasks.schema']));
   });
@@ -87,9 +86,9 @@ describe('tasks on real servers (2025-11-25)', () => {
     const run = await runServerSuite({ kind: 'http', url }, { ...OPTIONS, allowDestructive: true });
     const v = verdicts(run);
     // collect-user-info-task (taskSupport required) called plainly is served (TA-03: -32601);
-    // greet with params.task gets -32602 (TA-03: should be -32601). tasks.initial-working varies as
-    // above (the task elicits at once, so its CreateTaskResult already says input_required).
-    expect({ fail: v.fail.filter((id) => id !== 'tasks.initial-working'), warn: v.warn, error: v.error }).toEqual({ fail: ['tasks.required-without-task'], warn: ['tasks.forbidden-with-task'], error: [] });
+    // greet with params.task gets -32602 (TA-03: should be -32601). The task elicits at once, so its
+    // CreateTaskResult already says input_required (TA-06: working).
+    expect({ fail: v.fail, warn: v.warn, error: v.error }).toEqual({ fail: ['tasks.initial-working', 'tasks.required-without-task'], warn: ['tasks.forbidden-with-task'], error: [] });
     expect(v.skip).toEqual(['tasks.cancel', 'tasks.cancel-terminal', 'tasks.list', 'tasks.list-bad-cursor']);
   });
 });
@@ -125,7 +124,7 @@ describe('subscriptions/listen on real servers (2026-07-28)', () => {
     const run = await runServerSuite({ kind: 'stdio', command: process.execPath, args: [entry, '--readOnly'] }, { ...OPTIONS, specVersion: '2026-07-28', allowDestructive: false, checks, env: { set: { MDB_MCP_TELEMETRY: 'disabled' } } });
     const v = verdicts(run);
     expect(run.era).toMatchObject({ era: 'modern', version: '2026-07-28' });
-    expect({ pass: v.pass, fail: v.fail, warn: v.warn, error: v.error, untestable: v.untestable }).toEqual({ pass: ['subscriptions.ack'], fail: [], warn: [], error: [], untestable: ['subscriptions.ids', 'subscriptions.requested-only'] });
+    expect({ pass: v.pass, fail: v.fail, warn: v.warn, error: v.error, untestable: v.untestable }).toEqual({ pass: ['subscriptions.ack'], fail: [], warn: [], error: [], untestable: ['subscriptions.client-end', 'subscriptions.ids', 'subscriptions.requested-only', 'subscriptions.server-end'] });
   }, 400_000);
 
   it(`@upstash/context7-mcp ${CONTEXT7} over stdio: the first listen is refused (-32603 "Subscription limit reached"), so nothing can be judged`, async () => {
@@ -134,7 +133,7 @@ describe('subscriptions/listen on real servers (2026-07-28)', () => {
     const run = await runServerSuite({ kind: 'stdio', command: process.execPath, args: [entry] }, { ...OPTIONS, specVersion: '2026-07-28', allowDestructive: false, checks });
     const v = verdicts(run);
     expect(run.era).toMatchObject({ era: 'modern', version: '2026-07-28' });
-    expect({ fail: v.fail, warn: v.warn, error: v.error, untestable: v.untestable }).toEqual({ fail: [], warn: [], error: [], untestable: ['subscriptions.ack', 'subscriptions.ids', 'subscriptions.requested-only'] });
+    expect({ fail: v.fail, warn: v.warn, error: v.error, untestable: v.untestable }).toEqual({ fail: [], warn: [], error: [], untestable: ['subscriptions.ack', 'subscriptions.client-end', 'subscriptions.ids', 'subscriptions.requested-only', 'subscriptions.server-end'] });
     expect(run.checks.find((c) => c.id === 'subscriptions.ack')?.message).toContain('Subscription limit reached');
     // No tasks extension declared: every tasks check that belongs to 2026-07-28 is a skip.
     expect(v.skip).toEqual(checks.filter((c) => c.id.startsWith('tasks.') && c.versions.includes('2026-07-28')).map((c) => c.id).sort());

@@ -52,6 +52,24 @@ describe('fuzz over HTTP with --start (a fresh server per sequence)', () => {
     expect(liveCount()).toBe(0);
   });
 
+  it('transport layer: an unsupported MCP-Protocol-Version served as valid (HL-08) is found, shrunk to one headers step, and replayed', async () => {
+    const out = join(dir, 'lax');
+    const r = await fuzz(http, base({ specVersion: '2025-11-25', seed: 1, runs: 20, timeoutMs: 2000, start: startPlanted('lax-version-header'), reproDir: out }));
+    const f = r.findings.find((x) => x.key === 'near-valid-served|headers bad-protocol-version');
+    expect(f, `findings: ${r.findings.map((x) => x.key).join(', ')}`).toBeDefined();
+    expect(r.findings).toHaveLength(1);
+    expect(f!.level).toBe('SHOULD');
+    expect(f!.message).toMatch(/HL-08/);
+    expect(f!.reproduced).toBe(true);
+    expect(f!.steps).toHaveLength(1);
+    expect(f!.steps[0]).toMatchObject({ kind: 'headers', variant: 'bad-protocol-version' });
+    expect((await replay(f!.repro!)).reproduced).toBe(true);
+    const fixed = await replay(readRepro(f!.repro!), http, { start: startPlanted() });
+    expect(fixed.reproduced).toBe(false);
+    expect(fixed.observations).toEqual([]);
+    expect(liveCount()).toBe(0);
+  });
+
   it('a fixed port runs the started servers one at a time', async () => {
     const probe = await startHttpTarget('reference');
     const port = new URL(probe.url).port;

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { fuzz, sequenceArbitrary, unusualId, type TargetProfile } from '../../index.js';
+import { fuzz, fuzzSequenceArbitrary, ID_THEMES, idTheme, sequenceArbitrary, unusualId, type TargetProfile } from '../../index.js';
+import { splitOffsets, multiByteId } from '../../arbitraries/transport-steps.js';
 import { listedPrompts, templateVariables } from '../../runner/fuzz-sequence.js';
 import { cli } from '../helpers/cli.js';
 
@@ -50,6 +51,33 @@ describe('sequence arbitraries', () => {
     expect(new Set(notes.map((s) => (s as { method: string }).method))).toEqual(new Set(['notifications/cancelled', 'notifications/progress', 'notifications/initialized']));
   });
 
+  it('transport-layer steps are drawn only for the transport in use; split offsets fall inside the line and inside a multi-byte character', () => {
+    const profile: TargetProfile = { version: '2026-07-28', era: 'modern', methods: ['server/discover', 'tools/list'], tools: [], resources: false };
+    const kinds = (transport?: 'stdio' | 'http') => new Set(fc.sample(fuzzSequenceArbitrary({ ...profile, transport }), { seed: 9, numRuns: 300 }).flat().map((s) => s.kind));
+    const stdio = kinds('stdio');
+    expect(stdio).toContain('split');
+    expect(stdio).toContain('joined');
+    expect(stdio).not.toContain('headers');
+    const http = kinds('http');
+    expect(http).toContain('headers');
+    expect(http).toContain('sse');
+    expect(http).not.toContain('split');
+    expect(kinds(undefined)).not.toContain('split');
+    const variants = new Set(fc.sample(fuzzSequenceArbitrary({ ...profile, transport: 'http' }), { seed: 9, numRuns: 600 }).flat().flatMap((s) => (s.kind === 'headers' ? [s.variant] : [])));
+    expect(variants).toContain('method-mismatch');
+    expect(variants).toContain('bad-protocol-version');
+    const line = Buffer.from(`${JSON.stringify({ jsonrpc: '2.0', id: multiByteId(0), method: 'tools/list' })}\n`, 'utf8');
+    const offs = splitOffsets(line, [0, 0.5, 0.999], true);
+    expect(offs.every((o) => o > 0 && o < line.length)).toBe(true);
+    // One cut lands on a continuation byte: inside the character.
+    expect(offs.some((o) => (line[o] & 0xc0) === 0x80)).toBe(true);
+  });
+
+  it('id themes cycle so every unusual id style shows up within the first seven sequences', () => {
+    const first = new Set(Array.from({ length: ID_THEMES.length }, (_, i) => idTheme(i)));
+    for (const st of ['big', 'negative', 'spaces', 'unicode', 'numeric-string', 'long', 'counter']) expect(first).toContain(st);
+  });
+
   it('template variables and listed prompts are read the way the session model uses them', () => {
     expect(templateVariables('file:///{path}/{+rest}{?q,lang*}{#frag:3}')).toEqual(['path', 'rest', 'q', 'lang', 'frag']);
     expect(templateVariables('mcpspec://static')).toEqual([]);
@@ -66,7 +94,8 @@ describe('fuzz on the correct reference fixture', () => {
     // prompts/get and completion/complete steps refer to the listed prompts and templates.
     expect(r.profile).toMatchObject({ prompts: true, completions: true, subscriptions: false });
     const sent = new Set(r.recording.events().flatMap((e) => (e.dir === 'out' && e.message && typeof (e.message as { method?: unknown }).method === 'string' ? [(e.message as { method: string }).method] : [])));
-    for (const m of ['prompts/get', 'completion/complete', 'notifications/progress']) expect(sent).toContain(m);
+    for (const m of ['prompts/get', 'completion/complete']) expect(sent).toContain(m);
+    expect([...sent].some((m) => m === 'notifications/progress' || m === 'notifications/cancelled')).toBe(true);
     expect(r.profile.tools.map((t) => t.name)).not.toContain('delete_everything');
     expect(r.profile.tools.map((t) => t.name)).not.toContain('fetch_weather');
     expect(r.findings).toEqual([]);

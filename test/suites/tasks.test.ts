@@ -53,6 +53,22 @@ describe('tasks', () => {
     for (const id of ['tasks.transitions', 'tasks.ids']) expect(CHECKS.find((c) => c.id === id)!.judge(none, ctx).outcome).toBe('skip');
   });
 
+  it('tasks.initial-working judges the CreateTaskResult status alone: a later lastUpdatedAt does not excuse input_required', () => {
+    const c = CHECKS.find((x) => x.id === 'tasks.initial-working')!;
+    const ctx = { era: 'legacy', version: '2025-11-25', transport: 'stdio', capabilities: { tasks: {} } } as const;
+    const created = (status: string, lastUpdatedAt: string) => ({
+      request: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 't', arguments: {}, task: {} } },
+      response: { jsonrpc: '2.0', id: 1, result: { task: { taskId: 'a1b2c3d4e5f6', status, createdAt: '2026-11-30T10:00:00.000Z', lastUpdatedAt, ttl: null } } },
+      messages: [], timedOut: false, elapsedMs: 1, startedAt: 0, timeoutMs: 1000, seq: [1, 2],
+    });
+    const run = (...exchanges: ReturnType<typeof created>[]) => c.judge({ exchanges, events: [], version: '2025-11-25', transport: 'stdio', deliberate: () => false }, ctx).outcome;
+    expect(run(created('working', '2026-11-30T10:00:00.000Z'))).toBe('holds');
+    expect(run(created('input_required', '2026-11-30T10:00:00.000Z'))).toBe('violated');
+    expect(run(created('input_required', '2026-11-30T10:00:00.001Z'))).toBe('violated');
+    expect(run(created('completed', '2026-11-30T10:00:02.000Z'))).toBe('violated');
+    expect(run()).toBe('untestable');
+  });
+
   it('guessable ids: counters and short ids are caught, random ones are not', () => {
     expect(guessable(['report-task-1', 'report-task-2', 'report-task-3'])).toMatch(/shared prefix "report-task-" plus a counter/);
     expect(guessable(['17', '18'])).toMatch(/shorter than 8/);
