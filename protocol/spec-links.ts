@@ -12,6 +12,7 @@ export const SPEC = {
   caching26: `${BASE}/2026-07-28/server/utilities/caching`,
   pagination26: `${BASE}/2026-07-28/server/utilities/pagination`,
   tools26: `${BASE}/2026-07-28/server/tools`,
+  tools25: `${BASE}/2025-11-25/server/tools`,
   resources26: `${BASE}/2026-07-28/server/resources`,
   resources25: `${BASE}/2025-11-25/server/resources`,
   prompts26: `${BASE}/2026-07-28/server/prompts`,
@@ -22,5 +23,6 @@ export const SPEC = {
   mrtr26: `${BASE}/2026-07-28/basic/patterns/mrtr`,
   progress26: `${BASE}/2026-07-28/basic/patterns/progress`,
   logging26: `${BASE}/2026-07-28/server/utilities/logging`,
+  logging25: `${BASE}/2025-11-25/server/utilities/logging`,
   cancellation25: `${BASE}/2025-11-25/basic/utilities/cancellation`,
 };

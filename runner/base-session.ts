@@ -107,6 +107,10 @@ export abstract class BaseSession implements Session {
     return this.recorder.events();
   }
 
+  watch(fn: (e: WireEvent) => void): () => void {
+    return this.recorder.watch(fn);
+  }
+
   defaultMeta(): Record<string, unknown> {
     return {};
   }

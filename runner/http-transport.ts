@@ -131,6 +131,8 @@ export class HttpTransport implements Transport {
     let timedOut = false;
     let aborted = false;
     let finishedEarly = false;
+    /** 2026-07-28: an InputRequiredResult ended the wait; the stream is read on to its end (IR-15). */
+    let trailing = false;
     let streamBroken = false;
     let sseRead: 'ended' | 'open' | undefined;
     const timer = setTimeout(() => {
@@ -247,23 +249,33 @@ export class HttpTransport implements Transport {
       if (isSse) {
         const parser = createParser({
           onEvent: (ev) => {
-            if (finishedEarly && !readToEnd) return;
+            if (finishedEarly && !readToEnd && !trailing) return;
             if (ev.data === '') return; // priming event (HL-04): carries only an id
             const data: Record<string, unknown> = {};
             if (ev.id !== undefined) data.sseId = ev.id;
             if (ev.event !== undefined) data.sseEvent = ev.event;
+            if (trailing) data.afterResponse = true;
             const p = this.recordSseData(ev.data, data);
-            if (p.ok && isJsonRpcMessage(p.value) && accept(p.value)) finishedEarly = true;
+            if (trailing) {
+              // IR-15: kept as evidence only (nothing may follow an InputRequiredResult on its stream).
+              messages.push(p.ok ? p.value : ev.data);
+              seq.push(this.recorder.lastSeq());
+              return;
+            }
+            if (p.ok && isJsonRpcMessage(p.value) && accept(p.value)) {
+              finishedEarly = true;
+              trailing = isInputRequired(response ?? firstResponse);
+            }
           },
         });
         const out = await readBounded(res.body, this.maxBody, (t) => {
           keep(t);
           parser.feed(t);
-          return finishedEarly && !readToEnd ? 'stop' : undefined;
+          return finishedEarly && !readToEnd && !trailing ? 'stop' : undefined;
         });
         if (out.overflow) this.noteOversize();
         if (finishedEarly && readToEnd) sseRead = 'ended';
-        else if (finishedEarly) controller.abort(); // the response arrived: drop the rest of the stream
+        else if (finishedEarly && !trailing) controller.abort(); // the response arrived: drop the rest of the stream (IR-15: not after an InputRequiredResult)
         else if (waitsForId && response === undefined) {
           this.recorder.note('http', 'stream-ended', `SSE stream ended without a response with id ${JSON.stringify(opts.expectId)}`);
           streamBroken = true;
@@ -280,6 +292,12 @@ export class HttpTransport implements Transport {
         // The answer came, but the stream stayed open until the timeout.
         timedOut = false;
         sseRead = 'open';
+      } else if (trailing) {
+        // After an InputRequiredResult the stream was read on until its end or the timeout (IR-15):
+        // the answer itself came in time.
+        timedOut = false;
+        controller.abort();
+        this.recorder.note('http', 'stream-open', 'the SSE stream stayed open after its InputRequiredResult until the timeout');
       } else if (timedOut) {
         if (waitsForId || opts.idless) noteTimeout();
         else timedOut = false; // a notification's stream that never ended is not a missed answer
@@ -389,4 +407,11 @@ export class HttpTransport implements Transport {
     });
     return info;
   }
+}
+
+/** A response whose result is an InputRequiredResult (2026-07-28 `resultType: "input_required"`). */
+function isInputRequired(msg: unknown): boolean {
+  if (typeof msg !== 'object' || msg === null) return false;
+  const r = (msg as { result?: unknown }).result;
+  return typeof r === 'object' && r !== null && (r as { resultType?: unknown }).resultType === 'input_required';
 }

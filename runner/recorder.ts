@@ -224,7 +224,16 @@ export class Recorder implements Recording {
     }
   }
 
+  private readonly watchers = new Set<(ev: WireEvent) => void>();
+
+  /** Calls `fn` with every event recorded from now on, until the returned function is called. */
+  watch(fn: (ev: WireEvent) => void): () => void {
+    this.watchers.add(fn);
+    return () => this.watchers.delete(fn);
+  }
+
   private runHooks(ev: WireEvent): void {
+    for (const fn of this.watchers) fn(ev);
     if (ev.kind !== 'message' || ev.message === undefined) return;
     const hook = ev.dir === 'in' ? this.onInbound : ev.dir === 'out' ? this.onOutbound : undefined;
     if (!hook) return;

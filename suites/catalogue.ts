@@ -12,6 +12,7 @@ import { discoverChecks } from './discover.js';
 import { httpChecks } from './http.js';
 import { jsonrpcChecks } from './jsonrpc.js';
 import { lifecycleChecks } from './lifecycle.js';
+import { listsChecks } from './lists.js';
 import { loggingChecks } from './logging.js';
 import { metaChecks } from './meta.js';
 import { mrtrChecks } from './mrtr.js';
@@ -39,6 +40,7 @@ export const CHECKS: Check[] = [
   ...jsonrpcChecks,
   ...paginationChecks,
   ...cachingChecks,
+  ...listsChecks,
   ...toolsChecks,
   ...resourcesChecks,
   ...promptsChecks,

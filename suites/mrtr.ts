@@ -241,4 +241,21 @@ export const mrtrChecks = [
       return holds(`${probes.length - unclear} tampered requestStates were refused or restarted the flow`);
     },
   }),
+  oracle({
+    id: 'mrtr.sse-final',
+    title: 'Streamable HTTP: nothing follows an InputRequiredResult on its SSE stream',
+    requirements: ['IR-15'],
+    level: 'MUST',
+    versions: MODERN,
+    requires: { ...ANY, transports: ['http'] },
+    spec: SPEC.mrtr26,
+    judge({ exchanges }) {
+      const onSse = exchanges.filter((ex) => isInputRequired(ex) && ex.http?.contentType?.toLowerCase().startsWith('text/event-stream'));
+      if (onSse.length === 0) return untestable('no InputRequiredResult came on an SSE stream');
+      const after = (ex: Exchange) => ex.messages.slice(ex.messages.indexOf(ex.response) + 1);
+      const bad = onSse.filter((ex) => after(ex).length > 0);
+      if (bad.length) return violated(`${bad.length} of ${onSse.length} SSE streams went on after their InputRequiredResult; first (${bad[0].method}): ${after(bad[0]).length} more message(s)`, bad.slice(0, 3).map((ex) => evidence(`${ex.method}: after the InputRequiredResult`, ex, { actual: clipJson(after(ex)), expected: 'the stream ends with the InputRequiredResult' })));
+      return holds(`${onSse.length} SSE streams ended with their InputRequiredResult`);
+    },
+  }),
 ];

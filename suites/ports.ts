@@ -104,6 +104,8 @@ export interface Session {
   defaultMeta(): Record<string, unknown>;
   /** What this connection recorded so far. */
   events(): WireEvent[];
+  /** Calls `fn` with each event this connection records from now on, until the returned function is called. */
+  watch?(fn: (e: WireEvent) => void): () => void;
   close(): Promise<CloseInfo | undefined>;
 }
 

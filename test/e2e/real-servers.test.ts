@@ -60,11 +60,13 @@ describe('real servers from npm', () => {
       // batch dropped silently; invalid cursor served as page 1; unknown tool as an isError result;
       // unknown resource -32602 (2025-11-25 says -32002); resource-prompt answers -32603 to a value it dislikes;
       // echo (no taskSupport) called with params.task gets -32602 where TA-03 says -32601.
-      warn: ['jsonrpc.batch', 'pagination.invalid-cursor', 'prompts.get', 'resources.unknown-legacy', 'tasks.forbidden-with-task', 'tools.unknown-tool'],
+      warn: ['jsonrpc.batch', 'logging.set-level-invalid', 'pagination.invalid-cursor', 'prompts.get', 'resources.unknown-legacy', 'tasks.forbidden-with-task', 'tools.unknown-tool'],
       // It asks for roots/list right after initialization (asks.declared and asks.schema pass), never
       // during a call of a read-only tool; its progress-reporting tool is not read-only. Subscribed
       // resources send no update unless its (not read-only) toggle-subscriber-updates tool is called.
-      untestable: ['asks.answered', 'cancel.silent-after', 'capabilities.undeclared-method', 'pagination.terminates', 'progress.notifications', 'subscriptions.unsubscribe-legacy', 'subscriptions.updated-legacy'],
+      // An unknown logging level gets -32603 (the SDK's params validation), not -32602; nothing it does
+      // by default logs, and no tool known to change its tool list is listed.
+      untestable: ['asks.answered', 'cancel.silent-after', 'capabilities.undeclared-method', 'lists.tools-changed-legacy', 'logging.set-level-filter', 'pagination.terminates', 'progress.notifications', 'subscriptions.unsubscribe-legacy', 'subscriptions.updated-legacy'],
       error: [],
     });
   });
@@ -76,9 +78,9 @@ describe('real servers from npm', () => {
       // -32700 where -32600 is due; a foreign Origin is served (2025-11-25 requires 403); a
       // DELETEd session's id gets 400, not 404.
       fail: ['http.origin', 'http.unknown-session', 'jsonrpc.invalid-request', 'jsonrpc.params-type', 'tasks.required-without-task'],
-      warn: ['jsonrpc.batch', 'pagination.invalid-cursor', 'prompts.get', 'resources.unknown-legacy', 'tasks.forbidden-with-task', 'tools.unknown-tool'],
+      warn: ['jsonrpc.batch', 'logging.set-level-invalid', 'pagination.invalid-cursor', 'prompts.get', 'resources.unknown-legacy', 'tasks.forbidden-with-task', 'tools.unknown-tool'],
       // Over HTTP its roots/list goes to the standalone GET stream, which mcpspec does not open.
-      untestable: ['asks.answered', 'asks.declared', 'asks.schema', 'cancel.silent-after', 'capabilities.undeclared-method', 'pagination.terminates', 'progress.notifications'],
+      untestable: ['asks.answered', 'asks.declared', 'asks.schema', 'cancel.silent-after', 'capabilities.undeclared-method', 'lists.tools-changed-legacy', 'logging.set-level-filter', 'pagination.terminates', 'progress.notifications'],
       error: [],
     });
   });
@@ -90,7 +92,7 @@ describe('real servers from npm', () => {
       warn: ['jsonrpc.batch', 'pagination.invalid-cursor', 'tools.unknown-tool'],
       // nothing near-valid was answered at all, so rejection cannot be judged; roots/list comes on
       // initialization (asks.declared and asks.schema pass), never during a call
-      untestable: ['asks.answered', 'cancel.silent-after', 'pagination.terminates', 'progress.notifications', 'robustness.rejects-near-valid'],
+      untestable: ['asks.answered', 'cancel.silent-after', 'lists.tools-changed-legacy', 'pagination.terminates', 'progress.notifications', 'robustness.rejects-near-valid'],
       error: [],
     });
     // A tools-only server is not failed on prompts or resources.
@@ -108,7 +110,7 @@ describe('real servers from npm', () => {
       fail: SDK1_STDIO_FAILS,
       warn: ['jsonrpc.batch', 'pagination.invalid-cursor', 'resources.unknown-legacy', 'tools.unknown-tool'],
       // Its one resource (the knowledge graph) sends no update while nothing writes to it.
-      untestable: ['asks.answered', 'asks.declared', 'asks.schema', 'cancel.silent-after', 'pagination.terminates', 'progress.notifications', 'robustness.rejects-near-valid', 'subscriptions.unsubscribe-legacy', 'subscriptions.updated-legacy'],
+      untestable: ['asks.answered', 'asks.declared', 'asks.schema', 'cancel.silent-after', 'lists.tools-changed-legacy', 'pagination.terminates', 'progress.notifications', 'robustness.rejects-near-valid', 'subscriptions.unsubscribe-legacy', 'subscriptions.updated-legacy'],
       error: [],
     });
   });
@@ -135,7 +137,8 @@ describe('real servers from npm', () => {
       // confirm_echo keeps no requestState, so there is none to tamper with; no tool reports progress;
       // subscriptions/listen is acknowledged, but nothing changes while mcpspec listens (so nothing to
       // watch after mcpspec ends it), and the server ends no subscription itself.
-      untestable: ['caching.scope-constant', 'mrtr.tampered-state', 'pagination.terminates', 'progress.notifications', 'subscriptions.client-end', 'subscriptions.ids', 'subscriptions.requested-only', 'subscriptions.server-end'],
+      // subscriptions/listen is acknowledged, but nothing changes while mcpspec listens.
+      untestable: ['caching.scope-constant', 'cancel.modern-silent', 'lists.tools-changed', 'mrtr.tampered-state', 'pagination.terminates', 'progress.notifications', 'subscriptions.client-end', 'subscriptions.ids', 'subscriptions.requested-only', 'subscriptions.server-end'],
       error: [],
     });
   });
@@ -146,7 +149,7 @@ describe('real servers from npm', () => {
     expect(verdicts(run)).toEqual({
       fail: [],
       warn: ['mrtr.malformed-responses', 'pagination.invalid-cursor'],
-      untestable: ['caching.scope-constant', 'mrtr.tampered-state', 'pagination.terminates', 'progress.notifications', 'subscriptions.ids', 'subscriptions.requested-only', 'subscriptions.server-end'],
+      untestable: ['caching.scope-constant', 'cancel.modern-disconnect', 'lists.tools-changed', 'mrtr.sse-final', 'mrtr.tampered-state', 'pagination.terminates', 'progress.notifications', 'subscriptions.ids', 'subscriptions.requested-only', 'subscriptions.server-end'],
       error: [],
     });
     // The input_required flow of confirm_echo was played to the end by mcpspec as a capable client.

@@ -7,8 +7,9 @@ import { runReference, type Version } from './run-reference.js';
 const byId = new Map(CHECKS.filter((c) => c.role === 'server').map((c) => [c.id, c]));
 // Proven on stdio: the survives fault makes the server process exit (over HTTP that takes the
 // whole server down); a batch body over modern HTTP fails the header checks (-32020) before the
-// batch fault is reached.
-const STDIO_ONLY_FAULTS = new Set(['robustness.survives-near-valid', 'jsonrpc.batch']);
+// batch fault is reached. A missing legacy list_changed notification is a verdict on stdio only: over
+// HTTP it may have gone to the standalone GET stream, which mcpspec does not open.
+const STDIO_ONLY_FAULTS = new Set(['robustness.survives-near-valid', 'jsonrpc.batch', 'lists.tools-changed-legacy']);
 
 /**
  * What a fault test runs: for a scenario check, its scenario and those of the checks the fault may

@@ -4,11 +4,17 @@ import { runReference, type Version } from './run-reference.js';
 
 // The reference fixture is correct: on every version and transport, every applicable check must
 // pass on real evidence: no fail, no warning, and no skip or untestable (that would be vacuous).
+const UNDECLARED = 'capabilities.undeclared-method';
+
 describe('the reference fixture without faults', () => {
   for (const version of ['2026-07-28', '2025-11-25', '2025-06-18'] as Version[]) {
     for (const transport of ['stdio', 'http'] as const) {
       it(`passes every applicable check, none vacuously (${version}, ${transport})`, async () => {
-        const run = await runReference(transport, version);
+        // The fixture declares every gated capability; capabilities.undeclared-method is judged on a
+        // second server that leaves `logging` out of its legacy initialize (--without-logging).
+        const legacy = version !== '2026-07-28';
+        const run = await runReference(transport, version, [], legacy ? { checks: CHECKS.filter((c) => c.id !== UNDECLARED) } : {});
+        if (legacy) run.checks.push(...(await runReference(transport, version, [], { checks: CHECKS.filter((c) => c.id === UNDECLARED), serverArgs: ['--without-logging'] })).checks);
         const notPassed = run.checks.filter((c) => c.status !== 'pass').map((c) => `${c.id}: ${c.status}: ${c.message}`);
         expect(notPassed).toEqual([]);
         const applicable = catalogue(version).filter((c) => c.role === 'server' && (!c.requires.transports || c.requires.transports.includes(transport))).map((c) => c.id).sort();
@@ -43,8 +49,8 @@ describe('the reference fixture without faults', () => {
       const started = run.recording.events().find((e) => e.note === 'process-start');
       expect(started).toBeDefined();
       const env = started!.data!.env as Record<string, string>;
-      // MCPSPEC_REFERENCE_TASK_MS: every reference run in the tests sets the fixture's task length.
-      expect(Object.keys(env).sort()).toEqual(['GIVEN', 'HOME', 'MCPSPEC_REFERENCE_TASK_MS', 'PATH', 'TMPDIR', ...(process.env.LANG ? ['LANG'] : [])].sort());
+      // MCPSPEC_REFERENCE_TASK_MS, MCPSPEC_REFERENCE_SLOW_MS: every reference run in the tests sets the fixture's task and slow_count length.
+      expect(Object.keys(env).sort()).toEqual(['GIVEN', 'HOME', 'MCPSPEC_REFERENCE_SLOW_MS', 'MCPSPEC_REFERENCE_TASK_MS', 'PATH', 'TMPDIR', ...(process.env.LANG ? ['LANG'] : [])].sort());
       expect(env.HOME).toMatch(/mcpspec-target-/);
       expect(started!.data!.cwd).toMatch(/mcpspec-target-/);
       expect(JSON.stringify(run.recording.toJSON())).not.toContain('sk-live-1234567890abcdef1234');

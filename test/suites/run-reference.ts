@@ -18,12 +18,15 @@ export const REFERENCE_OPTIONS = {
 // The fixture's tasks work 3 s by default so that `npm start` shows real polling; 1 s still gives
 // several polls of a working task (its poll interval is a third of that) and keeps fault runs short.
 const TASK_MS = '1000';
+// slow_count (slow.ts) works 3 s by default so that a cancellation finds it working behind a slow link; 1 s in test runs.
+const SLOW_MS = '1000';
 
 /** Run the server suite (or only `checks`) against the reference fixture with the given faults switched on. */
-export async function runReference(transport: 'stdio' | 'http', version: Version, faults: string[] = [], extra: Partial<ServerRunOptions> & { checks?: Check[] } = {}): Promise<RunResult> {
-  const args = faults.flatMap((f) => ['--fault', f]);
-  const env = { ...extra.env, set: { MCPSPEC_REFERENCE_TASK_MS: TASK_MS, ...extra.env?.set } };
-  const options: ServerRunOptions = { ...REFERENCE_OPTIONS, specVersion: version, ...extra, env };
+export async function runReference(transport: 'stdio' | 'http', version: Version, faults: string[] = [], extra: Partial<ServerRunOptions> & { checks?: Check[]; serverArgs?: string[] } = {}): Promise<RunResult> {
+  const { serverArgs = [], ...rest } = extra;
+  const args = [...serverArgs, ...faults.flatMap((f) => ['--fault', f])];
+  const env = { ...rest.env, set: { MCPSPEC_REFERENCE_TASK_MS: TASK_MS, MCPSPEC_REFERENCE_SLOW_MS: SLOW_MS, ...rest.env?.set } };
+  const options: ServerRunOptions = { ...REFERENCE_OPTIONS, specVersion: version, ...rest, env };
   if (transport === 'stdio') {
     const t = stdioTarget('reference', { args });
     return runServerSuite({ kind: 'stdio', command: t.command, args: t.args }, options);
