@@ -38,7 +38,8 @@ async function findAndReplay(bug: string, opts: Partial<FuzzOptions>, key: strin
 
 const call = (s: FuzzStep) => (s.kind === 'call' ? s : undefined);
 
-describe('fuzz finds, shrinks and replays planted bugs (stdio)', () => {
+// The cases run side by side: each waits mostly on its own processes and timeouts.
+describe.concurrent('fuzz finds, shrinks and replays planted bugs (stdio)', () => {
   it('crash after a sequence: tools/call lookup after resources/list, shrunk to those two steps', async () => {
     const { steps, f } = await findAndReplay('crash-after-list', { seed: 1 }, 'crash|tools/call lookup');
     expect(f.oracle).toBe('crash');
