@@ -23,7 +23,8 @@ function checksFor(ids: string[]): Check[] {
   return CHECKS.filter((c) => (c.scenario && scenarios.has(c.scenario)) || ORACLES.includes(c));
 }
 
-describe('every check is proven able to fail', () => {
+// Fault runs go side by side (vitest's maxConcurrency): each waits mostly on its fixture's tasks, slow tools and fences.
+describe.concurrent('every check is proven able to fail', () => {
   it('the fault list covers every check id, and nothing else', () => {
     expect(FAULTS.map((f) => f.id).sort()).toEqual([...byId.keys()].sort());
   });
