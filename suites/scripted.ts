@@ -51,6 +51,16 @@ export interface MessageContext {
 }
 
 const ok = (id: unknown, result: Record<string, unknown>) => ({ jsonrpc: '2.0', id, result });
+
+/** A DiscoverResult from the scripted server: its versions and capabilities, public, cached `ttlMs`. */
+export const discoverResult = (supportedVersions: string[], capabilities: Record<string, unknown>, ttlMs = 0) => ({
+  resultType: 'complete',
+  supportedVersions,
+  capabilities,
+  ttlMs,
+  cacheScope: 'public',
+  _meta: { [META_SERVER_INFO]: SCRIPTED_INFO },
+});
 export const rpcError = (id: unknown, code: number, message: string, data?: unknown) => ({ jsonrpc: '2.0', id, error: data === undefined ? { code, message } : { code, message, data } });
 
 /** An answer with an HTTP status (errors of the modern HTTP transport have their own statuses). */
@@ -144,7 +154,7 @@ export function runScript(server: ScriptedServer, opts: ScriptOptions): ScriptLo
       const own = opts.override?.(req, { received, era: 'modern', capabilities });
       if (own !== undefined) return answer(own);
       if (req.method === 'server/discover') {
-        return answer(ok(req.id, { resultType: 'complete', supportedVersions: supportedList(), capabilities: CAPS, ttlMs: 0, cacheScope: 'public', _meta: { [META_SERVER_INFO]: SCRIPTED_INFO } }));
+        return answer(ok(req.id, discoverResult(supportedList(), CAPS)));
       }
       const r = plainResult(req.method, req.params, 'modern');
       if (r) return answer(ok(req.id, r));

@@ -12,6 +12,7 @@ import { MODERN } from '../../protocol/versions.js';
 import type { WireEvent } from '../../results/wire.js';
 import { isObj } from '../exchange.js';
 import type { Exchange } from '../ports.js';
+import { eventAfter } from '../event-after.js';
 import { scenario, type ScenarioContext } from '../scenario.js';
 import { requestsToTry, type Start } from './input-required.js';
 
@@ -101,22 +102,7 @@ async function cancelOne(ctx: ScenarioContext, s: Start, baseline: Exchange, n: 
   // at least a moment after the cancellation.
   const windowMs = Math.max(200, Math.min(timeoutMs, 2 * baseline.elapsedMs) - (Date.now() - callStart));
   const late: WireEvent[] = [];
-  if (inFlight && !raced) {
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(done, windowMs);
-      const stop = session.watch!((e) => {
-        if (about(e, CANCEL_ID, token)) done();
-      });
-      const onAbort = () => done();
-      ctx.signal.addEventListener('abort', onAbort, { once: true });
-      function done() {
-        clearTimeout(timer);
-        stop();
-        ctx.signal.removeEventListener('abort', onAbort);
-        resolve();
-      }
-    });
-  }
+  if (inFlight && !raced) await eventAfter(ctx, from, (e) => about(e, CANCEL_ID, token), windowMs);
   const fence = await session.fence();
   const fenced = fence.seq.length ? Math.max(...fence.seq) : Infinity;
   late.push(...session.events().slice(from).filter((e) => about(e, CANCEL_ID, token) && e.seq <= fenced));

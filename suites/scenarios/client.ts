@@ -12,7 +12,7 @@ import { loadSchema } from '../../protocol/schema-registry.js';
 import { ALL_VERSIONS, MODERN } from '../../protocol/versions.js';
 import type { ClientExit, Received } from '../ports.js';
 import { clientScenario, type ClientScenarioContext, type PlainRun } from '../scenario.js';
-import { inputRequestsFor, MODERN_VERSION, runScript, SCRIPTED_INFO, TOOL, type Request, type ScriptLog } from '../scripted.js';
+import { discoverResult, inputRequestsFor, MODERN_VERSION, runScript, SCRIPTED_INFO, TOOL, type Request, type ScriptLog } from '../scripted.js';
 
 export interface ClientObs {
   exit: ClientExit;
@@ -242,7 +242,7 @@ export const tasksServer = clientScenario<TasksObs>({
       timeoutMs: ctx.options.timeoutMs,
       override(req, mctx) {
         if (req.method === 'server/discover') {
-          return { jsonrpc: '2.0', id: req.id, result: { resultType: 'complete', supportedVersions: [MODERN_VERSION], capabilities: { tools: {}, prompts: {}, resources: {}, extensions: { [TASKS_EXTENSION]: {} } }, ttlMs: 0, cacheScope: 'public', ...meta } };
+          return { jsonrpc: '2.0', id: req.id, result: discoverResult([MODERN_VERSION], { tools: {}, prompts: {}, resources: {}, extensions: { [TASKS_EXTENSION]: {} } }) };
         }
         if (req.method === 'tools/call' && declaresTasks(mctx.capabilities)) {
           const inputRequests = inputRequestsFor(mctx.capabilities);
@@ -361,7 +361,7 @@ export const cachingServer = clientScenario<CachingObs>({
       timeoutMs: ctx.options.timeoutMs,
       override(req, mctx) {
         if (req.method === 'server/discover') {
-          return { jsonrpc: '2.0', id: req.id, result: { resultType: 'complete', supportedVersions: [MODERN_VERSION], capabilities: { tools: { listChanged: true }, prompts: {}, resources: {} }, ttlMs: LONG_TTL_MS, cacheScope: 'public', ...meta } };
+          return { jsonrpc: '2.0', id: req.id, result: discoverResult([MODERN_VERSION], { tools: { listChanged: true }, prompts: {}, resources: {} }, LONG_TTL_MS) };
         }
         if (req.method === 'tools/list') {
           lists.push({ seq: mctx.received.seq, at: mctx.received.at ?? Date.now() });

@@ -13,6 +13,8 @@ import { ALL_VERSIONS } from '../../protocol/versions.js';
 import type { WireEvent } from '../../results/wire.js';
 import { isObj, listAll } from '../exchange.js';
 import type { Exchange } from '../ports.js';
+import { eventAfter } from '../event-after.js';
+import { gentleSchema } from '../gentle-arguments.js';
 import { scenario, type ScenarioContext } from '../scenario.js';
 import { mayCall, schemaProblem, type Tool } from './tools.js';
 
@@ -42,25 +44,6 @@ export interface ToolsChangeObs {
 
 const isChanged = (e: WireEvent) => e.dir === 'in' && isObj(e.message) && e.message.method === CHANGED;
 
-/** The first event after `from` matching `match`, waiting at most `ms` (or until the run ends). */
-async function eventAfter(ctx: ScenarioContext, from: number, match: (e: WireEvent) => boolean, ms: number): Promise<WireEvent | undefined> {
-  const { session } = ctx;
-  const seen = session.events().slice(from).find(match);
-  if (seen || !session.watch || ms <= 0) return seen;
-  return new Promise((resolve) => {
-    const done = (e?: WireEvent) => {
-      clearTimeout(timer);
-      stop();
-      ctx.signal.removeEventListener('abort', onAbort);
-      resolve(e);
-    };
-    const timer = setTimeout(() => done(session.events().slice(from).find(match)), ms);
-    const stop = session.watch!((e) => match(e) && done(e));
-    const onAbort = () => done();
-    ctx.signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
 const tools = async (ctx: ScenarioContext) => (await listAll((c) => ctx.session.request('tools/list', c === undefined ? {} : { cursor: c }), 'tools')).items;
 
 export const toolsChangeScenario = scenario<ToolsChangeObs>({
@@ -80,7 +63,7 @@ export const toolsChangeScenario = scenario<ToolsChangeObs>({
     if (why) return { ...obs, noTrigger: `${trigger.name}: ${why}` };
     let args: unknown = {};
     try {
-      [args] = fc.sample(schemaArbitraries(trigger.inputSchema as Record<string, unknown>, { maxDepth: 2 }).valid, { seed: options.seed, numRuns: 1 });
+      [args] = fc.sample(schemaArbitraries(gentleSchema(trigger.inputSchema as Record<string, unknown>), { maxDepth: 2 }).valid, { seed: options.seed, numRuns: 1 });
     } catch {
       return { ...obs, noTrigger: `${trigger.name}: no valid arguments could be generated` };
     }
