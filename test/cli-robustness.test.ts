@@ -117,6 +117,8 @@ describe('signals', () => {
     // wait until the run has started (the handshake answered: a busy machine can take seconds), then a moment more
     for (let i = 0; i < 300 && !stdout.includes('"type":"run-start"'); i++) await new Promise((r) => setTimeout(r, 100));
     expect(stdout).toContain('"type":"run-start"');
+    // run-start comes once the era is known; the scenarios' own processes start a moment later
+    for (let i = 0; i < 100 && running() === ''; i++) await new Promise((r) => setTimeout(r, 50));
     expect(running()).not.toBe('');
     await new Promise((r) => setTimeout(r, 500));
     const sent = Date.now();
