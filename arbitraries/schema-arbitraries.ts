@@ -34,7 +34,8 @@ export function definitionArbitraries(doc: SchemaDocument, ref: string, options:
 
 function nodeArbitraries(doc: SchemaDocument, node: SchemaNode, options: GenOptions): SchemaArbitraries {
   const { valid, near } = buildersFor(doc, options);
-  const check = doc.validatorForNodes([node]);
+  // Compiled on first use: ajv compiles cost a few ms each, and most callers only generate.
+  let check: ((v: unknown) => unknown) | undefined;
   let nearArb: fc.Arbitrary<NearValid> | undefined;
   return {
     valid: valid.arbitrary([node]),
@@ -42,7 +43,7 @@ function nodeArbitraries(doc: SchemaDocument, node: SchemaNode, options: GenOpti
     get nearValid() {
       return (nearArb ??= near.arbitrary([node]));
     },
-    validate: (v) => check(v) as boolean,
+    validate: (v) => (check ??= doc.validatorForNodes([node]))(v) as boolean,
   };
 }
 

@@ -297,11 +297,23 @@ function loadFile(path: string, label?: string, vendoredKey?: string): SchemaDoc
 
 /** Wrap an in-memory schema (e.g. a tool's inputSchema) as a document of its own. */
 export function schemaFromObject(schema: Record<string, unknown>, label = 'inline schema'): SchemaDocument {
-  // One document per object: a tool's schema is checked, generated from and validated against by
-  // different scenarios, and each document compiles on its own.
+  // One document per schema: a tool's schema is checked, generated from and validated against by
+  // different scenarios, each holding its own copy from its own tools/list, and each document
+  // compiles on its own (ajv: a few ms per schema). Equal schemas share a document, so callers
+  // must use `doc.root` (not their own copy) where a node's identity matters.
   let doc = inlineDocuments.get(schema);
-  if (!doc) inlineDocuments.set(schema, (doc = new SchemaDocument(schema, label)));
+  if (doc) return doc;
+  const text = JSON.stringify(schema);
+  doc = inlineByText.get(text);
+  if (!doc) {
+    if (inlineByText.size >= MAX_INLINE_DOCUMENTS) inlineByText.clear();
+    inlineByText.set(text, (doc = new SchemaDocument(schema, label)));
+  }
+  inlineDocuments.set(schema, doc);
   return doc;
 }
 
 const inlineDocuments = new WeakMap<object, SchemaDocument>();
+const inlineByText = new Map<string, SchemaDocument>();
+/** Past this many distinct schemas (a long fuzz campaign), older documents are let go. */
+const MAX_INLINE_DOCUMENTS = 1000;

@@ -109,7 +109,8 @@ export const toolsChecks = [
         const r = resultOf(c.exchange)!;
         let validate;
         try {
-          validate = schemaFromObject(schema, 'outputSchema').validatorForNodes([schema]);
+          const doc = schemaFromObject(schema, 'outputSchema');
+          validate = doc.validatorForNodes([doc.root]);
         } catch {
           continue; // an uncompilable outputSchema is tools.input-schema's finding, not judged here
         }
