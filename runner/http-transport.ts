@@ -35,6 +35,8 @@ export interface HttpTransportOptions {
 
 const ACCEPT_BOTH = 'application/json, text/event-stream';
 const LAST_SENT_CHARS = 4096;
+/** How long the rest of an answered SSE stream may take to end before its connection is cut. */
+const DRAIN_GRACE_MS = 20;
 
 
 /** Turn a network error (node:http, or undici's "fetch failed") into something a user can act on. */
@@ -131,16 +133,18 @@ export class HttpTransport implements Transport {
     let timedOut = false;
     let aborted = false;
     let finishedEarly = false;
+    /** An SSE response's answer arrived and nothing more is wanted from its stream. */
+    let answered = false;
     /** 2026-07-28: an InputRequiredResult ended the wait; the stream is read on to its end (IR-15). */
     let trailing = false;
     let streamBroken = false;
     let sseRead: 'ended' | 'open' | undefined;
     const timer = setTimeout(() => {
-      timedOut = true;
+      if (!answered) timedOut = true;
       controller.abort();
     }, opts.timeoutMs);
     const onAbort = () => {
-      aborted = true;
+      if (!answered) aborted = true; // the response had arrived: only the rest of its stream is cut
       controller.abort();
     };
     if (opts.signal?.aborted) onAbort();
@@ -268,15 +272,34 @@ export class HttpTransport implements Transport {
             }
           },
         });
-        const out = await readBounded(res.body, this.maxBody, (t) => {
+        let onAnswer!: () => void;
+        const answer = new Promise<void>((resolve) => (onAnswer = resolve));
+        const reading = readBounded(res.body, this.maxBody, (t) => {
+          if (answered) return undefined; // the rest of the stream after the answer: dropped unread
           keep(t);
           parser.feed(t);
-          return finishedEarly && !readToEnd && !trailing ? 'stop' : undefined;
+          if (finishedEarly && !readToEnd && !trailing) {
+            answered = true;
+            onAnswer();
+          }
+          return undefined;
         });
-        if (out.overflow) this.noteOversize();
+        const out = await Promise.race([reading, answer.then(() => undefined)]);
+        if (out?.overflow) this.noteOversize();
         if (finishedEarly && readToEnd) sseRead = 'ended';
-        else if (finishedEarly && !trailing) controller.abort(); // the response arrived: drop the rest of the stream (IR-15: not after an InputRequiredResult)
-        else if (waitsForId && response === undefined) {
+        else if (answered) {
+          // The response arrived; the rest of the stream is not wanted (IR-15: after an
+          // InputRequiredResult it is, see trailing). Servers usually end the stream right after
+          // the response: a moment's wait for that end keeps the connection for the next request
+          // (cutting the stream closes it); a stream still open after that is cut.
+          let grace: NodeJS.Timeout | undefined;
+          const ended = await Promise.race([
+            reading.then(() => true, () => false),
+            new Promise<false>((resolve) => (grace = setTimeout(() => resolve(false), DRAIN_GRACE_MS))),
+          ]);
+          clearTimeout(grace);
+          if (!ended) controller.abort();
+        } else if (waitsForId && response === undefined) {
           this.recorder.note('http', 'stream-ended', `SSE stream ended without a response with id ${JSON.stringify(opts.expectId)}`);
           streamBroken = true;
         }

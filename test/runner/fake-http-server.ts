@@ -17,6 +17,8 @@ export interface SeenRequest {
 export interface FakeHttp {
   url: string;
   seen: SeenRequest[];
+  /** TCP connections accepted so far (kept-alive requests share one). */
+  readonly connections: number;
   close(): Promise<void>;
 }
 
@@ -181,11 +183,16 @@ export async function startFakeHttp(opts: FakeHttpOptions): Promise<FakeHttp> {
       }
     });
   });
+  let connections = 0;
+  server.on('connection', () => void connections++);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/mcp`,
     seen,
+    get connections() {
+      return connections;
+    },
     close: () =>
       new Promise<void>((r) => {
         server.closeAllConnections();

@@ -74,6 +74,26 @@ describe('HttpTransport', () => {
     expect((r.response as { result: unknown }).result).toEqual({ lingering: true });
   });
 
+  it('keeps the connection of an SSE stream the server ends after its response', async () => {
+    const s = await fake({ mode: 'legacy' });
+    const t = await legacyTransport(s);
+    for (const id of [6, 7, 8]) {
+      expect((await t.exchange(req(id, 'sse/progress'), { expectId: id, timeoutMs: 3000 })).response).toBeDefined();
+      await new Promise((r) => setTimeout(r, 50)); // the stream's end follows its response by a moment
+    }
+    expect(s.connections).toBe(1); // the initialize and all three streams on one kept-alive connection
+  });
+
+  it('cuts an SSE stream that stays open after its response, and goes on on a new connection', async () => {
+    const s = await fake({ mode: 'legacy' });
+    const t = await legacyTransport(s);
+    expect((await t.exchange(req(9, 'sse/linger'), { expectId: 9, timeoutMs: 5000 })).response).toBeDefined();
+    await new Promise((r) => setTimeout(r, 300)); // past the grace: the lingering stream's connection is closed
+    const r = await t.exchange(req(10, 'sse/progress'), { expectId: 10, timeoutMs: 3000 });
+    expect(r.response).toEqual({ jsonrpc: '2.0', id: 10, result: { done: true } });
+    expect(s.connections).toBe(2);
+  });
+
   it('times out an SSE stream that never answers, keeping what arrived', async () => {
     const s = await fake({ mode: 'legacy' });
     const t = await legacyTransport(s);
