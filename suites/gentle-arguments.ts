@@ -3,7 +3,10 @@
 // range, at most 1 (or its minimum, if that is higher), and is always given (left out, the tool's
 // default applies, and defaults like `duration: 10` seconds are common). `duration: 700961` is
 // valid, but it asks the server to work for days: the call can only be abandoned unjudged.
-// Only valid arguments are made gentle; near-valid ones break the tool's real schema, never this one.
+// A number that counts rounds of work (`steps`, `iterations`, `retries`, ...) is kept to at most 10 (or
+// its minimum): `steps: 809298` with a tiny `duration` keeps a server's timer loop busy for minutes.
+// Near-valid arguments are drawn from the gentle schema too, but only those that break the tool's real
+// schema are kept: a break of a gentle-only bound is no break at all.
 
 type Obj = Record<string, unknown>;
 
@@ -11,6 +14,8 @@ const TIME_WORDS = new Set([
   'duration', 'delay', 'sleep', 'wait', 'timeout', 'interval', 'period', 'ttl',
   'ms', 'millis', 'milliseconds', 'sec', 'secs', 'second', 'seconds', 'mins', 'minute', 'minutes', 'hour', 'hours',
 ]);
+
+const WORK_WORDS = new Set(['steps', 'iterations', 'repeat', 'repeats', 'repetitions', 'loops', 'rounds', 'retries', 'attempts']);
 
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -24,18 +29,19 @@ export function nameWords(name: string): string[] {
 }
 
 export const namesATime = (name: string): boolean => nameWords(name).some((w) => TIME_WORDS.has(w));
+export const countsWork = (name: string): boolean => nameWords(name).some((w) => WORK_WORDS.has(w));
 
 function isNumeric(schema: Obj): boolean {
   const t = schema.type;
   return t === 'number' || t === 'integer' || (Array.isArray(t) && t.some((x) => x === 'number' || x === 'integer'));
 }
 
-function capped(schema: Obj): Obj {
+function capped(schema: Obj, atMost: number): Obj {
   const floor = Math.max(
     typeof schema.minimum === 'number' ? schema.minimum : 0,
     typeof schema.exclusiveMinimum === 'number' ? schema.exclusiveMinimum : 0,
   );
-  const cap = Math.max(floor, 1);
+  const cap = Math.max(floor, atMost);
   // A cap the schema cannot satisfy (exclusiveMinimum 1, integers only, ...) would leave no valid value.
   if (typeof schema.exclusiveMinimum === 'number' && cap <= schema.exclusiveMinimum) return schema;
   if (typeof schema.maximum === 'number' && schema.maximum <= cap) return schema;
@@ -47,7 +53,7 @@ function capped(schema: Obj): Obj {
 /**
  * The schema valid tool arguments are drawn from: `schema` itself, except that numeric members
  * named like a time (at any depth of `properties` and `items`) are required and get a maximum of
- * max(1, minimum).
+ * max(1, minimum), and numeric members that count rounds of work get a maximum of max(10, minimum).
  * Returns the same object when nothing changes.
  */
 export function gentleSchema<T>(schema: T): T {
@@ -65,8 +71,10 @@ export function gentleSchema<T>(schema: T): T {
     for (const [name, sub] of Object.entries(schema.properties)) {
       let next = gentleSchema(sub);
       if (isObj(next) && namesATime(name) && isNumeric(next)) {
-        next = capped(next);
+        next = capped(next, 1);
         timed.push(name);
+      } else if (isObj(next) && countsWork(name) && isNumeric(next)) {
+        next = capped(next, 10);
       }
       props[name] = next;
       changed ||= next !== sub;

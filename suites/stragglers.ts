@@ -39,16 +39,18 @@ export class Stragglers {
   constructor(private readonly opts: StragglerOptions) {}
 
   /** Register a call of a kind; its signal aborts when mcpspec stops waiting for it. */
-  start(tool: string, kind: string): { signal: AbortSignal; finish: (judged: boolean) => void } {
+  start(tool: string, kind: string): { signal: AbortSignal; finish: (judged: boolean, tookMs?: number) => void } {
     const r: Running = { tool, kind, started: Date.now(), controller: new AbortController() };
     this.running.add(r);
     this.timer ??= setInterval(() => this.look(), this.opts.everyMs);
     return {
       signal: r.controller.signal,
-      finish: (judged) => {
+      // tookMs: how long the target took (from when the request went out); a call that waited its turn
+      // to be sent would otherwise make the typical call look slow and stragglers wait longer.
+      finish: (judged, tookMs) => {
         if (!this.running.delete(r)) return;
         if (r.controller.signal.aborted) return;
-        const took = Date.now() - r.started;
+        const took = tookMs ?? Date.now() - r.started;
         this.finishedMs.set(kind, [...(this.finishedMs.get(kind) ?? []), took]);
         this.finishedMs.set(`${tool}\u0000${kind}`, [...(this.finishedMs.get(`${tool}\u0000${kind}`) ?? []), took]);
         if (judged) this.judgedTools.add(tool);

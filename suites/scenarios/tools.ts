@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { schemaArbitraries } from '../../arbitraries/schema-arbitraries.js';
+import { schemaArbitraries, type SchemaArbitraries } from '../../arbitraries/schema-arbitraries.js';
 import type { NearValid } from '../../arbitraries/near-valid.js';
 import { evaluateCases, shrinkFailure, type Counterexample, type Evaluated, type PropertyOptions } from '../../arbitraries/property.js';
 import { schemaFromObject } from '../../protocol/schema-registry.js';
@@ -54,7 +54,8 @@ export function schemaProblem(schema: unknown): string | undefined {
   if (!isObj(schema)) return 'not a JSON object';
   if (schema.type !== 'object') return `type is ${JSON.stringify(schema.type)}, not "object"`;
   try {
-    schemaFromObject(schema, 'tool schema').validatorForNodes([schema]);
+    const doc = schemaFromObject(schema, 'tool schema');
+    doc.validatorForNodes([doc.root]);
   } catch (e) {
     return `does not compile as JSON Schema: ${(e as Error).message.slice(0, 200)}`;
   }
@@ -100,12 +101,33 @@ async function callProperty<T>(
     const w = watch?.start(tool, deliberate ? 'near-valid' : 'valid');
     const p = session.request('tools/call', { name: tool, arguments: args(v) }, { timeoutMs, signal: w?.signal });
     const ex = await (deliberate ? ctx.deliberate(p) : p);
-    w?.finish(!undecided(ex) && !needsCapability(ex) && !deliberate);
+    w?.finish(!undecided(ex) && !needsCapability(ex) && !deliberate, ex.elapsedMs);
     return ex;
   };
   const cases = await evaluateCases(arb, opts, (v) => call(v, stragglers));
   // Shrinking re-runs one case at a time: each gets the whole timeout.
   return { tool, seed, runs: opts.numRuns, cases, shrunk: await shrinkFailure(arb, opts, cases, (v) => call(v), fails) };
+}
+
+/**
+ * Near-valid tool arguments: a non-object `arguments` breaks the request schema, not the tool's, so
+ * only object-valued cases are kept. Drawn from the gentle schema where that still breaks the real
+ * one (a time or a count beside the break stays small), else from the real schema; undefined when
+ * the schema accepts every object.
+ */
+export function nearValidArguments(real: SchemaArbitraries, gentle: SchemaArbitraries, seed: number): fc.Arbitrary<NearValid<unknown>> | undefined {
+  const breaksReal = (nv: NearValid<unknown>) => isObj(nv.value) && !real.validate(nv.value);
+  // fc.filter would spin forever on an arbitrary whose values never pass: look at a few first.
+  const some = (arb: fc.Arbitrary<NearValid<unknown>>, keep: (nv: NearValid<unknown>) => boolean) => {
+    try {
+      return fc.sample(arb, { seed, numRuns: 10 }).some(keep);
+    } catch {
+      return false; // the schema accepts every object: no near-valid arguments exist
+    }
+  };
+  if (gentle !== real && some(gentle.nearValid, breaksReal)) return gentle.nearValid.filter(breaksReal);
+  if (some(real.nearValid, (nv) => isObj(nv.value))) return real.nearValid.filter((nv) => isObj(nv.value));
+  return undefined;
 }
 
 export const toolsScenario = scenario<ToolsObs>({
@@ -134,18 +156,13 @@ export const toolsScenario = scenario<ToolsObs>({
         continue;
       }
       if (obs.schemaProblems.some((p) => p.tool === tool.name && p.which === 'inputSchema')) continue;
-      const arbs = schemaArbitraries(tool.inputSchema as Record<string, unknown>, { maxDepth: 3 });
-      const valid = schemaArbitraries(gentleSchema(tool.inputSchema as Record<string, unknown>), { maxDepth: 3 }).valid;
-      properties.push(callProperty(ctx, tool.name, valid, toolSeed(options.seed, tool.name, 1), (v) => v, false, validCallFails, stragglers).then((p) => void obs.valid.push(p)));
-      // A non-object `arguments` breaks the request schema, not the tool's: keep object-valued cases.
-      let near;
-      try {
-        // fc.filter would spin forever on a schema whose only near-valid values are non-objects.
-        if (!fc.sample(arbs.nearValid, { seed: options.seed, numRuns: 10 }).some((nv) => isObj(nv.value))) continue;
-        near = arbs.nearValid.filter((nv) => isObj(nv.value));
-      } catch {
-        continue; // the schema accepts every object: no near-valid arguments exist
-      }
+      const input = tool.inputSchema as Record<string, unknown>;
+      const real = schemaArbitraries(input, { maxDepth: 3 });
+      const gentleInput = gentleSchema(input);
+      const gentle = gentleInput === input ? real : schemaArbitraries(gentleInput, { maxDepth: 3 });
+      properties.push(callProperty(ctx, tool.name, gentle.valid, toolSeed(options.seed, tool.name, 1), (v) => v, false, validCallFails, stragglers).then((p) => void obs.valid.push(p)));
+      const near = nearValidArguments(real, gentle, options.seed);
+      if (!near) continue;
       properties.push(
         callProperty(ctx, tool.name, near, toolSeed(options.seed, tool.name, 2), (nv) => nv.value, true, invalidCallServed, stragglers)
           .then((p) => void obs.nearValid.push(p))

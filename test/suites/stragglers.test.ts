@@ -21,6 +21,17 @@ describe('stragglers: calls let go once they run far longer than their kind', ()
     s.stop();
   });
 
+  it('a finished call counts the time the target took, not the time it waited to be sent', () => {
+    const s = new Stragglers(OPTS);
+    const queued = s.start('sleepy', 'valid');
+    const slow = s.start('sleepy', 'valid');
+    vi.advanceTimersByTime(400);
+    queued.finish(true, 20); // 400 ms since start, of which the target took 20
+    vi.advanceTimersByTime(10);
+    expect(slow.signal.aborted).toBe(true); // past max(250, 4 x 20), not 4 x 400
+    s.stop();
+  });
+
   it('a tool with no finished call of its own waits for the kind-wide floor (1 s)', () => {
     const s = new Stragglers(OPTS);
     const other = s.start('quick', 'valid');
