@@ -304,6 +304,7 @@ export const legacyResourceSubscriptionScenario = scenario<LegacyResourceSubscri
   id: 'resource-subscriptions-legacy',
   title: 'resources/subscribe to every listed resource, updates awaited (stdio, bounded), then resources/unsubscribe (legacy)',
   versions: ['2025-06-18', '2025-11-25'],
+  startEarly: true,
   async run(ctx) {
     const { session, options } = ctx;
     const res = session.capabilities.resources;
@@ -313,9 +314,9 @@ export const legacyResourceSubscriptionScenario = scenario<LegacyResourceSubscri
     if (!uris.length) return { declared, list: list[0], subscribed: [], updates: [] };
     const seq0 = Math.max(0, ...session.events().map((e) => e.seq));
     const subscribed: LegacyResourceSubscriptionObs['subscribed'] = [];
-    for (const uri of uris) {
-      const subscribe = await session.request('resources/subscribe', { uri });
-      subscribed.push({ uri, subscribe, sentSeq: Math.min(...subscribe.seq) });
+    // All at once (the order of subscriptions means nothing), as are the unsubscribes below.
+    for (const [i, subscribe] of (await Promise.all(uris.map((uri) => session.request('resources/subscribe', { uri })))).entries()) {
+      subscribed.push({ uri: uris[i], subscribe, sentSeq: Math.min(...subscribe.seq) });
     }
     const obs: LegacyResourceSubscriptionObs = { declared, uri: uris[0], subscribe: subscribed[0].subscribe, list: list[0], subscribed, updates: [] };
     const stdio = session.kind === 'stdio';
@@ -326,7 +327,7 @@ export const legacyResourceSubscriptionScenario = scenario<LegacyResourceSubscri
         await pause(Math.min(wait, Math.max(1, quietMs - (Date.now() - started))), ctx.signal);
       }
     }
-    for (const s of subscribed) s.unsubscribe = await session.request('resources/unsubscribe', { uri: s.uri });
+    await Promise.all(subscribed.map(async (s) => void (s.unsubscribe = await session.request('resources/unsubscribe', { uri: s.uri }))));
     obs.unsubscribe = subscribed[0].unsubscribe;
     if (!stdio) return obs;
     const fence = await session.fence();
