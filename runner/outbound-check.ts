@@ -12,7 +12,8 @@ export function outboundProblems(exchanges: Exchange[], deliberate: (ex: Exchang
     if (deliberate(ex) || !ex.method || typeof ex.request !== 'object' || ex.request === null) continue;
     const info = m.index.get(ex.method);
     if (!info || info.embedded) continue;
-    if (!m.of(info.definition).validate(ex.request)) problems.push(`mcpspec sent an invalid ${ex.method} (${info.definition}): ${JSON.stringify(ex.request).slice(0, 300)}`);
+    // The definition's validator alone (precompiled): building its arbitraries only to validate cost ~40 ms a run.
+    if (!m.doc.validator(info.definition)(ex.request)) problems.push(`mcpspec sent an invalid ${ex.method} (${info.definition}): ${JSON.stringify(ex.request).slice(0, 300)}`);
   }
   return [...new Set(problems)];
 }
