@@ -41,7 +41,6 @@ export const legacyLoggingScenario = scenario<LegacyLoggingObs>({
   id: 'logging-legacy',
   title: 'logging/setLevel debug, a few requests, logging/setLevel warning, the same requests; then an invalid level',
   versions: LEGACY,
-  startEarly: true, // a chain of requests, each after the last
   async run(ctx) {
     const { session, options } = ctx;
     const { starts } = await requestsToTry(ctx);

@@ -304,7 +304,6 @@ export const legacyResourceSubscriptionScenario = scenario<LegacyResourceSubscri
   id: 'resource-subscriptions-legacy',
   title: 'resources/subscribe to every listed resource, updates awaited (stdio, bounded), then resources/unsubscribe (legacy)',
   versions: ['2025-06-18', '2025-11-25'],
-  startEarly: true,
   async run(ctx) {
     const { session, options } = ctx;
     const res = session.capabilities.resources;

@@ -126,16 +126,20 @@ async function poll(ctx: ScenarioContext, run: TaskRun, get: () => Promise<Excha
   const bound = pollBoundMs(ctx);
   let backoff = 100;
   let interval = firstInterval;
+  let atBound = false;
   for (;;) {
     const suggested = typeof interval === 'number' && Number.isFinite(interval) && interval >= 0 ? interval : undefined;
     const wait = suggested ?? backoff;
     if (suggested === undefined) backoff = Math.min(backoff * 2, 2000);
     const elapsed = Date.now() - startedAt;
-    if (elapsed + wait > bound) {
+    // The last poll is made at the bound itself, so a task gets the whole bound to end.
+    const left = bound - elapsed;
+    if (left <= 0 || (wait > left && atBound)) {
       run.boundReachedMs = bound;
       return;
     }
-    await pause(wait, ctx.signal);
+    if (wait > left) atBound = true;
+    await pause(Math.min(wait, left), ctx.signal);
     if (ctx.signal.aborted) return;
     const ex = await get();
     run.polls.push(ex);
