@@ -312,11 +312,9 @@ export const legacyResourceSubscriptionScenario = scenario<LegacyResourceSubscri
     const { uris, list } = await listedUris(session);
     if (!uris.length) return { declared, list: list[0], subscribed: [], updates: [] };
     const seq0 = Math.max(0, ...session.events().map((e) => e.seq));
-    const subscribed: LegacyResourceSubscriptionObs['subscribed'] = [];
     // All at once (the order of subscriptions means nothing), as are the unsubscribes below.
-    for (const [i, subscribe] of (await Promise.all(uris.map((uri) => session.request('resources/subscribe', { uri })))).entries()) {
-      subscribed.push({ uri: uris[i], subscribe, sentSeq: Math.min(...subscribe.seq) });
-    }
+    const subscribes = await Promise.all(uris.map((uri) => session.request('resources/subscribe', { uri })));
+    const subscribed: LegacyResourceSubscriptionObs['subscribed'] = uris.map((uri, i) => ({ uri, subscribe: subscribes[i], sentSeq: Math.min(...subscribes[i].seq) }));
     const obs: LegacyResourceSubscriptionObs = { declared, uri: uris[0], subscribe: subscribed[0].subscribe, list: list[0], subscribed, updates: [] };
     const stdio = session.kind === 'stdio';
     const quietMs = Math.min(options.timeoutMs, QUIET_MS);
