@@ -67,7 +67,8 @@ export abstract class BaseSession implements Session {
   detection?: EraDetection;
   readonly timeoutMs: number;
   readonly signal?: AbortSignal;
-  private nextId = 1;
+  /** Shared with the views of this session (LegacySession.attach): ids stay unique within the session. */
+  protected ids = { next: 1 };
   private readonly idless = new Mutex();
   private idlessOutstanding = 0;
 
@@ -117,7 +118,7 @@ export abstract class BaseSession implements Session {
 
   /** Integer ids from a per-session counter: unique for the whole session (JR-03 and JR-03b). */
   nextRequestId(): number {
-    return this.nextId++;
+    return this.ids.next++;
   }
 
   /** Era-specific params (modern adds `_meta`). Undefined = send no `params` member. */

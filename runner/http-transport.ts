@@ -62,6 +62,8 @@ export class HttpTransport implements Transport {
   onServerRequest?: (req: ServerRequest) => unknown;
 
   private sessionId?: string;
+  /** The session was opened by another transport (adoptSession): ending it is not this one's job. */
+  private borrowed = false;
   private protocolVersion?: string;
   private modern = false;
   private reachable = false;
@@ -91,6 +93,13 @@ export class HttpTransport implements Transport {
 
   getSessionId(): string | undefined {
     return this.sessionId;
+  }
+
+  /** Send on a legacy session another transport opened; close() then leaves it open (no DELETE). */
+  adoptSession(id: string, protocolVersion: string): void {
+    this.sessionId = id;
+    this.protocolVersion = protocolVersion;
+    this.borrowed = true;
   }
 
   /** `MCP-Protocol-Version` header (HL-08 / HM-06); undefined = not sent. */
@@ -338,7 +347,7 @@ export class HttpTransport implements Transport {
   async close(): Promise<CloseInfo | undefined> {
     // Let in-flight replies to server requests finish (bounded).
     await Promise.race([Promise.allSettled([...this.replies]), new Promise((r) => setTimeout(r, this.auxTimeoutMs).unref())]);
-    if (this.sessionId !== undefined && !this.closedInfo && this.reachable) {
+    if (this.sessionId !== undefined && !this.borrowed && !this.closedInfo && this.reachable) {
       // HL-07: a client SHOULD end its session with DELETE; 405 means the server does not allow it.
       try {
         await this.exchange(undefined, { httpMethod: 'DELETE', timeoutMs: this.auxTimeoutMs });

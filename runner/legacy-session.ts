@@ -36,6 +36,26 @@ export class LegacySession extends BaseSession {
     return 'ping';
   }
 
+  /**
+   * A view of `owner`, an open HTTP session, on another transport (so with its own recorder): the
+   * same session id, version and capabilities, and request ids from the owner's counter. Nothing is
+   * sent; closing the view leaves the session open for its owner to end.
+   */
+  static attach(owner: LegacySession, transport: HttpTransport, opts: SessionOptions): LegacySession {
+    const id = owner.httpSessionId;
+    if (id === undefined) throw new Error('only an HTTP session with a session id can be shared');
+    transport.adoptSession(id, owner.version);
+    const view = new LegacySession(transport, owner.requestedVersion, opts);
+    view.ids = owner.ids;
+    view.version = owner.version;
+    view.capabilities = owner.capabilities;
+    view.serverInfo = owner.serverInfo;
+    view.instructions = owner.instructions;
+    view.handshake = owner.handshake;
+    view.initialized = owner.initialized;
+    return view;
+  }
+
   /** LC-05: tells the server the client is ready. Sent automatically unless `skipInitialized`. */
   async sendInitialized(): Promise<Exchange> {
     const ex = await this.notify('notifications/initialized');

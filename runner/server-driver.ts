@@ -13,6 +13,7 @@ import type { AskedHook, RunOptions, Scenario, ScenarioContext } from '../suites
 import { HandshakeError, type BaseSession } from './base-session.js';
 import type { Driver, ScenarioOutcome } from './engine.js';
 import { HttpTransport } from './http-transport.js';
+import { LegacySession } from './legacy-session.js';
 import { outboundProblems } from './outbound-check.js';
 import { LanePool } from './probe-lanes.js';
 import { Recorder } from './recorder.js';
@@ -71,6 +72,8 @@ export class ServerDriver implements Driver {
     return c;
   })();
   private hangDeclared = false;
+  /** Legacy HTTP: the first session, kept open for the scenarios that share a session (ended by afterScenarios). */
+  private shared?: LegacySession;
   private slowNoted = false;
 
   constructor(
@@ -109,7 +112,9 @@ export class ServerDriver implements Driver {
     if (this.version !== first.version) this.found.push({ kind: 'note', message: `the server negotiated ${first.version}; mcpspec judges it by the ${this.version} rules` });
     const peer: PeerInfo = { info: first.serverInfo, capabilities: first.capabilities };
     if (first.instructions !== undefined) peer.instructions = first.instructions;
-    await first.close();
+    // Kept for the scenarios that share a session, when it is the session they would have opened.
+    if (first instanceof LegacySession && first.kind === 'http' && first.httpSessionId !== undefined && first.version === this.version) this.shared = first;
+    else await first.close();
     this.noteCrashes();
     warmValidators(this.version);
     return { era, peer };
@@ -141,6 +146,12 @@ export class ServerDriver implements Driver {
       return t;
     };
     const open = async (skipInitialized = false): Promise<BaseSession> => {
+      // The scenario's first session may be a view of the shared one (no handshake of its own to record).
+      if (s.sharesSession && this.shared && !skipInitialized && opened.length === 0 && !stop.signal.aborted) {
+        const view = LegacySession.attach(this.shared, factory(recorder) as HttpTransport, { timeoutMs: this.opts.timeoutMs, signal: stop.signal });
+        opened.push(view);
+        return view;
+      }
       const session = await openSession(factory, { specVersion: this.version, timeoutMs: this.opts.timeoutMs, recorder, skipInitialized, signal: stop.signal, capabilities: s.legacyCapabilities });
       opened.push(session);
       this.exchanges.push(session.handshake);
@@ -181,6 +192,13 @@ export class ServerDriver implements Driver {
     return { exchanges: this.exchanges, events: this.recorder.events(), version: this.version, transport: this.transport, deliberate };
   }
 
+  async afterScenarios(): Promise<void> {
+    const shared = this.shared;
+    this.shared = undefined;
+    await shared?.close().catch(() => undefined);
+    this.noteCrashes();
+  }
+
   findings(): Finding[] {
     return this.found;
   }
@@ -190,6 +208,7 @@ export class ServerDriver implements Driver {
   }
 
   async close(): Promise<void> {
+    await this.afterScenarios(); // a run cut short never reached it
     this.sandbox?.dispose();
   }
 

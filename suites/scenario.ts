@@ -85,6 +85,12 @@ export interface Scenario<O = any, C = any> {
    * answers the server's requests for them with generated results.
    */
   legacyCapabilities?: Record<string, unknown>;
+  /**
+   * Only reads, offers no client capabilities and judges no handshake of its own: where sessions
+   * can be shared (legacy over HTTP) it runs on the run's first session beside other such scenarios,
+   * which spares the target a session (initialize, initialized, DELETE) per scenario.
+   */
+  sharesSession?: boolean;
   /** Longer scenarios start first so they overlap the rest. */
   startEarly?: boolean;
   run(ctx: C): Promise<O>;

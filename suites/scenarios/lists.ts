@@ -30,6 +30,7 @@ export const listsScenario = scenario<ListsObs>({
   id: 'lists',
   title: 'every declared list followed to its end; an invalid cursor',
   versions: ALL_VERSIONS,
+  sharesSession: true,
   async run({ session }) {
     const obs: ListsObs = { listings: [] };
     await Promise.all(

@@ -33,6 +33,7 @@ export const promptsScenario = scenario<PromptsObs>({
   id: 'prompts',
   title: 'prompts/list, prompts/get with generated arguments, missing arguments, an unknown prompt',
   versions: ALL_VERSIONS,
+  sharesSession: true,
   async run({ session, options }) {
     const listed = await listAll((cursor) => session.request('prompts/list', cursor === undefined ? {} : { cursor }), 'prompts');
     const prompts = listed.items.slice(0, 5).filter((p): p is Record<string, unknown> & { name: string } => typeof p.name === 'string');
@@ -62,6 +63,7 @@ export const completionScenario = scenario<CompletionObs>({
   id: 'completion',
   title: 'completion/complete for an unknown prompt',
   versions: ALL_VERSIONS,
+  sharesSession: true,
   async run({ session }) {
     return { unknownRef: await session.request('completion/complete', { ref: { type: 'ref/prompt', name: UNKNOWN_PROMPT }, argument: { name: 'x', value: '' } }) };
   },

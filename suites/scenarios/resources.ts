@@ -19,6 +19,7 @@ export const resourcesScenario = scenario<ResourcesObs>({
   id: 'resources',
   title: 'resources/list, reading listed resources, an unknown uri',
   versions: ALL_VERSIONS,
+  sharesSession: true,
   async run({ session }) {
     const listed = await listAll((cursor) => session.request('resources/list', cursor === undefined ? {} : { cursor }), 'resources');
     const uris = listed.items.slice(0, 5).map((r) => r.uri).filter((u): u is string => typeof u === 'string');

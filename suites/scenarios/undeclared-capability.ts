@@ -20,6 +20,7 @@ export const undeclaredCapability = scenario<UndeclaredObs>({
   id: 'capabilities.undeclared',
   title: 'a method of an undeclared capability',
   versions: LEGACY,
+  sharesSession: true,
   async run({ session }) {
     const gap = GATED.find(([cap]) => !(cap in session.capabilities));
     if (!gap) return {};
