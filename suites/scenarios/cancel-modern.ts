@@ -116,7 +116,7 @@ export const modernCancelScenario = scenario<ModernCancelObs>({
   async run(ctx) {
     const { session, options } = ctx;
     if (!session.watch) return { tried: 0 };
-    const { starts } = await requestsToTry(ctx);
+    const { starts } = await requestsToTry(ctx, { toolsOnly: true });
     const tools = starts.filter((s) => s.method === 'tools/call').slice(0, MAX_BASELINE);
     const timeoutMs = options.toolTimeoutMs ?? options.timeoutMs;
     const baselines = await Promise.all(tools.map((s, i) => session.request(s.method, { ...s.params, _meta: { progressToken: baselineToken(i) } }, { timeoutMs })));

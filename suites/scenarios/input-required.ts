@@ -140,18 +140,19 @@ export interface Start {
 /**
  * What a scenario may try on the target: every tool mcpspec may call (conformance fixture tools
  * first) with arguments generated from its inputSchema, every prompt with its required arguments,
- * the listed resources; bounded.
+ * the listed resources; bounded. A scenario that uses only the first `want` of them, or only the
+ * tools, says so: prompts and resources are then listed only when the tools do not give enough.
  */
-export async function requestsToTry(ctx: ScenarioContext): Promise<{ starts: Start[]; notTried: string[] }> {
+export async function requestsToTry(ctx: ScenarioContext, need: { want?: number; toolsOnly?: boolean } = {}): Promise<{ starts: Start[]; notTried: string[] }> {
   const { session, options } = ctx;
   const caps = session.capabilities;
   const starts: Start[] = [];
   const notTried: string[] = [];
-  const [tools, prompts, resources] = await Promise.all([
-    'tools' in caps ? listAll((c) => session.request('tools/list', c === undefined ? {} : { cursor: c }), 'tools') : undefined,
-    'prompts' in caps ? listAll((c) => session.request('prompts/list', c === undefined ? {} : { cursor: c }), 'prompts') : undefined,
-    'resources' in caps ? listAll((c) => session.request('resources/list', c === undefined ? {} : { cursor: c }), 'resources') : undefined,
-  ]);
+  const list = (cap: string, method: string) => (cap in caps ? listAll((c) => session.request(method, c === undefined ? {} : { cursor: c }), cap) : undefined);
+  const others = () => Promise.all([list('prompts', 'prompts/list'), list('resources', 'resources/list')]);
+  const lazily = need.toolsOnly === true || need.want !== undefined;
+  const [tools, both] = await Promise.all([list('tools', 'tools/list'), lazily ? undefined : others()]);
+  let [prompts, resources] = both ?? [undefined, undefined];
   const callable = (tools?.items ?? []).filter((t): t is Tool => typeof t.name === 'string').sort(conformanceFirst);
   let toolCount = 0;
   for (const tool of callable) {
@@ -160,7 +161,7 @@ export async function requestsToTry(ctx: ScenarioContext): Promise<{ starts: Sta
       notTried.push(`${tool.name}: ${why}`);
       continue;
     }
-    if (toolCount >= MAX_TOOLS) break;
+    if (toolCount >= MAX_TOOLS || (need.want !== undefined && starts.length >= need.want)) break;
     let args: unknown;
     try {
       args = fc.sample(schemaArbitraries(gentleSchema(tool.inputSchema as Obj), { maxDepth: 3 }).valid, { seed: options.seed, numRuns: 1 })[0];
@@ -171,6 +172,7 @@ export async function requestsToTry(ctx: ScenarioContext): Promise<{ starts: Sta
     toolCount++;
     starts.push({ target: `tools/call ${tool.name}`, method: 'tools/call', params: { name: tool.name, arguments: args } });
   }
+  if (lazily && !need.toolsOnly && starts.length < (need.want ?? 0)) [prompts, resources] = await others();
   for (const p of (prompts?.items ?? []).slice(0, MAX_PROMPTS)) {
     if (typeof p.name !== 'string') continue;
     const declared = (Array.isArray(p.arguments) ? p.arguments : []).filter(isObj);

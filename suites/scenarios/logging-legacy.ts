@@ -43,7 +43,7 @@ export const legacyLoggingScenario = scenario<LegacyLoggingObs>({
   versions: LEGACY,
   async run(ctx) {
     const { session, options } = ctx;
-    const { starts } = await requestsToTry(ctx);
+    const { starts } = await requestsToTry(ctx, { want: MAX_ITEMS });
     const rounds: LevelRound[] = [];
     for (const level of ['debug', 'warning']) {
       if (ctx.signal.aborted) break;

@@ -34,7 +34,7 @@ export const loggingScenario = scenario<LoggingObs>({
   versions: MODERN,
   async run(ctx) {
     const { session, options } = ctx;
-    const { starts } = await requestsToTry(ctx);
+    const { starts } = await requestsToTry(ctx, { want: MAX_ITEMS });
     const calls: LoggedCall[] = [];
     for (const level of [undefined, 'debug', 'warning']) {
       for (const s of starts.slice(0, MAX_ITEMS)) {
