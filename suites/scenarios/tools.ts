@@ -145,6 +145,9 @@ export const toolsScenario = scenario<ToolsObs>({
     // With an explicit --tool-timeout every call is waited for; by default far stragglers are let go.
     const stragglers = options.toolTimeoutMs === undefined ? new Stragglers(stragglerOptions(options.timeoutMs)) : undefined;
     for (const tool of obs.tools.slice(0, MAX_TOOLS)) {
+      // Let the calls made so far go out before building this tool's generators (a few ms each):
+      // the target works on them meanwhile instead of waiting for every tool's.
+      await new Promise((resolve) => setImmediate(resolve));
       for (const which of ['inputSchema', 'outputSchema'] as const) {
         if (which === 'outputSchema' && tool.outputSchema === undefined) continue;
         const problem = schemaProblem(tool[which]);
