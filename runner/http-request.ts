@@ -51,6 +51,8 @@ interface StaleSocketError extends Error {
   staleSocket?: boolean;
 }
 
+const guarded = new WeakSet<object>();
+
 function once(url: URL, req: HttpRequest): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { ...req.headers };
@@ -59,6 +61,14 @@ function once(url: URL, req: HttpRequest): Promise<IncomingMessage> {
     }
     const secure = url.protocol === 'https:';
     const r = (secure ? httpsRequest : httpRequest)(url, { method: req.method, headers, agent: secure ? httpsAgent : httpAgent, signal: req.signal }, resolve);
+    // Between a response's end and the socket's return to the pool Node leaves the socket without an
+    // 'error' listener (a reset there would end mcpspec); one listener per socket closes that gap,
+    // while errors during a request still reach the request's own listener below.
+    r.on('socket', (socket) => {
+      if (guarded.has(socket)) return;
+      guarded.add(socket);
+      socket.on('error', () => undefined);
+    });
     r.on('error', (err: StaleSocketError) => {
       // The usual keep-alive race: the server closed an idle connection just as it was reused.
       // Nothing reached the server, so the caller may send again on a fresh connection.
