@@ -7,9 +7,11 @@
 // fixtures) are looked up from the package root, so they work from either place.
 
 import { build } from 'esbuild';
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot } from '../protocol/package-root.js';
+import { CHECKS } from '../suites/catalogue.js';
+import { CHECK_IDS_FILE } from './check-ids.js';
 
 const root = packageRoot();
 const outdir = join(root, 'dist', 'cli');
@@ -27,3 +29,5 @@ await build({
   // CommonJS dependencies (ajv, yargs' helpers) call require(); ESM output has none of its own.
   banner: { js: "import { createRequire as __mcpspecRequire } from 'node:module'; const require = __mcpspecRequire(import.meta.url);" },
 });
+// The check ids beside the program (bin/check-ids.ts): --only and --skip are validated without loading the suite.
+writeFileSync(join(outdir, CHECK_IDS_FILE), `${JSON.stringify(CHECKS.map((c) => c.id))}\n`);

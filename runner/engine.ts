@@ -13,6 +13,8 @@ import type { RunObservations } from '../suites/observations.js';
 import type { Scenario } from '../suites/scenario.js';
 import { areaOf } from '../results/check-record.js';
 import { matchesGlobs } from './globs.js';
+import { loadSchema } from '../protocol/schema-registry.js';
+import type { SpecVersion } from '../protocol/versions.js';
 
 /** What a scenario run came to: its observations, or why there are none. */
 export type ScenarioOutcome = { observed: unknown } | { aborted: string } | { harness: string };
@@ -22,7 +24,7 @@ export interface Driver {
   readonly role: Role;
   readonly transport: TransportKind;
   readonly target: TargetInfo;
-  /** Reach the peer once: era, and what it declares. Throws when it cannot be started or reached. */
+  /** Reach the peer once: era, and what it declares. Throws when it cannot be started or reached. (The server driver may be started before the engine runs; the engine's call then joins that start.) */
   start(signal: AbortSignal): Promise<{ era: EraInfo; peer: PeerInfo }>;
   runScenario(s: Scenario, signal: AbortSignal): Promise<ScenarioOutcome>;
   /** Once every scenario has ended: end what they shared (before the oracles look at the run). */
@@ -65,6 +67,26 @@ export function shardScenarioIds(checks: Check[], shard: { index: number; count:
   return new Set(ids.filter((_, i) => i % shard.count === shard.index - 1));
 }
 
+/** How long after the era is known the validators are loaded: the first scenarios' requests are out by then. */
+const WARM_AFTER_MS = 20;
+
+/**
+ * Load the judged version's validators (~40 ms, once) while the peer works on the first scenarios'
+ * requests, instead of when the oracles and judges first need them, after the last scenario.
+ */
+function warmValidators(version: SpecVersion): void {
+  const timer = setTimeout(() => {
+    try {
+      const doc = loadSchema(version);
+      const defs = doc.definitions();
+      doc.validator(defs.includes('JSONRPCMessage') ? 'JSONRPCMessage' : defs[0]);
+    } catch {
+      // nothing lost: whoever needs a validator loads it then, and reports what goes wrong
+    }
+  }, WARM_AFTER_MS);
+  timer.unref();
+}
+
 /** Time kept back from the deadline to judge, reap and report. */
 const WIND_DOWN_MS = 1500;
 
@@ -89,6 +111,7 @@ export async function runSuite(driver: Driver, opts: EngineOptions): Promise<Run
 
   try {
     const { era, peer } = await driver.start(stop.signal);
+    warmValidators(era.judgedBy);
     emit({ type: 'run-start', role: driver.role, target: driver.target, era, peer, seed: opts.seed });
     flushFindings();
     const version = era.judgedBy;

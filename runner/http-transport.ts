@@ -16,7 +16,7 @@ import type { CloseInfo } from '../results/wire.js';
 import type { HttpOutcome } from '../suites/ports.js';
 import { redactHeaders } from './redact.js';
 import { Recorder } from './recorder.js';
-import { replyToServerRequest } from './server-requests.js';
+import { replyToServerRequest } from './server-request-reply.js';
 import { TargetStartError, type ExchangeOptions, type ExchangeResult, type ServerRequest, type Transport } from './transport.js';
 
 export interface HttpTarget {

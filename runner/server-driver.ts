@@ -3,7 +3,6 @@
 // stops answering even a fence request is declared hung once and restarted where it can be.
 
 import { setMaxListeners } from 'node:events';
-import { loadSchema } from '../protocol/schema-registry.js';
 import { judgedVersion, type SpecVersion, type VersionChoice } from '../protocol/versions.js';
 import type { EraInfo, Finding, PeerInfo, TargetInfo } from '../results/run.js';
 import type { Recording } from '../results/wire.js';
@@ -14,10 +13,8 @@ import { HandshakeError, type BaseSession } from './base-session.js';
 import type { Driver, ScenarioOutcome } from './engine.js';
 import { HttpTransport } from './http-transport.js';
 import { LegacySession } from './legacy-session.js';
-import { outboundProblems } from './outbound-check.js';
 import { LanePool } from './probe-lanes.js';
 import { Recorder } from './recorder.js';
-import { capableClientHandler } from './server-requests.js';
 import { openSession, STARTUP_ALLOWANCE_MS, STARTUP_FACTOR } from './session.js';
 import { StdioTransport } from './stdio-transport.js';
 import { makeSandbox, type EnvOptions, type TargetSandbox } from './target-env.js';
@@ -33,26 +30,6 @@ export interface ServerDriverOptions extends RunOptions {
 }
 
 const LAST_SENT_CHARS = 2000;
-/** How long after the era is known the validators are loaded: the first scenarios' requests are out by then. */
-const WARM_AFTER_MS = 20;
-
-/**
- * Load the judged version's validators (~40 ms, once) while the target works on the first scenarios'
- * requests, instead of when the oracles and judges first need them, after the last scenario.
- */
-function warmValidators(version: SpecVersion): void {
-  const timer = setTimeout(() => {
-    try {
-      const doc = loadSchema(version);
-      const defs = doc.definitions();
-      doc.validator(defs.includes('JSONRPCMessage') ? 'JSONRPCMessage' : defs[0]);
-    } catch {
-      // nothing lost: whoever needs a validator loads it then, and reports what goes wrong
-    }
-  }, WARM_AFTER_MS);
-  timer.unref();
-}
-
 export class ServerDriver implements Driver {
   readonly role = 'server' as const;
   readonly transport: 'stdio' | 'http';
@@ -72,6 +49,8 @@ export class ServerDriver implements Driver {
     return c;
   })();
   private hangDeclared = false;
+  private starting?: Promise<{ era: EraInfo; peer: PeerInfo }>;
+  private readonly startStop = new AbortController();
   /** Legacy HTTP: the first session, kept open for the scenarios that share a session (ended by afterScenarios). */
   private shared?: LegacySession;
   private slowNoted = false;
@@ -92,8 +71,19 @@ export class ServerDriver implements Driver {
     };
   }
 
-  async start(signal: AbortSignal): Promise<{ era: EraInfo; peer: PeerInfo }> {
-    // The first session fixes the era and version for the run (TargetStartError/HandshakeError propagate).
+  /**
+   * Reach the target: the first session fixes the era and version for the run (TargetStartError and
+   * HandshakeError propagate). It may be called before the engine runs (the CLI does, so the target
+   * answers while the suite's modules load); later calls join the first, and each one's signal ends it.
+   */
+  start(signal: AbortSignal): Promise<{ era: EraInfo; peer: PeerInfo }> {
+    if (signal.aborted) this.startStop.abort(signal.reason);
+    else signal.addEventListener('abort', () => this.startStop.abort(signal.reason), { once: true });
+    this.starting ??= this.reach(this.startStop.signal);
+    return this.starting;
+  }
+
+  private async reach(signal: AbortSignal): Promise<{ era: EraInfo; peer: PeerInfo }> {
     const first = await openSession(this.factory, { specVersion: this.versionChoice, timeoutMs: this.opts.timeoutMs, recorder: this.scenarioRecorder('handshake'), signal });
     this.exchanges.push(first.handshake);
     if (first.detection?.probe) {
@@ -116,7 +106,6 @@ export class ServerDriver implements Driver {
     if (first instanceof LegacySession && first.kind === 'http' && first.httpSessionId !== undefined && first.version === this.version) this.shared = first;
     else await first.close();
     this.noteCrashes();
-    warmValidators(this.version);
     return { era, peer };
   }
 
@@ -132,6 +121,8 @@ export class ServerDriver implements Driver {
     // mcpspec answers the server's requests as a client that declared what the scenario offers.
     const offered = s.legacyCapabilities ?? {};
     let hook: AskedHook | undefined;
+    // With the generators: loaded after the first contact began (see start), so by now it is there.
+    const { capableClientHandler } = await import('./server-requests.js');
     const factory: TransportFactory = (rec) => {
       const t = this.factory(rec);
       const answer = capableClientHandler(this.version, offered, this.opts.seed);
@@ -186,17 +177,20 @@ export class ServerDriver implements Driver {
     }
   }
 
+  private readonly deliberate = (ex: Exchange): boolean => this.deliberateSet.has(ex);
+  private outboundChecked = false;
+
   observations(): RunObservations {
-    const deliberate = (ex: Exchange) => this.deliberateSet.has(ex);
-    for (const problem of outboundProblems(this.exchanges, deliberate, this.version)) this.addFinding({ kind: 'harness', message: problem });
-    return { exchanges: this.exchanges, events: this.recorder.events(), version: this.version, transport: this.transport, deliberate };
+    return { exchanges: this.exchanges, events: this.recorder.events(), version: this.version, transport: this.transport, deliberate: this.deliberate };
   }
 
   async afterScenarios(): Promise<void> {
-    const shared = this.shared;
-    this.shared = undefined;
-    await shared?.close().catch(() => undefined);
+    await this.endShared();
     this.noteCrashes();
+    if (this.outboundChecked) return;
+    this.outboundChecked = true;
+    const { outboundProblems } = await import('./outbound-check.js');
+    for (const problem of outboundProblems(this.exchanges, this.deliberate, this.version)) this.addFinding({ kind: 'harness', message: problem });
   }
 
   findings(): Finding[] {
@@ -208,11 +202,17 @@ export class ServerDriver implements Driver {
   }
 
   async close(): Promise<void> {
-    await this.afterScenarios(); // a run cut short never reached it
+    await this.endShared(); // a run cut short never reached afterScenarios
     this.sandbox?.dispose();
   }
 
   // --- internals -----------------------------------------------------------------------------
+
+  private async endShared(): Promise<void> {
+    const shared = this.shared;
+    this.shared = undefined;
+    await shared?.close().catch(() => undefined);
+  }
 
   private scenarioRecorder(source: string): Recorder {
     // Each scenario keeps its own log (scenarios run at once); the run log gets tagged copies.

@@ -9,7 +9,7 @@ import type { CloseInfo } from '../results/wire.js';
 import { LineSplitter, MAX_LINE_CHARS } from './line-splitter.js';
 import { Recorder } from './recorder.js';
 import { isAlive, listDescendants, registerLive, signalAll } from './reaper.js';
-import { replyToServerRequest } from './server-requests.js';
+import { replyToServerRequest } from './server-request-reply.js';
 import { TailBuffer } from './tail-buffer.js';
 import { TargetStartError, type ExchangeOptions, type ExchangeResult, type ServerRequest, type Transport } from './transport.js';
 

@@ -10,10 +10,9 @@ import { buildReport, exitCodeOf, type Report, type ReportOptions } from '../../
 import { HandshakeError } from '../../runner/base-session.js';
 import { globToRegExp, matchesGlobs } from '../../runner/globs.js';
 import { Redactor, secretValues } from '../../runner/redact.js';
-import { runServerSuite } from '../../runner/run-server.js';
-import type { ServerTarget } from '../../runner/server-driver.js';
+import { ServerDriver, type ServerTarget } from '../../runner/server-driver.js';
 import { TargetStartError } from '../../runner/transport.js';
-import { CHECKS } from '../../suites/catalogue.js';
+import { checkIds } from '../check-ids.js';
 import { Progress } from '../progress.js';
 import { absoluteIfFile, checkOutDir, duration, httpUrl, makeDirs, parseEnv, parseHeaders } from '../target-args.js';
 import { outputFormats, writeReportFolder } from '../report-folder.js';
@@ -60,12 +59,12 @@ function stableSeed(text: string): number {
 }
 
 /** Catch an --only that selects nothing before the target is started (it would judge nothing). */
-export function checkSelection(only: string[] | undefined, skip: string[] | undefined): void {
+export function checkSelection(ids: readonly string[], only: string[] | undefined, skip: string[] | undefined): void {
   for (const g of only ?? []) {
     const re = globToRegExp(g);
-    if (!CHECKS.some((c) => re.test(c.id))) throw new UsageError(`--only ${g} matches no check (mcpspec list shows the ids)`);
+    if (!ids.some((id) => re.test(id))) throw new UsageError(`--only ${g} matches no check (mcpspec list shows the ids)`);
   }
-  if (!CHECKS.some((c) => matchesGlobs(c.id, only, skip))) throw new UsageError(`--only ${(only ?? []).join(' ')} with --skip ${(skip ?? []).join(' ')} leaves no check to run`);
+  if (!ids.some((id) => matchesGlobs(id, only, skip))) throw new UsageError(`--only ${(only ?? []).join(' ')} with --skip ${(skip ?? []).join(' ')} leaves no check to run`);
 }
 
 export function loadBaseline(file: string): BaselineEntry[] {
@@ -129,18 +128,27 @@ export async function executeRun(req: RunRequest): Promise<RunOutcome> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   const progress = req.json ? undefined : new Progress(process.stderr).start();
+  const runOptions = {
+    ...options,
+    specVersion: options.specVersion as VersionChoice,
+    concurrency: req.concurrency,
+    env: { set: req.setEnv, pass: req.passEnv },
+    signal: interrupt.signal,
+    shard: req.shard,
+    onEvent: req.json ? (e: RunEvent) => print(e) : undefined,
+    onProgress: progress ? (p: { done: number; total: number }) => progress.update(p) : undefined,
+  };
+  const driver = new ServerDriver(target, runOptions);
+  // Reach the target first: it answers the era probe while the suite's modules (catalogue,
+  // generators, validators) load; the engine's start joins this one and reports how it failed.
+  driver.start(interrupt.signal).catch(() => undefined);
   let run;
   try {
-    run = await runServerSuite(target, {
-      ...options,
-      specVersion: options.specVersion as VersionChoice,
-      concurrency: req.concurrency,
-      env: { set: req.setEnv, pass: req.passEnv },
-      signal: interrupt.signal,
-      shard: req.shard,
-      onEvent: req.json ? (e: RunEvent) => print(e) : undefined,
-      onProgress: progress ? (p) => progress.update(p) : undefined,
+    const { runSuite } = await import('../../runner/engine.js').catch(async (e: unknown) => {
+      await driver.close(); // the target may be running already: it is not left behind
+      throw e;
     });
+    run = await runSuite(driver, { ...runOptions, seed: options.seed });
   } catch (e) {
     if (e instanceof TargetStartError || e instanceof HandshakeError) {
       if (interrupted) throw new UsageError(`interrupted (${interrupted}) before the target answered`, signalExitCode(interrupted));
@@ -194,7 +202,7 @@ export async function runServerCommand(args: ServerArgs): Promise<number> {
   const envNames = [...Object.keys(setEnv), ...passEnv];
   if (envNames.length) options.env = envNames;
   const concurrency = positiveInt(args.concurrency, 'concurrency');
-  checkSelection(args.only, args.skip);
+  checkSelection(await checkIds(), args.only, args.skip);
   const baseline = args.baseline !== undefined ? loadBaseline(args.baseline) : undefined;
   if (args.out) checkOutDir(args.out);
   const formats = outputFormats(args.format, args.out);
