@@ -178,7 +178,6 @@ export class ServerDriver implements Driver {
   }
 
   private readonly deliberate = (ex: Exchange): boolean => this.deliberateSet.has(ex);
-  private outboundChecked = false;
 
   observations(): RunObservations {
     return { exchanges: this.exchanges, events: this.recorder.events(), version: this.version, transport: this.transport, deliberate: this.deliberate };
@@ -187,8 +186,6 @@ export class ServerDriver implements Driver {
   async afterScenarios(): Promise<void> {
     await this.endShared();
     this.noteCrashes();
-    if (this.outboundChecked) return;
-    this.outboundChecked = true;
     const { outboundProblems } = await import('./outbound-check.js');
     for (const problem of outboundProblems(this.exchanges, this.deliberate, this.version)) this.addFinding({ kind: 'harness', message: problem });
   }

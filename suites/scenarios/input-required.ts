@@ -150,8 +150,8 @@ export async function requestsToTry(ctx: ScenarioContext, need: { want?: number;
   const notTried: string[] = [];
   const list = (cap: string, method: string) => (cap in caps ? listAll((c) => session.request(method, c === undefined ? {} : { cursor: c }), cap) : undefined);
   const others = () => Promise.all([list('prompts', 'prompts/list'), list('resources', 'resources/list')]);
-  const lazily = need.toolsOnly === true || need.want !== undefined;
-  const [tools, both] = await Promise.all([list('tools', 'tools/list'), lazily ? undefined : others()]);
+  // Listed beside the tools only when every request may be used.
+  const [tools, both] = await Promise.all([list('tools', 'tools/list'), need.toolsOnly || need.want !== undefined ? undefined : others()]);
   let [prompts, resources] = both ?? [undefined, undefined];
   const callable = (tools?.items ?? []).filter((t): t is Tool => typeof t.name === 'string').sort(conformanceFirst);
   let toolCount = 0;
@@ -172,7 +172,7 @@ export async function requestsToTry(ctx: ScenarioContext, need: { want?: number;
     toolCount++;
     starts.push({ target: `tools/call ${tool.name}`, method: 'tools/call', params: { name: tool.name, arguments: args } });
   }
-  if (lazily && !need.toolsOnly && starts.length < (need.want ?? 0)) [prompts, resources] = await others();
+  if (!both && !need.toolsOnly && starts.length < need.want!) [prompts, resources] = await others();
   for (const p of (prompts?.items ?? []).slice(0, MAX_PROMPTS)) {
     if (typeof p.name !== 'string') continue;
     const declared = (Array.isArray(p.arguments) ? p.arguments : []).filter(isObj);
