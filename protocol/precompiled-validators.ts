@@ -2,7 +2,7 @@
 // (`build-validators.ts`), one CommonJS module per schema, loaded on first use. Loading it costs
 // tens of milliseconds where compiling one definition costs tens to hundreds, and a full run needs
 // twenty or more. A missing or stale set (built from another copy of the schema file) is ignored and
-// the caller compiles as before.
+// the caller compiles as before. The modules load through V8's code cache (code-cache.ts).
 //
 // The JSON Schema meta-schemas (2020-12, draft-07) are compiled the same way: every tool schema a
 // run meets is checked against one, and ajv compiles a meta-schema in ~0.2 s.
@@ -12,6 +12,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { ValidateFunction } from 'ajv';
+import { requireCached } from './code-cache.js';
 import { packageRoot } from './package-root.js';
 
 /** Bump when the generated code's shape changes, so old builds are not trusted. */
@@ -53,7 +54,7 @@ export function precompiledSet(key: string, schemaText: string): ((definition: s
     const name = Object.hasOwn(manifest.exports, definition) ? manifest.exports[definition] : undefined;
     if (!name) return undefined;
     try {
-      mod ??= require(join(dir, MODULE_FILE)) as Record<string, ValidateFunction>;
+      mod ??= requireCached(join(dir, MODULE_FILE)) as Record<string, ValidateFunction>;
     } catch {
       return undefined;
     }
@@ -82,7 +83,7 @@ export function precompiledMeta(dialect: keyof typeof META_SCHEMAS): ValidateFun
       const dir = validatorsDir(`meta-${dialect}`);
       const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as Manifest;
       if (manifest.generator === GENERATOR_VERSION && manifest.schemaSha256 === sha256(`ajv ${ajvVersion()}`)) {
-        found = (require(join(dir, MODULE_FILE)) as Record<string, ValidateFunction>).meta ?? null;
+        found = (requireCached(join(dir, MODULE_FILE)) as Record<string, ValidateFunction>).meta ?? null;
       }
     } catch {
       found = null;
