@@ -113,6 +113,8 @@ export const modernCancelScenario = scenario<ModernCancelObs>({
   id: 'cancel-modern',
   title: 'tools called with a progressToken; one that reports progress before its response is called again and cancelled at its first progress (stdio: notifications/cancelled; HTTP: its stream closed), then watched and fenced',
   versions: MODERN,
+  // It waits out slow calls (a baseline, then twice its length after the cancellation): overlap the rest.
+  startEarly: true,
   async run(ctx) {
     const { session, options } = ctx;
     if (!session.watch) return { tried: 0 };
