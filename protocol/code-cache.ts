@@ -41,8 +41,8 @@ const wrap = (source: string) => `(function (exports, require, module, __filenam
 const pendingWrites = new Map<string, Script>();
 let flushAtExit = false;
 
-/** Writes the cache of every module loaded without one (at exit; the tests call it directly). */
-export function flushCodeCache(): void {
+/** Writes the cache of every module loaded without a usable one; runs at exit. */
+function flushCodeCache(): void {
   for (const [path, script] of pendingWrites) {
     try {
       const tmp = `${path}.${process.pid}.tmp`;
