@@ -154,14 +154,14 @@ export async function requestsToTry(ctx: ScenarioContext, need: { want?: number;
   const [tools, both] = await Promise.all([list('tools', 'tools/list'), need.toolsOnly || need.want !== undefined ? undefined : others()]);
   let [prompts, resources] = both ?? [undefined, undefined];
   const callable = (tools?.items ?? []).filter((t): t is Tool => typeof t.name === 'string').sort(conformanceFirst);
-  let toolCount = 0;
   for (const tool of callable) {
     const why = mayCall(tool, options) ?? schemaProblem(tool.inputSchema);
     if (why) {
       notTried.push(`${tool.name}: ${why}`);
       continue;
     }
-    if (toolCount >= MAX_TOOLS || (need.want !== undefined && starts.length >= need.want)) break;
+    // starts holds only tools so far
+    if (starts.length >= Math.min(MAX_TOOLS, need.want ?? Infinity)) break;
     let args: unknown;
     try {
       args = fc.sample(schemaArbitraries(gentleSchema(tool.inputSchema as Obj), { maxDepth: 3 }).valid, { seed: options.seed, numRuns: 1 })[0];
@@ -169,10 +169,10 @@ export async function requestsToTry(ctx: ScenarioContext, need: { want?: number;
       notTried.push(`${tool.name}: no valid arguments could be generated`);
       continue;
     }
-    toolCount++;
     starts.push({ target: `tools/call ${tool.name}`, method: 'tools/call', params: { name: tool.name, arguments: args } });
   }
-  if (!both && !need.toolsOnly && starts.length < need.want!) [prompts, resources] = await others();
+  // A scenario that wants a few requests gets prompts and resources only when the tools fell short.
+  if (!need.toolsOnly && need.want !== undefined && starts.length < need.want) [prompts, resources] = await others();
   for (const p of (prompts?.items ?? []).slice(0, MAX_PROMPTS)) {
     if (typeof p.name !== 'string') continue;
     const declared = (Array.isArray(p.arguments) ? p.arguments : []).filter(isObj);
