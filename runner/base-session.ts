@@ -67,8 +67,11 @@ export abstract class BaseSession implements Session {
   detection?: EraDetection;
   readonly timeoutMs: number;
   readonly signal?: AbortSignal;
-  /** Shared with the views of this session (LegacySession.attach): ids stay unique within the session. */
-  protected ids = { next: 1 };
+  /**
+   * Shared with the views of this session (LegacySession.attach): the counter and every id sent on
+   * this connection, so ids stay unique within the session, whoever chose them.
+   */
+  protected ids = { next: 1, used: new Set<string>() };
   private readonly idless = new Mutex();
   private idlessOutstanding = 0;
 
@@ -116,9 +119,51 @@ export abstract class BaseSession implements Session {
     return {};
   }
 
-  /** Integer ids from a per-session counter: unique for the whole session (JR-03 and JR-03b). */
+  /**
+   * Integer ids from a per-session counter that skips any id already sent here (a generated case may
+   * have used 9): unique for the whole session (JR-03 and JR-03b), so an answer has one owner.
+   */
   nextRequestId(): number {
-    return this.ids.next++;
+    while (this.ids.used.has(idKey(this.ids.next))) this.ids.next++;
+    const id = this.ids.next++;
+    this.ids.used.add(idKey(id));
+    return id;
+  }
+
+  /**
+   * A probe keeps its own id (a generated case's, a scenario's) unless that id was already sent on
+   * this connection: then a fresh one of the same kind takes its place. Two requests in flight with
+   * one id would make an answer ambiguous (the wrong one would be judged, or a live target declared
+   * hung), and a late answer to a timed-out one would be taken for the new one's. An id that is not
+   * a string or a safe integer is left alone: breaking it is that probe's point.
+   */
+  private ownId(body: unknown, opts: ProbeOptions): { body: unknown; opts: ProbeOptions } {
+    if (typeof body === 'string') {
+      const { id } = describe(body);
+      if (typeof id === 'string' || typeof id === 'number') this.ids.used.add(idKey(id));
+      return { body, opts };
+    }
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) return { body, opts };
+    const msg = body as Record<string, unknown>;
+    const id = msg.id;
+    if (typeof id !== 'string' && !Number.isSafeInteger(id)) return { body, opts };
+    const given = id as RequestId;
+    if (!this.ids.used.has(idKey(given))) {
+      this.ids.used.add(idKey(given));
+      return { body, opts };
+    }
+    const fresh = typeof given === 'number' ? this.nextRequestId() : this.freshStringId(given);
+    return { body: { ...msg, id: fresh }, opts: opts.expectId === given ? { ...opts, expectId: fresh } : opts };
+  }
+
+  private freshStringId(base: string): string {
+    for (let k = 2; ; k++) {
+      const id = `${base}~${k}`;
+      if (!this.ids.used.has(idKey(id))) {
+        this.ids.used.add(idKey(id));
+        return id;
+      }
+    }
   }
 
   /** Era-specific params (modern adds `_meta`). Undefined = send no `params` member. */
@@ -135,6 +180,8 @@ export abstract class BaseSession implements Session {
   }
 
   private async requestOnce(method: string, params: Record<string, unknown> | undefined, opts: RequestOptions, fixedId: RequestId | undefined): Promise<Exchange> {
+    // A scenario's own fixed id is its to choose (it may refer to it later); it is only recorded.
+    if (fixedId !== undefined) this.ids.used.add(idKey(fixedId));
     const id = fixedId ?? this.nextRequestId();
     const p = this.buildParams(method, params, opts);
     const msg: Record<string, unknown> = { jsonrpc: '2.0', id, method };
@@ -176,7 +223,8 @@ export abstract class BaseSession implements Session {
     return ex;
   }
 
-  async probe(body: unknown, opts: ProbeOptions): Promise<Exchange> {
+  async probe(given: unknown, givenOpts: ProbeOptions): Promise<Exchange> {
+    const { body, opts } = this.ownId(given, givenOpts);
     const o: ExchangeOptions = { expectId: opts.expectId, idless: opts.idless, timeoutMs: opts.timeoutMs ?? this.timeoutMs, headers: opts.headers, httpMethod: opts.httpMethod };
     const { id, method, notification } = describe(body);
     if (this.transport.kind === 'stdio' && notification && opts.expectId === undefined) return this.exclusive(() => this.fenced(body, { ...o, idless: true }, method));
@@ -205,6 +253,11 @@ export abstract class BaseSession implements Session {
     if (method !== undefined) ex.method = method;
     return ex;
   }
+}
+
+/** Ids compare with their type: 9 and "9" are different ids (JR-06 echoes the type too). */
+function idKey(id: RequestId): string {
+  return JSON.stringify(id);
 }
 
 function describe(body: unknown): { id?: RequestId | null; method?: string; notification?: boolean } {

@@ -392,6 +392,41 @@ describe('session waiting rules (stdio)', () => {
     expect(fastAt - started).toBeLessThan(500); // not queued behind 'a' (that would be 700 ms)
   });
 
+  it("the id counter skips an id a probe chose, so a live target's answer is not taken by the silent probe", async () => {
+    const s = await legacy();
+    const next = s.nextRequestId() + 1; // the id the counter would hand out next
+    const silent = s.probe({ jsonrpc: '2.0', id: next, method: 'hang' }, { expectId: next, timeoutMs: 600 });
+    const alive = await s.request('ping');
+    expect(alive.id).not.toBe(next);
+    expect(alive.timedOut).toBe(false);
+    expect(alive.response).toMatchObject({ id: alive.id, result: {} });
+    const ex = await silent;
+    expect(ex.timedOut).toBe(true);
+    expect(ex.response).toBeUndefined();
+  });
+
+  it('a probe whose id was already sent on the connection gets a fresh one of the same kind, and each answer goes to its own request', async () => {
+    const s = await legacy();
+    const probe = (id: string | number, ms: number) => s.probe({ jsonrpc: '2.0', id, method: 'delay', params: { ms } }, { expectId: id });
+    const [a, b, c, d] = await Promise.all([probe('alpha', 300), probe('alpha', 50), probe(7, 300), probe(7, 50)]);
+    expect([a, b, c, d].map((ex) => (ex.request as { id: unknown }).id)).toEqual(['alpha', 'alpha~2', 7, expect.any(Number)]);
+    const fresh = (d.request as { id: number }).id;
+    expect(fresh).not.toBe(7);
+    for (const [ex, ms] of [[a, 300], [b, 50], [c, 300], [d, 50]] as const) {
+      expect(ex.response).toMatchObject({ id: (ex.request as { id: unknown }).id, result: { delayedMs: ms } });
+    }
+    // a timed-out id is not reused either: its late answer must not be taken for the new probe's
+    const late = await s.probe({ jsonrpc: '2.0', id: 'late', method: 'delay', params: { ms: 400 } }, { expectId: 'late', timeoutMs: 100 });
+    expect(late.timedOut).toBe(true);
+    const again = await s.probe({ jsonrpc: '2.0', id: 'late', method: 'delay', params: { ms: 700 } }, { expectId: 'late' });
+    expect(again.response).toMatchObject({ id: 'late~2', result: { delayedMs: 700 } });
+    // the counter never hands out an id a probe used
+    expect(s.nextRequestId()).not.toBe(fresh);
+    // an id that is itself the broken part is sent as it is
+    const broken = await s.probe({ jsonrpc: '2.0', id: 1.5, method: 'ping' }, { idless: true, timeoutMs: 200 });
+    expect((broken.request as { id: unknown }).id).toBe(1.5);
+  });
+
   it('a late answer to a timed-out request is not taken by the next one', async () => {
     const s = await legacy();
     const late = await s.request('delay', { ms: 400 }, { timeoutMs: 150 });
