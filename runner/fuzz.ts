@@ -264,6 +264,12 @@ export async function fuzz(spec: ServerTarget, opts: FuzzOptions): Promise<FuzzR
     for (const [key, first] of firsts) {
       if (stop.signal.aborted) break;
       const popts: PropertyOptions = { seed: first.chunk.seed, numRuns: first.chunk.numRuns, concurrency, maxShrinkEvaluations: opts.maxShrinkEvaluations ?? 40, shrinkBudgetMs: Math.max(60_000, 20 * opts.timeoutMs) };
+      // A hang costs a timeout per shrink level: a candidate still running after a quarter of the
+      // timeout is guessed to hang and its own candidates start beside it, within --concurrency.
+      if (concurrency > 1) {
+        popts.speculateAfterMs = Math.min(2_500, opts.timeoutMs / 4);
+        popts.maxSpeculative = concurrency - 1;
+      }
       // Every shrink candidate descends from the first failing sequence: it runs with that one's id theme.
       const failing = first.chunk.cases.filter((c) => c.result.idTheme === first.idTheme);
       const shrunk = await shrinkFailure(arb, popts, failing, runOne(`shrink ${key}`, first.idTheme), (r) => r.observations.some((o) => o.key === key));
