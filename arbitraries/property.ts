@@ -95,6 +95,19 @@ async function valueAt<T>(property: fc.IAsyncPropertyWithHooks<[T]>, opts: Prope
   return captured;
 }
 
+/** Whether `p` settles within `ms` (the timer does not outlive the answer). */
+function settlesWithin(p: Promise<unknown>, ms: number): Promise<boolean> {
+  if (ms <= 0) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms);
+    const done = () => {
+      clearTimeout(timer);
+      resolve(true);
+    };
+    p.then(done, done);
+  });
+}
+
 interface Launched<R> {
   outcome: Promise<{ result: R; failed: boolean }>;
   at: number;
@@ -169,10 +182,6 @@ export async function shrinkFailure<T, R>(
       settled: false,
       outcome: evaluate(value).then((result) => ({ result, failed: fails(result, value) })),
     };
-    void l.outcome.then(
-      () => undefined,
-      () => undefined,
-    );
     void l.outcome.finally(() => {
       l.settled = true;
       if (speculative) speculativeInFlight--;
@@ -180,8 +189,6 @@ export async function shrinkFailure<T, R>(
     launched.set(node, l);
     return l;
   };
-
-  const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
   // Walk down from a failing node: each level's first failing candidate. The real line counts its
   // evaluations and moves `smallest`; a speculative line only starts evaluations early.
@@ -202,8 +209,7 @@ export async function shrinkFailure<T, R>(
       if (!line.speculative) evaluations++;
       let guess: Line | undefined;
       if (opts.speculateAfterMs !== undefined && !l.settled) {
-        const wait = Math.max(0, opts.speculateAfterMs - (Date.now() - l.at));
-        const quick = await Promise.race([l.outcome.then(() => true, () => true), sleep(wait).then(() => false)]);
+        const quick = await settlesWithin(l.outcome, opts.speculateAfterMs - (Date.now() - l.at));
         if (!quick && !droppedLine(line)) {
           guess = { speculative: true, dropped: false, parent: line };
           // Slow taken as failing: start this candidate's own candidates; as passing: its next siblings.
