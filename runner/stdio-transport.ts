@@ -45,8 +45,14 @@ interface Pending {
   done: (r: { timedOut?: boolean; closed?: CloseInfo; aborted?: boolean }) => void;
 }
 
-/** How many ids of requests that timed out are remembered, so a late answer is not called unsolicited. */
+/** How many ids are remembered per connection (timed out, answered), so a late or second answer is not called unsolicited. */
 const TIMED_OUT_IDS = 1000;
+
+/** Keep an id in a bounded set (the oldest goes first). */
+function remember(set: Set<string>, id: RequestId): void {
+  set.add(JSON.stringify(id));
+  if (set.size > TIMED_OUT_IDS) set.delete(set.values().next().value as string);
+}
 
 const LAST_SENT_CHARS = 4096;
 const MULTILINE_MAX_LINES = 2000;
@@ -84,6 +90,8 @@ export class StdioTransport implements Transport {
   private knownDescendants = new Set<number>();
   private noiseRun: string[] = [];
   private readonly timedOutIds = new Set<string>();
+  /** Ids answered already: another answer with one of them is a second answer, not an unknown id. */
+  private readonly answeredIds = new Set<string>();
   private idlessTaintedValue = false;
   private noiseRunChars = 0;
   private readonly opts: Required<StdioTransportOptions>;
@@ -334,8 +342,7 @@ export class StdioTransport implements Transport {
   // --- internals -----------------------------------------------------------------------------
 
   private rememberTimedOut(id: RequestId): void {
-    this.timedOutIds.add(JSON.stringify(id));
-    if (this.timedOutIds.size > TIMED_OUT_IDS) this.timedOutIds.delete(this.timedOutIds.values().next().value as string);
+    remember(this.timedOutIds, id);
   }
 
   private onStdoutLine(line: string, truncated: boolean): void {
@@ -416,7 +423,13 @@ export class StdioTransport implements Transport {
     }
     if (!target) {
       const late = this.timedOutIds.has(JSON.stringify(id));
-      this.recorder.note('stdio', 'unmatched-response', late ? `a late answer with id ${JSON.stringify(id)}, after its request timed out` : `a response with id ${JSON.stringify(id)} matches no request waiting for an answer`, { id, late }, msg);
+      const again = !late && this.answeredIds.has(JSON.stringify(id));
+      const what = late
+        ? `a late answer with id ${JSON.stringify(id)}, after its request timed out`
+        : again
+          ? `a second answer with id ${JSON.stringify(id)}: its request was answered already`
+          : `a response with id ${JSON.stringify(id)} matches no request waiting for an answer`;
+      this.recorder.note('stdio', 'unmatched-response', what, again ? { id, late, again } : { id, late }, msg);
       return;
     }
     this.claim(target, msg, seq);
@@ -437,6 +450,7 @@ export class StdioTransport implements Transport {
   }
 
   private claim(p: Pending, msg: unknown, seq: number): void {
+    if (p.expectId !== undefined) remember(this.answeredIds, p.expectId);
     p.response = msg;
     p.messages.push(msg);
     p.seq.push(seq);

@@ -4,7 +4,7 @@ import { SPEC } from '../protocol/spec-links.js';
 import { ALL_VERSIONS } from '../protocol/versions.js';
 import type { Evidence } from '../results/verdict.js';
 import { check, holds, oracle, untestable, violated } from './check.js';
-import { errorCode, evidence, expectErrorCode, isObj, outcome, unanswerable } from './exchange.js';
+import { clip, errorCode, evidence, expectErrorCode, isObj, outcome, unanswerable } from './exchange.js';
 import { jsonRpcScenario, type Case } from './scenarios/jsonrpc.js';
 
 const answered = (c: Case) => !unanswerable(c.exchange);
@@ -120,10 +120,16 @@ export const jsonrpcChecks = [
       }
       for (const e of events) {
         if (e.note === 'unmatched-response' && e.data?.late !== true) {
-          bad.push({ what: 'a response whose id matches no request mcpspec sent', actual: e.message, seq: [e.seq] });
+          // A request gets one response (JR-04): a second one with its id is as wrong as an unknown id.
+          const what = e.data?.again === true ? `a second response with id ${JSON.stringify(e.data.id)} (its request was answered already)` : 'a response whose id matches no request mcpspec sent';
+          bad.push({ what, actual: e.message, seq: [e.seq] });
         }
       }
-      if (bad.length) return violated(`${bad.length} response(s) with a changed or unknown id; first: ${bad[0].what}: expected ${JSON.stringify(bad[0].expected)}, got ${JSON.stringify(bad[0].actual)}`, bad.slice(0, 5));
+      if (bad.length) {
+        const first = bad[0];
+        const seen = first.expected === undefined ? clip(JSON.stringify(first.actual) ?? '', 200) : `expected ${JSON.stringify(first.expected)}, got ${JSON.stringify(first.actual)}`;
+        return violated(`${bad.length} response(s) with a changed or unknown id, or a second one; first: ${first.what}: ${seen}`, bad.slice(0, 5));
+      }
       if (judged === 0) return untestable('no response to a request with an id was received');
       return holds(`${judged} responses echoed their request ids exactly (strings with spaces and non-ASCII, large and zero integers among them)`);
     },

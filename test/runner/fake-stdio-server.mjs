@@ -10,8 +10,8 @@
 // FAKE_DISCOVER_DELAY=<ms> answers server/discover (modern) late.
 // FAKE_PING: ping is answered at once (default), after <ms>, or never (silent).
 // Methods `delay` (answer after params.ms) and `hang` (never answer) let tests answer late, out of
-// order or not at all; a batch (array) is answered with an array; `notifications/answer-me` gets
-// an (illegal) id-null answer.
+// order or not at all; `twice` is answered twice; a batch (array) is answered with an array;
+// `notifications/answer-me` gets an (illegal) id-null answer.
 
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
@@ -130,6 +130,9 @@ rl.on('line', (line) => {
     case 'notify-then-respond':
       out({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'working' } });
       return result(id, { done: true });
+    case 'twice':
+      result(id, { answer: 1 });
+      return result(id, { answer: 2 });
     case 'wrong-id-type':
       return result(String(id), { ok: true });
     case 'big':

@@ -252,6 +252,17 @@ describe('StdioTransport waiting rules', () => {
     expect(second.seq).not.toContain(notes[0].seq);
   });
 
+  it('notes a second answer to a request that was answered already as such', async () => {
+    const t = await start();
+    const r = await t.exchange(req(1, 'twice'), { expectId: 1, timeoutMs: 3000 });
+    expect(r.response).toEqual({ jsonrpc: '2.0', id: 1, result: { answer: 1 } });
+    await t.exchange(req(2, 'ping'), { expectId: 2, timeoutMs: 3000 }); // the second answer came before this one's
+    const notes = unmatched(t);
+    expect(notes.map((e) => e.data)).toEqual([{ id: 1, late: false, again: true }]);
+    expect(notes[0].raw).toMatch(/second answer with id 1/);
+    expect(notes[0].message).toEqual({ jsonrpc: '2.0', id: 1, result: { answer: 2 } });
+  });
+
   it('notes a response nobody asked for as unmatched, not late', async () => {
     const t = await start();
     const r = await t.exchange(req(1, 'echo'), { expectId: 99, timeoutMs: 300 });
