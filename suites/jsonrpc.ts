@@ -1,5 +1,6 @@
 // jsonrpc.*: JSON-RPC 2.0 rules as MCP uses them (B26 "Messages", JR-01..JR-08).
 
+import { idMatch, isResponse, responseId } from '../protocol/jsonrpc.js';
 import { SPEC } from '../protocol/spec-links.js';
 import { ALL_VERSIONS } from '../protocol/versions.js';
 import type { Evidence } from '../results/verdict.js';
@@ -117,6 +118,17 @@ export const jsonrpcChecks = [
         if ((got === undefined || got === null) && deliberate(ex)) continue;
         judged++;
         if (got !== sent.id) bad.push(evidence(`id ${JSON.stringify(sent.id)}`, ex, { pointer: '/id', expected: sent.id, actual: got }));
+      }
+      // HTTP: everything on a POST's answer belongs to that request, so a response there with another
+      // id is a changed id too (stdio notes such answers as unmatched, below).
+      for (const ex of exchanges) {
+        const sent = ex.request;
+        if (!ex.http || !isObj(sent) || !(typeof sent.id === 'string' || typeof sent.id === 'number')) continue;
+        for (const m of ex.messages) {
+          const id = responseId(m);
+          if (m === ex.response || !isResponse(m) || id === undefined || idMatch(id, sent.id) !== 'none') continue;
+          bad.push(evidence(`a response with id ${JSON.stringify(id)} on the HTTP answer to id ${JSON.stringify(sent.id)}`, ex, { pointer: '/id', expected: sent.id, actual: id }));
+        }
       }
       for (const e of events) {
         if (e.note === 'unmatched-response' && e.data?.late !== true) {

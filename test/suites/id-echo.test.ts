@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { WireEvent } from '../../results/wire.js';
 import { CHECKS } from '../../suites/catalogue.js';
 import type { RunObservations } from '../../suites/observations.js';
+import type { Exchange } from '../../suites/ports.js';
 
 const idEcho = CHECKS.find((c) => c.id === 'jsonrpc.id-echo')!;
 const ctx = { era: 'legacy', version: '2025-11-25', transport: 'stdio', capabilities: {} } as const;
@@ -23,6 +24,20 @@ describe('jsonrpc.id-echo', () => {
     const j = idEcho.judge(run([note(5, { id: 7, late: false })]), ctx);
     expect(j.outcome).toBe('violated');
     expect(j.message).toMatch(/first: a response whose id matches no request mcpspec sent/);
+  });
+
+  it('HTTP: a response with another id on the answer to a POST is a changed id; the matching one is not', () => {
+    const sent = { jsonrpc: '2.0', id: 5, method: 'tools/list' };
+    const other = { jsonrpc: '2.0', id: 6, result: { tools: [] } };
+    const own = { jsonrpc: '2.0', id: 5, result: { tools: [] } };
+    const ex = (messages: unknown[], response?: unknown): Exchange => ({ request: sent, id: 5, method: 'tools/list', messages, ...(response ? { response } : {}), timedOut: !response, http: { status: 200, headers: {}, contentType: 'text/event-stream', body: '' }, elapsedMs: 1, startedAt: 0, timeoutMs: 1000, seq: [3] });
+    const wrong = idEcho.judge({ ...run([]), exchanges: [ex([other])] }, ctx);
+    expect(wrong.outcome).toBe('violated');
+    expect(wrong.message).toMatch(/a response with id 6 on the HTTP answer to id 5: expected 5, got 6/);
+    expect(idEcho.judge({ ...run([]), exchanges: [ex([own], own)] }, ctx).outcome).toBe('holds');
+    // stdio exchanges hold only what was matched to them: nothing else is read there
+    const { http: _http, ...stdio } = ex([other]);
+    expect(idEcho.judge({ ...run([]), exchanges: [stdio] }, ctx).outcome).toBe('untestable');
   });
 
   it('does not count a late answer to a timed-out request', () => {
