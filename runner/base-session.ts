@@ -229,7 +229,12 @@ export abstract class BaseSession implements Session {
     const { id, method, notification } = describe(body);
     if (this.transport.kind === 'stdio' && notification && opts.expectId === undefined) return this.exclusive(() => this.fenced(body, { ...o, idless: true }, method));
     const go = () => this.send(body, o, opts.expectId ?? id, method);
-    return opts.idless && this.transport.kind === 'stdio' ? this.exclusive(go) : go();
+    if (!opts.idless || this.transport.kind !== 'stdio') return go();
+    if (opts.sharedIdless !== true) return this.exclusive(go);
+    // Shared: no queue; the transport ends them all as ambiguous if an id-less answer comes while several wait.
+    o.sharedIdless = true;
+    this.idlessOutstanding++;
+    return go().finally(() => this.idlessOutstanding--);
   }
 
   close(): Promise<CloseInfo | undefined> {

@@ -1,8 +1,9 @@
 // Id-less probes on stdio: an answer without an id can only be attributed while a single id-less
-// message is outstanding on a connection, so each connection (lane) carries one at a time. When
-// every lane has been busy for a short while, another connection (a fresh process) is opened, so
-// a target that silently drops twenty malformed messages costs about one timeout, not twenty.
-// Lane scheduling only decides speed; verdicts never depend on it.
+// message is outstanding on a connection. Each probe first goes to a shared connection (one extra
+// process) beside the others: a target that drops them all answers none, so twenty cost one timeout.
+// An id-less answer there while several wait cannot be attributed: those probes end at once and go
+// again, each alone on a lane that carries one at a time (opened as needed, up to maxLanes).
+// Scheduling only decides speed; verdicts never depend on it.
 
 import type { Exchange, ProbeOptions } from '../suites/ports.js';
 import type { BaseSession } from './base-session.js';
@@ -18,8 +19,15 @@ export interface LanePoolOptions {
   spawnAfterMs: number;
 }
 
+/** The shared connection: used until an id-less message on it goes unanswered or unattributed. */
+interface SharedLane {
+  session: Promise<BaseSession>;
+  spent: boolean;
+}
+
 export class LanePool {
   private readonly lanes: BaseSession[];
+  private shared?: SharedLane;
   /** Lanes handed to a probe and not yet released (reserved at once, before any await). */
   private readonly reserved = new Set<BaseSession>();
   private readonly retired: BaseSession[] = [];
@@ -41,6 +49,40 @@ export class LanePool {
   }
 
   async probe(body: unknown, opts: ProbeOptions): Promise<Exchange> {
+    if (!opts.alone) {
+      const ex = await this.probeShared(body, opts);
+      // Answered or unanswered beside the others: that is the outcome. Ambiguous or cut off by a death
+      // (which of them killed it?): send it again alone.
+      if (ex && !ex.ambiguous && !ex.closed && !ex.aborted) return ex;
+      if (ex?.aborted) return ex;
+    }
+    return this.probeAlone(body, opts);
+  }
+
+  private async probeShared(body: unknown, opts: ProbeOptions): Promise<Exchange | undefined> {
+    let lane: SharedLane | undefined = this.shared;
+    if (!lane || lane.spent) {
+      const opened: SharedLane = { session: this.opts.open(), spent: false };
+      opened.session.catch(() => (opened.spent = true));
+      this.shared = lane = opened;
+    }
+    let session: BaseSession;
+    try {
+      session = await lane.session;
+    } catch {
+      return undefined; // no shared connection: the lanes decide
+    }
+    if (session.transport.closed || session.idlessTainted) {
+      lane.spent = true;
+      return undefined;
+    }
+    const ex = await session.probe(body, { ...opts, sharedIdless: true });
+    // Once an id-less message there went unanswered or unattributed, a later answer there could be its.
+    if (session.idlessTainted || session.transport.closed) lane.spent = true;
+    return ex;
+  }
+
+  private async probeAlone(body: unknown, opts: ProbeOptions): Promise<Exchange> {
     const lane = await this.acquire();
     try {
       return await lane.probe(body, opts);

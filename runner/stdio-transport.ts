@@ -37,12 +37,13 @@ export interface StdioTransportOptions {
 interface Pending {
   expectId?: RequestId;
   idless: boolean;
+  shared: boolean;
   started: number;
   messages: unknown[];
   response?: unknown;
   seq: number[];
   timer?: NodeJS.Timeout;
-  done: (r: { timedOut?: boolean; closed?: CloseInfo; aborted?: boolean }) => void;
+  done: (r: { timedOut?: boolean; closed?: CloseInfo; aborted?: boolean; ambiguous?: boolean }) => void;
 }
 
 /** How many ids are remembered per connection (timed out, answered), so a late or second answer is not called unsolicited. */
@@ -235,20 +236,22 @@ export class StdioTransport implements Transport {
       const p: Pending = {
         expectId: opts.expectId,
         idless: opts.idless ?? false,
+        shared: (opts.idless ?? false) && opts.sharedIdless === true,
         started,
         messages: [],
         seq: [],
-        done: ({ timedOut = false, closed, aborted }) => {
+        done: ({ timedOut = false, closed, aborted, ambiguous }) => {
           if (!this.active.delete(p)) return;
           clearTimeout(p.timer);
           opts.signal?.removeEventListener('abort', onAbort);
           // A request given up on (timed out, or cancelled: CN-01) may still be answered: that answer is late, not unsolicited (CN-04).
-          if ((timedOut || aborted) && p.expectId !== undefined) this.rememberTimedOut(p.expectId);
+          if ((timedOut || aborted || ambiguous) && p.expectId !== undefined) this.rememberTimedOut(p.expectId);
           if (timedOut && p.idless && p.response === undefined && opts.until === undefined) this.idlessTaintedValue = true;
           const r: ExchangeResult = { messages: p.messages, timedOut, elapsedMs: Date.now() - started, seq: p.seq };
           if (p.response !== undefined) r.response = p.response;
           if (closed) r.closed = closed;
           if (aborted) r.aborted = true;
+          if (ambiguous) r.ambiguous = true;
           resolve(r);
         },
       };
@@ -440,6 +443,7 @@ export class StdioTransport implements Transport {
     const candidates = [...this.active].filter((p) => p.idless && p.response === undefined);
     if (this.idlessTaintedValue) {
       this.recorder.note('stdio', 'unattributed-response', 'an answer without an id arrived after an earlier id-less message went unanswered: it may be that one\'s late answer', { candidates: candidates.length, afterIdlessTimeout: true }, msg);
+      this.endShared(candidates);
       return;
     }
     if (candidates.length === 1) {
@@ -447,6 +451,16 @@ export class StdioTransport implements Transport {
       return;
     }
     this.recorder.note('stdio', 'unattributed-response', `an answer without an id arrived while ${candidates.length} id-less messages were outstanding`, { candidates: candidates.length }, msg);
+    this.endShared(candidates);
+  }
+
+  /** Shared id-less messages whose answer can no longer be told apart end now, for the caller to send each again alone. */
+  private endShared(candidates: Pending[]): void {
+    const shared = candidates.filter((p) => p.shared);
+    if (shared.length === 0) return;
+    // Any later id-less answer here could be one of theirs.
+    this.idlessTaintedValue = true;
+    for (const p of shared) p.done({ ambiguous: true });
   }
 
   private claim(p: Pending, msg: unknown, seq: number): void {

@@ -32,6 +32,12 @@ export interface ExchangeOptions {
   expectId?: RequestId;
   /** An answer without an id may belong to this message (malformed input, notifications, batches). */
   idless?: boolean;
+  /**
+   * stdio: an id-less message that shares its connection with other such messages. An id-less answer
+   * while several are outstanding (or after one went unanswered) cannot be attributed, so it ends
+   * every shared one at once as `ambiguous`: the caller sends each again alone.
+   */
+  sharedIdless?: boolean;
   /** Stop waiting when this settles (a notification's fence was answered). */
   until?: Promise<unknown>;
   /** Every wait has a timeout: silence is a verdict only after it. */
@@ -54,6 +60,8 @@ export interface ExchangeResult {
   closed?: CloseInfo;
   /** HTTP: the response stream ended or broke before the answer came (HM-05: the request is lost). */
   streamBroken?: boolean;
+  /** A shared id-less message (sharedIdless) whose answer could not be told apart from another's: no judgement may rest on it. */
+  ambiguous?: boolean;
   elapsedMs: number;
   /** HTTP, an SSE answer read to its end on request (readNextStreamToEnd): the stream ended, or stayed open until the timeout. */
   sseRead?: 'ended' | 'open';

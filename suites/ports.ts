@@ -34,6 +34,8 @@ export interface Exchange {
   aborted?: boolean;
   /** HTTP: the response stream ended or broke before the answer (HM-05); requests are re-issued once. */
   streamBroken?: boolean;
+  /** stdio: a shared id-less probe whose answer could not be attributed; sent again alone, never judged. */
+  ambiguous?: boolean;
   elapsedMs: number;
   startedAt: number;
   /** The timeout this exchange waited with. */
@@ -66,6 +68,10 @@ export interface NotifyOptions {
 export interface ProbeOptions {
   expectId?: RequestId;
   idless?: boolean;
+  /** stdio: may share its connection with other id-less probes (see ExchangeOptions.sharedIdless). */
+  sharedIdless?: boolean;
+  /** stdio: on a connection of its own, never shared (to know which message killed a target). */
+  alone?: boolean;
   timeoutMs?: number;
   headers?: Record<string, string | undefined>;
   httpMethod?: 'POST' | 'GET' | 'DELETE';

@@ -63,7 +63,7 @@ async function send(ctx: ScenarioContext, c: NearValidCase): Promise<Sent> {
   let exchange = await ctx.probe(v, { expectId, idless });
   // The connection died: send it again alone on a connection of its own (a fresh process) to know
   // whether it was this message that killed the target, and not another one sent beside it.
-  if (exchange.closed) exchange = await ctx.probe(v, { expectId, idless: true });
+  if (exchange.closed) exchange = await ctx.probe(v, { expectId, idless: true, alone: true });
   return { exchange, crashed: !!exchange.closed, notification };
 }
 

@@ -1,5 +1,7 @@
-// LanePool (runner/probe-lanes.ts): id-less probes on stdio take one connection ("lane") each, so
-// a target that silently drops malformed input costs about one timeout, however many probes.
+// LanePool (runner/probe-lanes.ts): id-less probes on stdio first share one extra connection; an
+// id-less answer there that cannot be attributed sends them again, each alone on a connection
+// ("lane") of its own. Either way a target that silently drops malformed input costs about one
+// timeout, however many probes. `alone: true` tests the lanes by themselves.
 
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BaseSession } from '../../runner/base-session.js';
@@ -45,7 +47,7 @@ function probesPerLane(lanes: BaseSession[]): string[][] {
 async function staggered(pool: LanePool, bodies: string[]): Promise<Exchange[]> {
   const out: Promise<Exchange>[] = [];
   for (const b of bodies) {
-    out.push(pool.probe(b, { idless: true }));
+    out.push(pool.probe(b, { idless: true, alone: true }));
     await new Promise((r) => setImmediate(r));
   }
   return Promise.all(out);
@@ -81,7 +83,7 @@ describe('LanePool', () => {
     const timeoutMs = 600;
     const { pool } = await makePool(SILENT, 4, 50, timeoutMs);
     const started = Date.now();
-    const exs = await Promise.all(['{a', '{b', '{c', '{d'].map((b) => pool.probe(b, { idless: true })));
+    const exs = await Promise.all(['{a', '{b', '{c', '{d'].map((b) => pool.probe(b, { idless: true, alone: true })));
     expect(exs.every((ex) => ex.timedOut)).toBe(true);
     expect(pool.extra().length + pool.retiredLanes().length).toBe(3);
     expect(Date.now() - started).toBeLessThan(3 * timeoutMs);
@@ -105,7 +107,7 @@ describe('LanePool', () => {
   it('a fast target is served by the first lane alone, each probe getting its own id-less answer', async () => {
     const { first, pool, opened } = await makePool({}, 4, 500, 3000);
     const bodies = ['{x1', '{x2', '{x3', '{x4', '{x5', '{x6'];
-    const burst = await Promise.all(bodies.map((b) => pool.probe(b, { idless: true })));
+    const burst = await Promise.all(bodies.map((b) => pool.probe(b, { idless: true, alone: true })));
     const spaced = await staggered(pool, ['{y1', '{y2', '{y3']);
     for (const ex of [...burst, ...spaced]) {
       expect(ex.timedOut).toBe(false);
@@ -116,11 +118,54 @@ describe('LanePool', () => {
     expect(first.events().some((e) => e.note === 'unattributed-response')).toBe(false);
   });
 
+  it('shared: a target that answers no id-less probe costs one timeout and one extra connection for them all', async () => {
+    const timeoutMs = 800;
+    const { pool, opened } = await makePool(SILENT, 2, 50, timeoutMs);
+    const bodies = ['{s1', '{s2', '{s3', '{s4', '{s5', '{s6', '{s7', '{s8'];
+    const started = Date.now();
+    const exs = await Promise.all(bodies.map((b) => pool.probe(b, { idless: true })));
+    for (const ex of exs) {
+      expect(ex.timedOut).toBe(true);
+      expect(ex.ambiguous).toBeUndefined();
+    }
+    // alone on two lanes this would be four rounds of the timeout
+    expect(Date.now() - started).toBeLessThan(2.5 * timeoutMs);
+    expect(opened()).toBe(1);
+  });
+
+  it('shared: id-less answers that cannot be told apart send each probe again alone, and each gets its own answer', async () => {
+    const { pool, opened } = await makePool({}, 4, 50, 3000);
+    const bodies = ['{f1', '{f2', '{f3', '{f4'];
+    const exs = await Promise.all(bodies.map((b) => pool.probe(b, { idless: true })));
+    for (const ex of exs) {
+      expect(ex.timedOut).toBe(false);
+      expect(ex.ambiguous).toBeUndefined();
+      expect((ex.response as { error: { code: number } }).error.code).toBe(-32700);
+    }
+    expect(exs.map((ex) => ex.request)).toEqual(bodies);
+    expect(opened()).toBeGreaterThanOrEqual(1); // the shared connection, then lanes as needed
+  });
+
+  it('shared: one late answer there sends the probes still waiting again alone, and the connection is not used again', async () => {
+    // The fake answers every unparseable line 600 ms late; the first probe gives up after 300 ms.
+    const { pool } = await makePool({ FAKE_PARSE: 'late:600' }, 4, 50, 3000);
+    const early = pool.probe('{early', { idless: true, timeoutMs: 300 });
+    await new Promise((r) => setTimeout(r, 50));
+    const later = pool.probe('{later', { idless: true });
+    expect((await early).timedOut).toBe(true);
+    const ex = await later;
+    // its own answer, from a connection where nothing else was waiting
+    expect(ex.timedOut).toBe(false);
+    expect((ex.response as { error: { message: string } }).error.message).toBe('Parse error (late)');
+    const again = await pool.probe('{third', { idless: true });
+    expect(again.timedOut).toBe(false);
+  });
+
   it('a lane whose target died is replaced', async () => {
     const { first, pool } = await makePool({}, 2, 50, 3000);
     await first.request('crash');
     expect(first.transport.closed).toBeDefined();
-    const ex = await pool.probe('{after', { idless: true });
+    const ex = await pool.probe('{after', { idless: true, alone: true });
     expect((ex.response as { error: { code: number } }).error.code).toBe(-32700);
     expect(pool.extra()).toHaveLength(1);
   });
