@@ -138,11 +138,6 @@ export abstract class BaseSession implements Session {
    * a string or a safe integer is left alone: breaking it is that probe's point.
    */
   private ownId(body: unknown, opts: ProbeOptions): { body: unknown; opts: ProbeOptions } {
-    if (typeof body === 'string') {
-      const { id } = describe(body);
-      if (typeof id === 'string' || typeof id === 'number') this.ids.used.add(idKey(id));
-      return { body, opts };
-    }
     if (typeof body !== 'object' || body === null || Array.isArray(body)) return { body, opts };
     const msg = body as Record<string, unknown>;
     const id = msg.id;
@@ -227,6 +222,8 @@ export abstract class BaseSession implements Session {
     const { body, opts } = this.ownId(given, givenOpts);
     const o: ExchangeOptions = { expectId: opts.expectId, idless: opts.idless, timeoutMs: opts.timeoutMs ?? this.timeoutMs, headers: opts.headers, httpMethod: opts.httpMethod };
     const { id, method, notification } = describe(body);
+    // Raw text is sent as written; an id readable in it still counts as used.
+    if (typeof body === 'string' && (typeof id === 'string' || typeof id === 'number')) this.ids.used.add(idKey(id));
     if (this.transport.kind === 'stdio' && notification && opts.expectId === undefined) return this.exclusive(() => this.fenced(body, { ...o, idless: true }, method));
     const go = () => this.send(body, o, opts.expectId ?? id, method);
     if (!opts.idless || this.transport.kind !== 'stdio') return go();

@@ -51,10 +51,9 @@ export class LanePool {
   async probe(body: unknown, opts: ProbeOptions): Promise<Exchange> {
     if (!opts.alone) {
       const ex = await this.probeShared(body, opts);
-      // Answered or unanswered beside the others: that is the outcome. Ambiguous or cut off by a death
-      // (which of them killed it?): send it again alone.
-      if (ex && !ex.ambiguous && !ex.closed && !ex.aborted) return ex;
-      if (ex?.aborted) return ex;
+      // Answered or unanswered beside the others (or the run ended): that is the outcome. Ambiguous or
+      // cut off by a death (which of them killed it?): send it again alone.
+      if (ex && (ex.aborted || (!ex.ambiguous && !ex.closed))) return ex;
     }
     return this.probeAlone(body, opts);
   }

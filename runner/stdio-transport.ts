@@ -47,12 +47,12 @@ interface Pending {
 }
 
 /** How many ids are remembered per connection (timed out, answered), so a late or second answer is not called unsolicited. */
-const TIMED_OUT_IDS = 1000;
+const REMEMBERED_IDS = 1000;
 
 /** Keep an id in a bounded set (the oldest goes first). */
 function remember(set: Set<string>, id: RequestId): void {
   set.add(JSON.stringify(id));
-  if (set.size > TIMED_OUT_IDS) set.delete(set.values().next().value as string);
+  if (set.size > REMEMBERED_IDS) set.delete(set.values().next().value as string);
 }
 
 const LAST_SENT_CHARS = 4096;
@@ -245,7 +245,7 @@ export class StdioTransport implements Transport {
           clearTimeout(p.timer);
           opts.signal?.removeEventListener('abort', onAbort);
           // A request given up on (timed out, or cancelled: CN-01) may still be answered: that answer is late, not unsolicited (CN-04).
-          if ((timedOut || aborted || ambiguous) && p.expectId !== undefined) this.rememberTimedOut(p.expectId);
+          if ((timedOut || aborted || ambiguous) && p.expectId !== undefined) remember(this.timedOutIds, p.expectId);
           if (timedOut && p.idless && p.response === undefined && opts.until === undefined) this.idlessTaintedValue = true;
           const r: ExchangeResult = { messages: p.messages, timedOut, elapsedMs: Date.now() - started, seq: p.seq };
           if (p.response !== undefined) r.response = p.response;
@@ -343,10 +343,6 @@ export class StdioTransport implements Transport {
   }
 
   // --- internals -----------------------------------------------------------------------------
-
-  private rememberTimedOut(id: RequestId): void {
-    remember(this.timedOutIds, id);
-  }
 
   private onStdoutLine(line: string, truncated: boolean): void {
     if (truncated) {

@@ -112,23 +112,20 @@ export const jsonrpcChecks = [
       let judged = 0;
       for (const ex of exchanges) {
         const sent = ex.request;
-        if (!isObj(sent) || !(typeof sent.id === 'string' || typeof sent.id === 'number') || !isObj(ex.response)) continue;
+        if (!isObj(sent) || !(typeof sent.id === 'string' || typeof sent.id === 'number')) continue;
+        // HTTP: everything on a POST's answer belongs to that request, so a response there with
+        // another id is a changed id too (stdio notes such answers as unmatched, below).
+        for (const m of ex.http ? ex.messages : []) {
+          const id = responseId(m);
+          if (m === ex.response || !isResponse(m) || id === undefined || idMatch(id, sent.id) !== 'none') continue;
+          bad.push(evidence(`a response with id ${JSON.stringify(id)} on the HTTP answer to id ${JSON.stringify(sent.id)}`, ex, { pointer: '/id', expected: sent.id, actual: id }));
+        }
+        if (!isObj(ex.response)) continue;
         const got = ex.response.id;
         // Malformed input may be answered without an id (the id may not have been readable).
         if ((got === undefined || got === null) && deliberate(ex)) continue;
         judged++;
         if (got !== sent.id) bad.push(evidence(`id ${JSON.stringify(sent.id)}`, ex, { pointer: '/id', expected: sent.id, actual: got }));
-      }
-      // HTTP: everything on a POST's answer belongs to that request, so a response there with another
-      // id is a changed id too (stdio notes such answers as unmatched, below).
-      for (const ex of exchanges) {
-        const sent = ex.request;
-        if (!ex.http || !isObj(sent) || !(typeof sent.id === 'string' || typeof sent.id === 'number')) continue;
-        for (const m of ex.messages) {
-          const id = responseId(m);
-          if (m === ex.response || !isResponse(m) || id === undefined || idMatch(id, sent.id) !== 'none') continue;
-          bad.push(evidence(`a response with id ${JSON.stringify(id)} on the HTTP answer to id ${JSON.stringify(sent.id)}`, ex, { pointer: '/id', expected: sent.id, actual: id }));
-        }
       }
       for (const e of events) {
         if (e.note === 'unmatched-response' && e.data?.late !== true) {
