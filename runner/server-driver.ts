@@ -327,8 +327,9 @@ export class ServerDriver implements Driver {
         const transport: Transport = this.factory(recorder);
         opened.push(transport);
         await transport.open();
-        // The first message to a freshly started process waits for the process to start too: it
-        // gets the same start-up allowance as a handshake (a loaded machine can take seconds).
+        // Messages to a freshly started process wait for the process to start too: until the first
+        // exchange on it ends, they get the same start-up allowance as a handshake (a loaded machine
+        // can take seconds).
         let fresh = transport.kind === 'stdio';
         return {
           kind: transport.kind,
@@ -336,9 +337,9 @@ export class ServerDriver implements Driver {
             const startedAt = Date.now();
             const plain = o.timeoutMs ?? this.opts.timeoutMs;
             const timeoutMs = fresh ? Math.max(plain, Math.min(STARTUP_ALLOWANCE_MS, STARTUP_FACTOR * plain)) : plain;
-            fresh = false;
             const obj = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
             return transport.exchange(body, { expectId: o.expectId, idless: o.idless, timeoutMs, headers: o.headers, httpMethod: o.httpMethod, signal: stop.signal }).then((r) => {
+              fresh = false;
               const ex: Exchange = { ...r, request: body, startedAt, timeoutMs, method: typeof obj.method === 'string' ? obj.method : undefined };
               if (typeof obj.id === 'string' || typeof obj.id === 'number') ex.id = obj.id;
               this.exchanges.push(ex);

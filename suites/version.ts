@@ -3,12 +3,21 @@
 import { SPEC } from '../protocol/spec-links.js';
 import { MODERN } from '../protocol/versions.js';
 import { check, holds, oracle, untestable, violated } from './check.js';
-import { errorOf, evidence, isObj, outcome, unanswerable } from './exchange.js';
+import { errorOf, evidence, isObj, outcome, resultOf, unanswerable } from './exchange.js';
 import type { Exchange } from './ports.js';
 import { unsupportedVersion } from './request-shape.js';
-import { versionFirstRequest } from './scenarios/discover.js';
+import { versionFirstRequest, versionNotPinned } from './scenarios/discover.js';
 
 /** Judges a -32022 answer: code, data.supported, data.requested, HTTP 400. */
+/** How a 2026-07-28 answer falls short of one served by 2026-07-28 rules, if it does. */
+function notModern(ex: Exchange, method: string): string | undefined {
+  const result = resultOf(ex);
+  if (!result) return `got ${outcome(ex)}`;
+  if (result.resultType === undefined) return 'got a result without resultType (a legacy-era answer)';
+  if (method === 'server/discover' && !Array.isArray(result.supportedVersions)) return 'got a result without supportedVersions';
+  return undefined;
+}
+
 function unsupportedVersionProblem(ex: Exchange, requested: string): string | undefined {
   const err = errorOf(ex);
   if (!err) return `got ${outcome(ex)}`;
@@ -49,6 +58,31 @@ export const versionChecks = [
       const bad = asked.map(([ex, v]) => [ex, unsupportedVersionProblem(ex, v)] as const).filter(([, p]) => p) as [Exchange, string][];
       if (bad.length) return violated(`${bad.length} of ${asked.length} requests in an unsupported version were not refused with -32022; first: ${bad[0][0].method}: ${bad[0][1]}`, bad.slice(0, 3).map(([ex]) => evidence(ex.method ?? 'request', ex, { expected: { code: -32022 } })));
       return holds(`${asked.length} requests in an unsupported version got -32022`);
+    },
+  }),
+  check(versionNotPinned, {
+    id: 'version.not-pinned',
+    title: 'a request without version _meta does not pin the connection: later 2026-07-28 requests on it are served by 2026-07-28 rules',
+    requirements: ['VN-08', 'ED-07'],
+    level: 'MUST',
+    versions: MODERN,
+    spec: SPEC.basic26,
+    judge({ claimless, discover, list, baseline, listMethod }) {
+      if ([claimless, discover, list, baseline].some(unanswerable)) return untestable('the run ended before the answers came');
+      // The baseline: the same request where nothing came before it on the connection.
+      const unserved = notModern(baseline, listMethod);
+      if (unserved) return untestable(`${listMethod} is not served by 2026-07-28 rules even on a connection opened properly (${unserved})`);
+      const opener = evidence(`${listMethod} without _meta, the first message of the connection`, claimless, { expected: 'any answer (not judged)' });
+      const bad = ([[discover, 'server/discover'], [list, listMethod]] as const).map(([ex, m]) => [ex, m, notModern(ex, m)] as const).filter(([, , p]) => p);
+      if (bad.length) {
+        const [, m, problem] = bad[0];
+        return violated(`after a first request without version _meta, a 2026-07-28 ${m} on the same connection ${problem}`, [
+          opener,
+          ...bad.map(([e, method]) => evidence(`then ${method} with 2026-07-28 _meta`, e, { expected: method === 'server/discover' ? 'a DiscoverResult' : 'a result with resultType' })),
+          evidence(`${listMethod} on a connection opened properly`, baseline),
+        ]);
+      }
+      return holds(`after an opener without version _meta (${outcome(claimless)}), server/discover and ${listMethod} were served by 2026-07-28 rules`);
     },
   }),
 ];

@@ -63,3 +63,46 @@ export const versionFirstRequest = scenario<FirstObs>({
     return { first: await target.send(msg, { expectId: 1, headers }) };
   },
 });
+
+export interface NotPinnedObs {
+  /** The opening request of a fresh connection, without any version `_meta`. */
+  claimless: Exchange;
+  /** Then, on that connection, 2026-07-28 requests: server/discover and a list. */
+  discover: Exchange;
+  list: Exchange;
+  /** The same list on the scenario's own session, where nothing came before it: the baseline. */
+  baseline: Exchange;
+  listMethod: string;
+}
+
+/**
+ * A fresh connection opens with a request carrying no version `_meta` (neither `initialize` nor a
+ * 2026-07-28 request), then sends 2026-07-28 requests. Those are self-describing, so they must be
+ * served as on any other connection (VN-08): a server that let the opener pin the connection to a
+ * legacy era answers them by legacy rules.
+ */
+export const versionNotPinned = scenario<NotPinnedObs>({
+  id: 'version.not-pinned',
+  title: 'a fresh connection opened without version _meta, then 2026-07-28 requests on it',
+  versions: MODERN,
+  async run({ session, openRaw, version }) {
+    const listMethod = secondMethod(session);
+    const raw = await openRaw();
+    const modern = (id: number, method: string) =>
+      raw.send(
+        { jsonrpc: '2.0', id, method, params: { _meta: modernMeta(version) } },
+        { expectId: id, headers: { 'MCP-Protocol-Version': version, 'Mcp-Method': method } },
+      );
+    // On stdio the messages are written in this order at once: a server that reads in order sees the
+    // opener first. HTTP requests in flight together have no order, so there the opener is answered first.
+    const opener = raw.send({ jsonrpc: '2.0', id: 1, method: listMethod }, { expectId: 1 });
+    if (raw.kind === 'http') await opener;
+    const [claimless, discover, list, baseline] = await Promise.all([
+      opener,
+      modern(2, 'server/discover'),
+      modern(3, listMethod),
+      session.request(listMethod),
+    ]);
+    return { claimless, discover, list, baseline, listMethod };
+  },
+});
