@@ -23,6 +23,18 @@ export function parseHeaders(list: string[]): Record<string, string> {
   return headers;
 }
 
+/** `--only` / `--skip` given without a glob would select everything (or nothing) silently. */
+export function requireGlobs(only: string[] | undefined, skip: string[] | undefined): void {
+  for (const [name, globs] of [['only', only], ['skip', skip]] as const) {
+    if (globs && (globs.length === 0 || globs.some((g) => g.trim() === ''))) throw new UsageError(`--${name} needs a check id or glob, e.g. --${name} 'tools.*'`);
+  }
+}
+
+/** Headers go on HTTP requests: a stdio target would silently never see them. */
+export function noHeadersForStdio(header: string[] | undefined): void {
+  if (header?.length) throw new UsageError('--header is for --url targets; a stdio server gets settings with --env K=V');
+}
+
 /** A Streamable HTTP endpoint: http or https. */
 export function httpUrl(url: string): string {
   let u: URL;

@@ -16,7 +16,7 @@ import { TargetStartError } from '../../runner/transport.js';
 import { CHECKS } from '../../suites/catalogue.js';
 import { ORACLE_TRAFFIC } from '../../suites/scenarios/client.js';
 import { Progress } from '../progress.js';
-import { absoluteIfFile, checkOutDir, duration, parseEnv } from '../target-args.js';
+import { absoluteIfFile, checkOutDir, duration, parseEnv, requireGlobs } from '../target-args.js';
 import { outputFormats, writeReportFolder } from '../report-folder.js';
 import { UsageError } from '../usage-error.js';
 import type { ClientArgs } from './client-options.js';
@@ -40,6 +40,7 @@ export function clientTargetOf(args: Pick<ClientArgs, 'http' | 'stdio' | '--'>):
 const CLIENT_CHECKS = CHECKS.filter((c) => c.role === 'client');
 
 function checkClientSelection(only: string[] | undefined, skip: string[] | undefined): void {
+  requireGlobs(only, skip);
   for (const g of only ?? []) {
     const re = globToRegExp(g);
     if (!CLIENT_CHECKS.some((c) => re.test(c.id))) throw new UsageError(`--only ${g} matches no client check (mcpspec list shows the ids; client checks start with client.)`);

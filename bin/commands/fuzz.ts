@@ -11,7 +11,7 @@ import { Redactor, secretValues } from '../../runner/redact.js';
 import type { ServerTarget } from '../../runner/server-driver.js';
 import { PORT_PLACEHOLDER, urlForValidation, usesPortPlaceholder, type StartCommand } from '../../runner/started-http.js';
 import { TargetStartError } from '../../runner/transport.js';
-import { absoluteIfFile, checkOutDir, duration, httpUrl, makeDirs, parseEnv, parseHeaders } from '../target-args.js';
+import { absoluteIfFile, checkOutDir, duration, httpUrl, makeDirs, noHeadersForStdio, parseEnv, parseHeaders } from '../target-args.js';
 import { UsageError } from '../usage-error.js';
 
 export function fuzzOptions(y: Argv) {
@@ -79,6 +79,7 @@ export function serverTargetOf(args: { stdio?: boolean; url?: string; start?: bo
     return { kind: 'http', url: args.url, headers: parseHeaders(args.header ?? []) };
   }
   if (command.length === 0) throw new UsageError('say which server: --stdio -- <command> or --url <endpoint>');
+  noHeadersForStdio(args.header);
   return { kind: 'stdio', command: absoluteIfFile(command[0]), args: command.slice(1).map(absoluteIfFile) };
 }
 

@@ -14,7 +14,7 @@ import { ServerDriver, type ServerTarget } from '../../runner/server-driver.js';
 import { TargetStartError } from '../../runner/transport.js';
 import { checkIds } from '../check-ids.js';
 import { Progress } from '../progress.js';
-import { absoluteIfFile, checkOutDir, duration, httpUrl, makeDirs, parseEnv, parseHeaders } from '../target-args.js';
+import { absoluteIfFile, checkOutDir, duration, httpUrl, makeDirs, noHeadersForStdio, parseEnv, parseHeaders, requireGlobs } from '../target-args.js';
 import { outputFormats, writeReportFolder } from '../report-folder.js';
 import { UsageError } from '../usage-error.js';
 
@@ -27,6 +27,7 @@ export function targetOf(args: Pick<ServerArgs, 'stdio' | 'url' | 'header' | '--
   const command = (args['--'] ?? []).map(String);
   if (args.stdio && args.url) throw new UsageError('give either --stdio -- <command> or --url, not both');
   if (args.stdio) {
+    noHeadersForStdio(args.header);
     if (command.length === 0) throw new UsageError('--stdio needs the server command after --, e.g. mcpspec server --stdio -- node server.js');
     // The target runs in a temporary working directory: paths given relative to where mcpspec runs
     // (the usual `node server.js`) are made absolute first.
@@ -60,6 +61,7 @@ function stableSeed(text: string): number {
 
 /** Catch an --only that selects nothing before the target is started (it would judge nothing). */
 export function checkSelection(ids: readonly string[], only: string[] | undefined, skip: string[] | undefined): void {
+  requireGlobs(only, skip);
   for (const g of only ?? []) {
     const re = globToRegExp(g);
     if (!ids.some((id) => re.test(id))) throw new UsageError(`--only ${g} matches no check (mcpspec list shows the ids)`);
