@@ -303,7 +303,9 @@ export function handshakeFailure(ex: Exchange, what: string, transport: Transpor
   const resp = ex.response as Record<string, unknown> | undefined;
   if (resp === undefined) {
     const http = ex.http ? ` (HTTP ${ex.http.status}${ex.http.body ? `: ${excerpt(ex.http.body, 300)}` : ''})` : '';
-    return new HandshakeError(`${label} got no JSON-RPC response${http}${tail}`, ex, stderrTail);
+    // An endpoint behind authorization: say how to pass credentials (mcpspec does not run OAuth flows).
+    const hint = ex.http?.status === 401 || ex.http?.status === 403 ? `; if the server needs credentials, pass them with --header "Authorization: Bearer <token>"` : '';
+    return new HandshakeError(`${label} got no JSON-RPC response${http}${hint}${tail}`, ex, stderrTail);
   }
   if ('error' in resp) {
     const err = resp.error as { code?: unknown; message?: unknown } | undefined;

@@ -1,4 +1,6 @@
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -112,6 +114,19 @@ describe('mcpspec server: targets that cannot be tested, and usage mistakes (exi
     expect(r.err).toMatch(message as RegExp);
     expect(r.err.trim().split('\n')).toHaveLength(1);
     expect(r.err).not.toMatch(/\n\s+at /); // no stack trace
+  });
+
+  it('an endpoint that answers 401: exit 2, and the line says how to pass credentials', async () => {
+    const server = createServer((_req, res) => res.writeHead(401, { 'WWW-Authenticate': 'Bearer' }).end('{"error":"unauthorized"}'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const r = await cli(['server', '--url', `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`], 30_000);
+      expect(r.code, r.out + r.err).toBe(2);
+      expect(r.err).toMatch(/cannot test the target: .*HTTP 401.*pass them with --header "Authorization: Bearer <token>"/);
+      expect(r.err.trim().split('\n')).toHaveLength(1);
+    } finally {
+      server.close();
+    }
   });
 
   it('mcpspec list prints the catalogue', async () => {
