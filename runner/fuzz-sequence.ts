@@ -17,6 +17,7 @@ import { openSession, STARTUP_ALLOWANCE_MS, STARTUP_FACTOR } from './session.js'
 import { HttpTransport } from './http-transport.js';
 import type { ServerTarget } from './server-driver.js';
 import { StartedHttpTransport, type StartCommand } from './started-http.js';
+import { ParamHeaderBook } from './param-header-book.js';
 import { StdioTransport } from './stdio-transport.js';
 import type { TargetSandbox } from './target-env.js';
 import { TargetStartError, type TransportFactory } from './transport.js';
@@ -397,11 +398,13 @@ export function targetInfo(spec: ServerTarget): TargetInfo {
  * A factory that starts the target afresh for each sequence (stdio; HTTP with a start command) or
  * opens a new connection to the one server (HTTP).
  */
-export function targetFactory(spec: ServerTarget, sandbox: TargetSandbox | undefined, start?: StartCommand, timeoutMs = 10_000): TransportFactory {
+export function targetFactory(spec: ServerTarget, sandbox: TargetSandbox | undefined, start?: StartCommand, timeoutMs = 10_000, paramHeaders = new ParamHeaderBook()): TransportFactory {
+  // Every sequence reaches the same server (or one started by the same command): one book of its
+  // x-mcp-header declarations, learnt at discovery (or kept by the repro a replay runs).
   return (recorder) => {
     if (spec.kind === 'stdio') return new StdioTransport({ command: spec.command, args: spec.args, cwd: sandbox!.cwd, env: sandbox!.env }, recorder, { acceptMultiLine: true });
-    if (start) return new StartedHttpTransport(spec.url, spec.headers, start, recorder, { cwd: sandbox?.cwd, env: sandbox?.env, startTimeoutMs: Math.min(STARTUP_ALLOWANCE_MS, Math.max(10_000, STARTUP_FACTOR * timeoutMs)) });
-    return new HttpTransport({ url: spec.url, headers: spec.headers }, recorder);
+    if (start) return new StartedHttpTransport(spec.url, spec.headers, start, recorder, { cwd: sandbox?.cwd, env: sandbox?.env, startTimeoutMs: Math.min(STARTUP_ALLOWANCE_MS, Math.max(10_000, STARTUP_FACTOR * timeoutMs)), paramHeaders });
+    return new HttpTransport({ url: spec.url, headers: spec.headers }, recorder, { paramHeaders });
   };
 }
 

@@ -12,6 +12,7 @@ import type { EraInfo, PeerInfo, TargetInfo } from '../results/run.js';
 import { listAll, resultOf } from '../suites/exchange.js';
 import { mayCall, schemaProblem, type Tool } from '../suites/scenarios/tools.js';
 import { listedPrompts, methodOf, ORACLES, runSequence, targetFactory, type ListedPrompt, targetInfo, type Observation, type OracleId, type SequenceContext, type SequenceOutcome } from './fuzz-sequence.js';
+import { ParamHeaderBook } from './param-header-book.js';
 import { Recorder } from './recorder.js';
 import { writeRepro, type Repro } from './replay.js';
 import type { ServerTarget } from './server-driver.js';
@@ -334,6 +335,9 @@ export async function fuzz(spec: ServerTarget, opts: FuzzOptions): Promise<FuzzR
           timeoutMs: opts.timeoutMs,
         };
         if (opts.start) repro.start = opts.start;
+        const toolHeaders = new ParamHeaderBook();
+        toolHeaders.learn({ tools: d.tools });
+        if (Object.keys(toolHeaders.table()).length) repro.toolHeaders = toolHeaders.table();
         f.repro = writeRepro(opts.reproDir, repro);
       }
       findings.push(f);

@@ -11,10 +11,11 @@ import { createParser } from 'eventsource-parser';
 import { MAX_BODY_BYTES, readBounded } from './bounded-reader.js';
 import { checkHeaders, sendHttp, type HttpResponse } from './http-request.js';
 import { applyHeaderOverrides, modernHeadersFor } from '../protocol/http-headers.js';
-import { idMatch, isJsonRpcMessage, isRequest, isResponse, responseId, serializeBody, tryParseJson } from '../protocol/jsonrpc.js';
+import { idMatch, isJsonRpcMessage, isObj, isRequest, isResponse, responseId, serializeBody, tryParseJson } from '../protocol/jsonrpc.js';
 import type { CloseInfo } from '../results/wire.js';
 import type { HttpOutcome } from '../suites/ports.js';
 import { redactHeaders } from './redact.js';
+import { ParamHeaderBook } from './param-header-book.js';
 import { Recorder } from './recorder.js';
 import { replyToServerRequest } from './server-request-reply.js';
 import { TargetStartError, type ExchangeOptions, type ExchangeResult, type ServerRequest, type Transport } from './transport.js';
@@ -28,6 +29,8 @@ export interface HttpTarget {
 
 export interface HttpTransportOptions {
   maxBodyBytes?: number;
+  /** x-mcp-header declarations shared by the run's transports (default: this transport's own). */
+  paramHeaders?: ParamHeaderBook;
   /** Timeout for the DELETE sent on close and for replies to server requests. Default 2000 ms. */
   auxTimeoutMs?: number;
 }
@@ -72,6 +75,7 @@ export class HttpTransport implements Transport {
   private readonly replies = new Set<Promise<void>>();
   private readonly maxBody: number;
   private readonly auxTimeoutMs: number;
+  private readonly paramHeaders: ParamHeaderBook;
 
   constructor(
     readonly target: HttpTarget,
@@ -79,6 +83,7 @@ export class HttpTransport implements Transport {
     opts: HttpTransportOptions = {},
   ) {
     this.maxBody = opts.maxBodyBytes ?? MAX_BODY_BYTES;
+    this.paramHeaders = opts.paramHeaders ?? new ParamHeaderBook();
     this.auxTimeoutMs = opts.auxTimeoutMs ?? 2000;
   }
 
@@ -177,6 +182,8 @@ export class HttpTransport implements Transport {
       if (aborted) r.aborted = true;
       const chosen = response ?? firstResponse;
       if (chosen !== undefined) r.response = chosen;
+      // A tools/list answer says which arguments later tools/call requests mirror into headers (HM-10).
+      if (parsed.ok && isObj(parsed.value) && parsed.value.method === 'tools/list' && isObj(chosen)) this.paramHeaders.learn(chosen.result);
       return r;
     };
     const noteTimeout = () =>
@@ -372,7 +379,7 @@ export class HttpTransport implements Transport {
     Object.assign(h, this.target.headers ?? {});
     if (this.sessionId !== undefined) h['Mcp-Session-Id'] = this.sessionId;
     if (this.protocolVersion !== undefined) h['MCP-Protocol-Version'] = this.protocolVersion;
-    if (this.modern && method === 'POST') Object.assign(h, modernHeadersFor(body));
+    if (this.modern && method === 'POST') Object.assign(h, modernHeadersFor(body), this.paramHeaders.headersFor(body));
     return h;
   }
 

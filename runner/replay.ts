@@ -7,6 +7,7 @@ import type { IdStyle } from '../arbitraries/sequences.js';
 import type { FuzzStep } from '../arbitraries/fuzz-sequences.js';
 import { isSpecVersion, type SpecVersion } from '../protocol/versions.js';
 import type { TargetInfo } from '../results/run.js';
+import { ParamHeaderBook, type ParamHeaderTable } from './param-header-book.js';
 import { ORACLES, runSequence, targetFactory, type ListedPrompt, type Observation, type OracleId, type SequenceOutcome } from './fuzz-sequence.js';
 import { Recorder } from './recorder.js';
 import type { ServerTarget } from './server-driver.js';
@@ -41,6 +42,8 @@ export interface Repro {
   /** Prompts and resource templates listed at discovery (what prompts/get and completion/complete steps refer to first). */
   prompts?: ListedPrompt[];
   templates?: string[];
+  /** x-mcp-header declarations of the tools listed at discovery: over HTTP the replay's tools/call requests carry the same Mcp-Param-* headers. */
+  toolHeaders?: ParamHeaderTable;
   evidence: Observation['evidence'];
   timeoutMs: number;
   /** HTTP: the command that started a fresh server for each run (`--start`); replay starts it again. */
@@ -122,7 +125,7 @@ export async function replay(repro: Repro | string, target?: ServerTarget, opts:
   const timeoutMs = opts.timeoutMs ?? r.timeoutMs;
   try {
     const outcome = await runSequence(r.steps, {
-      factory: targetFactory(spec, sandbox, start, timeoutMs),
+      factory: targetFactory(spec, sandbox, start, timeoutMs, new ParamHeaderBook(r.toolHeaders)),
       version: r.specVersion,
       timeoutMs,
       resources: r.resources ?? [],

@@ -16,6 +16,7 @@ import { LegacySession } from './legacy-session.js';
 import { LanePool } from './probe-lanes.js';
 import { Recorder } from './recorder.js';
 import { openSession, STARTUP_ALLOWANCE_MS, STARTUP_FACTOR } from './session.js';
+import { ParamHeaderBook } from './param-header-book.js';
 import { StdioTransport } from './stdio-transport.js';
 import { makeSandbox, type EnvOptions, type TargetSandbox } from './target-env.js';
 import { TargetStartError, type Transport, type TransportFactory } from './transport.js';
@@ -63,11 +64,13 @@ export class ServerDriver implements Driver {
     this.versionChoice = opts.specVersion;
     this.target = spec.kind === 'stdio' ? { role: 'server', transport: 'stdio', command: spec.command, args: spec.args } : { role: 'server', transport: 'http', url: spec.url };
     if (spec.kind === 'stdio') this.sandbox = makeSandbox(opts.env, spec.cwd);
+    // Whichever session listed the tools, every HTTP tools/call of the run mirrors their x-mcp-header arguments.
+    const paramHeaders = new ParamHeaderBook();
     this.factory = (recorder) => {
       // A pretty-printed message is read anyway (stdio.newline-framing still fails on the note), so one
       // framing mistake is reported once instead of as a cascade of timeouts.
       if (spec.kind === 'stdio') return new StdioTransport({ command: spec.command, args: spec.args, cwd: this.sandbox!.cwd, env: this.sandbox!.env }, recorder, { acceptMultiLine: true });
-      return new HttpTransport({ url: spec.url, headers: spec.headers }, recorder);
+      return new HttpTransport({ url: spec.url, headers: spec.headers }, recorder, { paramHeaders });
     };
   }
 

@@ -20,6 +20,34 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const base = (over: Partial<FuzzOptions>): FuzzOptions => ({ specVersion: 'auto', seed: 5, runs: 12, timeoutMs: 5000, allowDestructive: false, allowOpenWorld: false, ...over });
 
+describe('replay over HTTP keeps the x-mcp-header declarations found at discovery', () => {
+  // The reference fixture's echo declares x-mcp-header "Text" and refuses a call without the header.
+  const repro = (toolHeaders?: Record<string, { header: string; path: string[] }[]>) => ({
+    reproVersion: 1,
+    tool: { name: 'mcpspec', version: 'test' },
+    target: { role: 'server', transport: 'http', url: URL_TEMPLATE },
+    specVersion: '2026-07-28',
+    era: 'modern',
+    seed: 1,
+    path: '0',
+    finding: { key: 'schema|tools/call', oracle: 'schema', level: 'MUST', method: 'tools/call', message: 'made up', title: 'schema' },
+    steps: [{ kind: 'call', tool: 'echo', arguments: { text: 'hi there' }, variant: 'valid', idStyle: 'counter' }],
+    sent: [],
+    resources: [],
+    evidence: {},
+    timeoutMs: 5000,
+    start: { command: process.execPath, args: [REF, '--http', '--port', '{port}'] },
+    ...(toolHeaders ? { toolHeaders } : {}),
+  });
+
+  it('the call carries Mcp-Param-Text and is served; without the declarations it is refused with -32020', async () => {
+    const served = await replay(repro({ echo: [{ header: 'Text', path: ['text'] }] }) as never);
+    expect((served.outcome.records[0].response as any)?.result?.content?.[0]?.text).toBe('hi there');
+    const refused = await replay(repro() as never);
+    expect((refused.outcome.records[0].response as any)?.error?.code).toBe(-32020);
+  });
+});
+
 describe('fuzz over HTTP with --start (a fresh server per sequence)', () => {
   it('the reference fixture reports nothing for a fixed budget, and no started server outlives the run', async () => {
     const r = await fuzz(http, base({ runs: 8, start: { command: process.execPath, args: [REF, '--http', '--port', '{port}'] } }));
