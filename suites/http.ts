@@ -9,6 +9,7 @@ import { errorCode, evidence, isObj, outcome, unanswerable } from './exchange.js
 import type { Exchange } from './ports.js';
 import { sentHeaders, sentRequest } from './request-shape.js';
 import { httpScenario } from './scenarios/http.js';
+import { paramHeadersScenario } from './scenarios/param-headers.js';
 
 const HTTP = { transports: ['http' as const] };
 const NAME_FIELD: Record<string, string> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
@@ -135,6 +136,36 @@ export const httpChecks = [
       if (unanswerable(unknownMethod)) return untestable('the run ended before the answer came');
       if (unknownMethod.http?.status === 404 && errorCode(unknownMethod) === -32601) return holds('404 with -32601');
       return violated(`mcpspec/no-such-method got ${outcome(unknownMethod)}`, [evidence('unknown method', unknownMethod, { expected: 'HTTP 404, error -32601' })]);
+    },
+  }),
+  check(paramHeadersScenario, {
+    id: 'http.param-headers',
+    title: 'an Mcp-Param-* header that is missing, disagrees with the argument or is malformed Base64 gets 400 and -32020; a matching one is accepted, Base64-encoded too',
+    requirements: ['HM-11', 'HM-09'],
+    level: 'MUST',
+    versions: MODERN,
+    requires: { ...HTTP, capabilities: ['tools'] },
+    spec: SPEC.http26,
+    judge({ why, tool, header, value, correct, encoded, mismatched, missing, malformed }) {
+      if (why || !correct || !encoded || !mismatched || !missing || !malformed) return untestable(why ?? 'nothing was probed');
+      const probes = [correct, encoded, mismatched, missing, malformed];
+      if (probes.some(unanswerable)) return untestable('the run ended before the answers came');
+      // Whether a matching header is accepted shows only in an answer: silence says nothing about it.
+      if (!correct.response || !encoded.response) return untestable(`tools/call ${tool} was not answered within the timeout`);
+      const problems: [string, Exchange, string][] = [];
+      for (const [what, ex] of [['matching', correct], ['matching, Base64-encoded', encoded]] as const) {
+        if (errorCode(ex) === -32020) problems.push([what, ex, 'accepted (any answer but -32020)']);
+      }
+      for (const [what, ex] of [['disagreeing with the argument', mismatched], ['missing', missing], ['malformed Base64', malformed]] as const) {
+        if (!(ex.http?.status === 400 && errorCode(ex) === -32020)) problems.push([what, ex, 'HTTP 400, error -32020']);
+      }
+      if (problems.length) {
+        return violated(
+          `tools/call ${tool} (${header} for ${JSON.stringify(value)}): ${problems.map(([what, ex]) => `${header} ${what}: ${outcome(ex)}`).join('; ')}`,
+          problems.slice(0, 3).map(([what, ex, expected]) => evidence(`${header} ${what}`, ex, { expected })),
+        );
+      }
+      return holds(`tools/call ${tool}: ${header} accepted when it matches (plain and Base64), refused with 400 and -32020 when missing, wrong or malformed`);
     },
   }),
 ];

@@ -2,12 +2,14 @@
 
 import { schemaFromObject } from '../protocol/schema-registry.js';
 import { SPEC } from '../protocol/spec-links.js';
-import { ALL_VERSIONS } from '../protocol/versions.js';
+import { paramHeaderDeclarations } from '../protocol/param-headers.js';
+import { ALL_VERSIONS, MODERN } from '../protocol/versions.js';
 import type { Evidence, GeneratedCase } from '../results/verdict.js';
-import { check, holds, untestable, violated } from './check.js';
+import { check, holds, oracle, untestable, violated } from './check.js';
 import { evidence, expectErrorCode, isObj, outcome, resultOf } from './exchange.js';
 import { invalidCallServed, needsCapability, toolsScenario, undecided, UNKNOWN_TOOL, validCallFails, type ToolProperty } from './scenarios/tools.js';
 import type { NearValid } from '../arbitraries/near-valid.js';
+import type { Exchange } from './ports.js';
 
 const TOOLS = { capabilities: ['tools'] };
 
@@ -166,6 +168,37 @@ export const toolsChecks = [
     judge({ unknown }) {
       if (!unknown || undecided(unknown)) return untestable('tools/call for an unknown tool was not answered in time');
       return expectErrorCode(unknown, -32602, `tools/call ${UNKNOWN_TOOL}`);
+    },
+  }),
+  oracle({
+    id: 'tools.x-mcp-header',
+    title: 'every x-mcp-header annotation in a listed inputSchema is a unique header token on a string, integer or boolean property reached through properties keys',
+    requirements: ['HM-10'],
+    level: 'MUST',
+    versions: MODERN,
+    requires: TOOLS,
+    spec: SPEC.http26,
+    judge({ exchanges }) {
+      const annotated = new Map<string, { problem?: string; ex: Exchange }>();
+      for (const ex of exchanges) {
+        const tools = ex.method === 'tools/list' ? resultOf(ex)?.tools : undefined;
+        if (!Array.isArray(tools)) continue;
+        for (const tool of tools) {
+          // A quick look first: most schemas mention no x-mcp-header at all.
+          if (!isObj(tool) || typeof tool.name !== 'string' || !JSON.stringify(tool.inputSchema ?? null).includes('"x-mcp-header"')) continue;
+          const read = paramHeaderDeclarations(tool.inputSchema);
+          if (!annotated.has(tool.name) || read.problem !== undefined) annotated.set(tool.name, { problem: read.problem, ex });
+        }
+      }
+      if (annotated.size === 0) return untestable('no listed tool declares x-mcp-header');
+      const bad = [...annotated].filter(([, a]) => a.problem !== undefined);
+      if (bad.length) {
+        return violated(
+          `${bad.length} of ${annotated.size} tools declaring x-mcp-header declare it wrongly (HTTP clients must drop them); first: ${bad[0][0]}: ${bad[0][1].problem}`,
+          bad.slice(0, 3).map(([name, a]) => evidence(`tools/list: ${name}`, a.ex, { actual: a.problem, expected: 'valid x-mcp-header declarations' })),
+        );
+      }
+      return holds(`${annotated.size} tools declare x-mcp-header correctly: ${[...annotated.keys()].slice(0, 5).join(', ')}`);
     },
   }),
 ];

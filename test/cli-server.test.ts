@@ -23,7 +23,7 @@ describe('mcpspec server (built CLI) against the reference fixture', () => {
   it('stdio: a conformant server exits 0 with a grouped console report', async () => {
     const r = await cli(['server', '--seed', '3', '--stdio', '--', ...REF]);
     expect(r.code, r.out + r.err).toBe(0);
-    expect(r.out).toMatch(/^tools {2}6 pass/m);
+    expect(r.out).toMatch(/^tools {2}7 pass/m);
     expect(r.out).toContain('CONFORMANT: ');
     expect(r.out).toContain('seed: 3');
   });

@@ -155,6 +155,10 @@ describe('real servers from npm', () => {
     });
     // The input_required flow of confirm_echo was played to the end by mcpspec as a capable client.
     expect(run.checks.find((c) => c.id === 'mrtr.retry-served')?.message).toMatch(/1 completed/);
+    // echo declares x-mcp-header "Text" and the SDK checks Mcp-Param-Text: mcpspec's calls carry it
+    // (every tools/call check passed above), and the SDK refuses it missing, wrong or malformed.
+    expect(run.checks.find((c) => c.id === 'http.param-headers')).toMatchObject({ status: 'pass' });
+    expect(run.checks.find((c) => c.id === 'tools.x-mcp-header')).toMatchObject({ status: 'pass' });
   });
 
   it('a server on @modelcontextprotocol/server 2.x over stdio, 2025-11-25: the SDK asks elicitation/create itself', async () => {

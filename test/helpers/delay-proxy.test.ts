@@ -463,6 +463,8 @@ describe('HTTP delay proxy (delay-http-proxy.ts)', () => {
           'MCP-Protocol-Version': '2026-07-28',
           'Mcp-Method': 'tools/call',
           'Mcp-Name': name,
+          // echo declares x-mcp-header "Text" (SEP-2243)
+          ...(typeof args.text === 'string' ? { 'Mcp-Param-Text': args.text } : {}),
         },
         body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args, _meta: modernMeta() } }),
       });
