@@ -3,7 +3,9 @@
 // how it ends. Scenario checks judge one scripted server's exchange; oracles judge every message
 // the client sent in the run. A check a client gives no chance to show is untestable, never a pass.
 
+import { encodeHeaderValue, isPlainHeaderValue } from '../protocol/http-headers.js';
 import { isObj } from '../protocol/jsonrpc.js';
+import { PARAM_HEADER_PREFIX, paramHeaderDeclarations, paramHeaderText, valueAtPath } from '../protocol/param-headers.js';
 import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION } from '../protocol/meta.js';
 import { loadSchema } from '../protocol/schema-registry.js';
 import { SPEC } from '../protocol/spec-links.js';
@@ -20,7 +22,7 @@ import {
   cachingServer, counterOffer, inputRequired, legacyTasksServer, LONG_TTL_MS, legacyServer, modernServer, MRTR_METHODS, nearValidAnswers, resultTypes, sseAnswers, targetOf, tasksServer, TASKS_EXTENSION, UNKNOWN_STATE,
   type ClientObs, type Round, type TaskLog,
 } from './scenarios/client.js';
-import { modernMetaOf, SESSION_ID } from './scripted.js';
+import { modernMetaOf, SESSION_ID, TOOL } from './scripted.js';
 
 const SPEC_CLIENT = {
   lifecycle25: SPEC.lifecycle25,
@@ -927,6 +929,35 @@ const httpNameHeader = oracle({
   },
 });
 
+const TOOL_HEADERS = paramHeaderDeclarations(TOOL.inputSchema).declarations ?? [];
+
+const httpParamHeaders = oracle({
+  id: 'client.http-param-headers',
+  title: 'tools/call POSTs mirror every x-mcp-header argument into its Mcp-Param-* header (Base64 where not plain) and send none for an absent one',
+  requirements: ['HM-10', 'HM-09'],
+  level: 'MUST',
+  versions: MODERN,
+  role: 'client',
+  requires: { transports: ['http'] },
+  spec: SPEC_CLIENT.http26,
+  judge(obs) {
+    const calls = modernRequestPosts(obs).filter((e) => (e.message as Msg).method === 'tools/call' && isObj((e.message as Msg).params) && ((e.message as Msg).params as Msg).name === TOOL.name);
+    if (calls.length === 0) return untestable(`the client did not call ${TOOL.name} (its text argument is declared x-mcp-header) over HTTP`);
+    const problems: Evidence[] = [];
+    for (const e of calls) {
+      const args = ((e.message as Msg).params as Msg).arguments;
+      for (const d of TOOL_HEADERS) {
+        const expected = paramHeaderText(valueAtPath(args, d.path));
+        const sent = e.http!.headers[`${PARAM_HEADER_PREFIX}${d.header}`.toLowerCase()];
+        const ok = expected === undefined ? sent === undefined : sent !== undefined && decodeHeaderValue(sent) === expected && (isPlainHeaderValue(expected) || sent !== expected);
+        if (!ok) problems.push({ what: `tools/call ${TOOL.name} POST: ${PARAM_HEADER_PREFIX}${d.header}`, expected: expected === undefined ? '(absent)' : encodeHeaderValue(expected), actual: sent ?? '(absent)', seq: [e.seq] });
+      }
+    }
+    if (problems.length) return violated(`${problems.length} of ${calls.length} tools/call POSTs have a missing or wrong Mcp-Param header; first: ${String(problems[0].actual)} for ${String(problems[0].expected)}`, problems.slice(0, 3));
+    return holds(`${calls.length} tools/call POSTs, each with the Mcp-Param headers of its arguments`);
+  },
+});
+
 export const clientChecks = [
   metaRequired, metaClientInfo, staysModern,
   legacyFallback, initialized, initWait, sessionId, sessionDelete, serverRequests, undeclaredRequest,
@@ -938,5 +969,5 @@ export const clientChecks = [
   legacyTaskPolls, legacyTaskUnasked,
   nearValidSurvives, sseResponses,
   clientSchema, requestIds, notificationIds, noBatch,
-  httpAccept, httpProtocolVersion, httpMethodHeader, httpNameHeader,
+  httpAccept, httpProtocolVersion, httpMethodHeader, httpNameHeader, httpParamHeaders,
 ];

@@ -12,7 +12,8 @@ export const LEGACY_VERSIONS_SERVED = ['2025-11-25', '2025-06-18', '2025-03-26']
 export const SCRIPTED_INFO = { name: 'mcpspec-scripted-server', version: '1' };
 export const SESSION_ID = 'mcpspec-session-7f3a9c';
 
-export const TOOL = { name: 'echo', title: 'Echo', description: 'Echoes its text argument', inputSchema: { type: 'object', properties: { text: { type: 'string' } } }, annotations: { readOnlyHint: true } };
+// Its text argument is declared x-mcp-header: an HTTP client mirrors it into Mcp-Param-Text (client.http-param-headers).
+export const TOOL = { name: 'echo', title: 'Echo', description: 'Echoes its text argument', inputSchema: { type: 'object', properties: { text: { type: 'string', 'x-mcp-header': 'Text' } } }, annotations: { readOnlyHint: true } };
 export const PROMPT = { name: 'greeting', description: 'A greeting', arguments: [{ name: 'name', description: 'who to greet', required: false }] };
 export const RESOURCE = { uri: 'mcpspec://scripted/readme', name: 'readme', mimeType: 'text/plain' };
 const CAPS = { tools: { listChanged: false }, prompts: { listChanged: false }, resources: { listChanged: false, subscribe: false } };
