@@ -2,11 +2,11 @@
 
 import { SPEC } from '../protocol/spec-links.js';
 import { MODERN } from '../protocol/versions.js';
-import { check, holds, oracle, untestable, violated } from './check.js';
+import { check, holds, oracle, skip, untestable, violated } from './check.js';
 import { errorOf, evidence, isObj, outcome, resultOf, unanswerable } from './exchange.js';
 import type { Exchange } from './ports.js';
 import { unsupportedVersion } from './request-shape.js';
-import { versionFirstRequest, versionNotPinned } from './scenarios/discover.js';
+import { initializeProbe, LEGACY_ASKED, versionFirstRequest, versionNotPinned } from './scenarios/discover.js';
 
 /** Judges a -32022 answer: code, data.supported, data.requested, HTTP 400. */
 /** How a 2026-07-28 answer falls short of one served by 2026-07-28 rules, if it does. */
@@ -83,6 +83,28 @@ export const versionChecks = [
         ]);
       }
       return holds(`after an opener without version _meta (${outcome(claimless)}), server/discover and ${listMethod} were served by 2026-07-28 rules`);
+    },
+  }),
+  check(initializeProbe, {
+    id: 'version.initialize-names-versions',
+    title: 'a server that refuses initialize (modern-only) names the protocol versions it supports in the error',
+    requirements: ['ED-06'],
+    level: 'SHOULD',
+    versions: MODERN,
+    spec: SPEC.versioning26,
+    judge({ initialize, supported }) {
+      if (unanswerable(initialize)) return untestable('the run ended before the answer came');
+      if (resultOf(initialize)) return skip('the server serves initialize (it speaks a legacy version too): only a modern-only server refuses it');
+      const err = errorOf(initialize);
+      // The error as a legacy client sees it: the JSON-RPC error, or the HTTP body when there is none.
+      const text = err ? JSON.stringify(err) : initialize.http?.body;
+      if (!text) return untestable(`initialize got ${outcome(initialize)}: no error to read`);
+      // The version asked for does not count: echoing it back says nothing about what is supported.
+      const named = supported.filter((v) => v !== LEGACY_ASKED && text.includes(v));
+      if (named.length) return holds(`initialize refused with ${outcome(initialize)}, naming ${named.join(', ')}`);
+      return violated(`initialize refused with ${outcome(initialize)}, naming none of the supported versions (${supported.join(', ') || 'server/discover listed none'}): a legacy client has nothing to tell its user`, [
+        evidence('initialize (2025-11-25) on a fresh connection', initialize, { expected: `an error naming ${supported.join(' or ') || 'the supported versions'}` }),
+      ]);
     },
   }),
 ];

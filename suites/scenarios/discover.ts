@@ -1,4 +1,4 @@
-import { META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION, modernMeta } from '../../protocol/meta.js';
+import { MCPSPEC_INFO, META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION, modernMeta } from '../../protocol/meta.js';
 import { MODERN } from '../../protocol/versions.js';
 import type { Exchange, Session } from '../ports.js';
 import { scenario, type ScenarioContext } from '../scenario.js';
@@ -104,5 +104,29 @@ export const versionNotPinned = scenario<NotPinnedObs>({
       session.request(listMethod),
     ]);
     return { claimless, discover, list, baseline, listMethod };
+  },
+});
+
+export interface InitializeObs {
+  /** A legacy client's first message, initialize for 2025-11-25, on a fresh connection. */
+  initialize: Exchange;
+  /** What server/discover listed (the versions an error to initialize should name). */
+  supported: string[];
+}
+
+/** The version a legacy client's initialize asks for in version.initialize. */
+export const LEGACY_ASKED = '2025-11-25';
+
+/** A legacy client opens a fresh connection with initialize: a modern-only server refuses it, and says what it speaks. */
+export const initializeProbe = scenario<InitializeObs>({
+  id: 'version.initialize',
+  title: 'initialize from a legacy client, on a fresh connection',
+  versions: MODERN,
+  async run({ session, openRaw }) {
+    const raw = await openRaw();
+    const msg = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: LEGACY_ASKED, capabilities: {}, clientInfo: MCPSPEC_INFO } };
+    const initialize = await raw.send(msg, { expectId: 1 });
+    const listed = (session.handshake?.response as { result?: { supportedVersions?: unknown } } | undefined)?.result?.supportedVersions;
+    return { initialize, supported: Array.isArray(listed) ? listed.filter((v): v is string => typeof v === 'string') : [] };
   },
 });
