@@ -43,4 +43,10 @@ describe('version.not-pinned', () => {
     expect(notPinned.judge(obs({ baseline: broken, list: broken }), ctx).outcome).toBe('untestable');
     expect(notPinned.judge(obs({ discover: ex('server/discover', undefined, { aborted: true }) }), ctx).outcome).toBe('untestable');
   });
+
+  it('is untestable, not violated, when the target exits or falls silent after the opener', () => {
+    const exited = notPinned.judge(obs({ discover: ex('server/discover', undefined, { timedOut: false, closed: { exitCode: 1, signal: null, stderrTail: '' } }) }), ctx);
+    expect(exited).toEqual({ outcome: 'untestable', message: 'after the opener without _meta, server/discover got the target exited (code 1): no answer to read the rules from' });
+    expect(notPinned.judge(obs({ list: ex('tools/list') }), ctx).message).toMatch(/tools\/list got no answer within the 1000 ms timeout/);
+  });
 });
