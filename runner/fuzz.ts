@@ -146,7 +146,7 @@ async function discover(factory: TransportFactory, opts: FuzzOptions, recorder: 
 }
 
 /** Which tools the sequences may call, and why the others are left out. */
-function callableTools(tools: Tool[], opts: FuzzOptions, notes: string[]): Tool[] {
+function callableTools(tools: Tool[], opts: FuzzOptions & { httpModern?: boolean }, notes: string[]): Tool[] {
   const out: Tool[] = [];
   for (const t of tools.slice(0, MAX_TOOLS)) {
     if (opts.skipTools?.includes(t.name)) continue;
@@ -172,7 +172,7 @@ export function profileFor(d: Pick<Discovery, 'version' | 'tools'> & { era: 'leg
     version: d.version,
     era: d.era,
     methods: declaredMethods(d.era, d.capabilities).filter((m) => allowed(m, opts)),
-    tools: allowed('tools/call', opts) ? callableTools(d.tools, opts, notes).map((t) => ({ name: t.name, inputSchema: t.inputSchema as Record<string, unknown> })) : [],
+    tools: allowed('tools/call', opts) ? callableTools(d.tools, { ...opts, httpModern: d.transport === 'http' && d.era === 'modern' }, notes).map((t) => ({ name: t.name, inputSchema: t.inputSchema as Record<string, unknown> })) : [],
     resources: 'resources' in d.capabilities && allowed('resources/read', opts),
     prompts: 'prompts' in d.capabilities && allowed('prompts/get', opts),
     completions: 'completions' in d.capabilities && ('prompts' in d.capabilities || 'resources' in d.capabilities),

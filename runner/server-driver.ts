@@ -3,7 +3,7 @@
 // stops answering even a fence request is declared hung once and restarted where it can be.
 
 import { setMaxListeners } from 'node:events';
-import { judgedVersion, type SpecVersion, type VersionChoice } from '../protocol/versions.js';
+import { isModernVersion, judgedVersion, type SpecVersion, type VersionChoice } from '../protocol/versions.js';
 import type { EraInfo, Finding, PeerInfo, TargetInfo } from '../results/run.js';
 import type { Recording } from '../results/wire.js';
 import type { RunObservations } from '../suites/observations.js';
@@ -318,7 +318,7 @@ export class ServerDriver implements Driver {
     const ctx: ScenarioContext = {
       session: instrument(first),
       version: this.version,
-      options: this.opts,
+      options: { ...this.opts, httpModern: this.transport === 'http' && isModernVersion(this.version) },
       signal: stop.signal,
       reopen: async () => {
         await current.close().catch(() => undefined);

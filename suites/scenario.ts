@@ -17,6 +17,8 @@ export interface RunOptions {
   seed: number;
   /** Generated cases per property (tool arguments, near-valid requests). */
   runs: number;
+  /** The run speaks 2026-07-28 over HTTP: a tool whose x-mcp-header declarations are invalid is not called (HM-10). */
+  httpModern?: boolean;
 }
 
 export interface AskedHook {

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { schemaArbitraries, type SchemaArbitraries } from '../../arbitraries/schema-arbitraries.js';
 import type { NearValid } from '../../arbitraries/near-valid.js';
 import { evaluateCases, shrinkFailure, type Counterexample, type Evaluated, type PropertyOptions } from '../../arbitraries/property.js';
+import { paramHeaderDeclarations } from '../../protocol/param-headers.js';
 import { schemaFromObject } from '../../protocol/schema-registry.js';
 import { ALL_VERSIONS } from '../../protocol/versions.js';
 import { needsCapableClient } from '../capable-client.js';
@@ -37,10 +38,13 @@ export const UNKNOWN_TOOL = 'mcpspec_no_such_tool';
 const MAX_TOOLS = 25;
 
 /** Tools mcpspec may call: read-only or explicitly non-destructive, and closed-world, unless the user allows more. */
-export function mayCall(tool: Tool, opts: { allowDestructive: boolean; allowOpenWorld: boolean }): string | undefined {
+export function mayCall(tool: Tool, opts: { allowDestructive: boolean; allowOpenWorld: boolean; httpModern?: boolean }): string | undefined {
   const a = isObj(tool.annotations) ? tool.annotations : {};
   if (!opts.allowDestructive && !(a.readOnlyHint === true || a.destructiveHint === false)) return 'not marked read-only or non-destructive (pass --allow-destructive to call it)';
   if (!opts.allowOpenWorld && a.openWorldHint === true) return 'marked openWorldHint: it may reach outside this machine (pass --allow-open-world to call it)';
+  // An HTTP client must drop such a tool from its view of tools/list (tools.x-mcp-header judges the server).
+  const invalid = opts.httpModern ? paramHeaderDeclarations(tool.inputSchema).problem : undefined;
+  if (invalid) return `its x-mcp-header declaration is invalid (${invalid}): an HTTP client must not use it (HM-10)`;
   return undefined;
 }
 

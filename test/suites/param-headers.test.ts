@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { CHECKS } from '../../suites/catalogue.js';
 import type { Exchange } from '../../suites/ports.js';
 import { otherValue, type ParamHeadersObs } from '../../suites/scenarios/param-headers.js';
+import { mayCall } from '../../suites/scenarios/tools.js';
 
 const check = CHECKS.find((c) => c.id === 'http.param-headers')!;
 const ctx = { era: 'modern', version: '2026-07-28', transport: 'http', capabilities: { tools: {} } } as const;
@@ -43,5 +44,13 @@ describe('http.param-headers', () => {
     expect(otherValue('-9007199254740993')).toBe('-9007199254740992');
     expect(otherValue('eu')).toBe('mcpspec-other');
     expect(otherValue('mcpspec-other')).toBe('mcpspec-other-2');
+  });
+
+  it('mcpspec, as a 2026-07-28 HTTP client, does not call a tool whose x-mcp-header declaration is invalid (HM-10); elsewhere it may', () => {
+    const tool = { name: 'add', annotations: { readOnlyHint: true }, inputSchema: { type: 'object', properties: { a: { type: 'number', 'x-mcp-header': 'A' } } } };
+    const opts = { allowDestructive: false, allowOpenWorld: false };
+    expect(mayCall(tool, { ...opts, httpModern: true })).toMatch(/x-mcp-header declaration is invalid .*not "number".*an HTTP client must not use it \(HM-10\)/);
+    expect(mayCall(tool, opts)).toBeUndefined();
+    expect(mayCall({ ...tool, inputSchema: { type: 'object', properties: { a: { type: 'integer', 'x-mcp-header': 'A' } } } }, { ...opts, httpModern: true })).toBeUndefined();
   });
 });
