@@ -4,6 +4,7 @@
 // the headers one call's arguments give.
 
 import { encodeHeaderValue } from './http-headers.js';
+import { isObj } from './jsonrpc.js';
 
 export const PARAM_HEADER_PREFIX = 'Mcp-Param-';
 const ANNOTATION = 'x-mcp-header';
@@ -22,12 +23,10 @@ export interface ParamHeaderDeclaration {
 
 export type ParamHeaderDeclarations = { declarations: ParamHeaderDeclaration[]; problem?: undefined } | { declarations?: undefined; problem: string };
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const pathName = (path: string[]) => (path.length ? path.join('.') : '(the schema root)');
 
 /** The single primitive type a schema allows (a `null` alternative aside), if it has one. */
-function primitiveType(schema: Obj): string | undefined {
+function primitiveType(schema: Record<string, unknown>): string | undefined {
   const t = Array.isArray(schema.type) ? schema.type.filter((x) => x !== 'null') : [schema.type];
   return t.length === 1 && typeof t[0] === 'string' && PRIMITIVE.has(t[0]) ? t[0] : undefined;
 }

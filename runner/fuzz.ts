@@ -203,7 +203,9 @@ export async function fuzz(spec: ServerTarget, opts: FuzzOptions): Promise<FuzzR
   const onAbort = () => stop.abort(opts.signal?.reason);
   opts.signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    const factory = targetFactory(spec, sandbox, opts.start, opts.timeoutMs);
+    // Learnt at discovery, sent by every sequence, and kept in the repros for their replays.
+    const paramHeaders = new ParamHeaderBook();
+    const factory = targetFactory(spec, sandbox, opts.start, opts.timeoutMs, paramHeaders);
     const recording = new Recorder();
     const d = await discover(factory, opts, recording);
     const notes: string[] = [];
@@ -335,9 +337,8 @@ export async function fuzz(spec: ServerTarget, opts: FuzzOptions): Promise<FuzzR
           timeoutMs: opts.timeoutMs,
         };
         if (opts.start) repro.start = opts.start;
-        const toolHeaders = new ParamHeaderBook();
-        toolHeaders.learn({ tools: d.tools });
-        if (Object.keys(toolHeaders.table()).length) repro.toolHeaders = toolHeaders.table();
+        const toolHeaders = paramHeaders.table();
+        if (Object.keys(toolHeaders).length) repro.toolHeaders = toolHeaders;
         f.repro = writeRepro(opts.reproDir, repro);
       }
       findings.push(f);

@@ -2,10 +2,9 @@
 // result of the run, so that every HTTP tools/call it sends carries the Mcp-Param-* headers a
 // conformant client sends, whichever session listed the tools.
 
+import { isObj } from '../protocol/jsonrpc.js';
 import { paramHeaderDeclarations, paramHeadersFor, type ParamHeaderDeclaration } from '../protocol/param-headers.js';
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Tool name -> its x-mcp-header declarations (what a fuzz repro keeps for its replay). */
 export type ParamHeaderTable = Record<string, ParamHeaderDeclaration[]>;

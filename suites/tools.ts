@@ -184,9 +184,9 @@ export const toolsChecks = [
         const tools = ex.method === 'tools/list' ? resultOf(ex)?.tools : undefined;
         if (!Array.isArray(tools)) continue;
         for (const tool of tools) {
-          // A quick look first: most schemas mention no x-mcp-header at all.
-          if (!isObj(tool) || typeof tool.name !== 'string' || !JSON.stringify(tool.inputSchema ?? null).includes('"x-mcp-header"')) continue;
+          if (!isObj(tool) || typeof tool.name !== 'string') continue;
           const read = paramHeaderDeclarations(tool.inputSchema);
+          if (read.declarations?.length === 0) continue; // declares nothing
           if (!annotated.has(tool.name) || read.problem !== undefined) annotated.set(tool.name, { problem: read.problem, ex });
         }
       }

@@ -8,7 +8,6 @@ import type { Exchange } from './ports.js';
 import { unsupportedVersion } from './request-shape.js';
 import { initializeProbe, LEGACY_ASKED, versionFirstRequest, versionNotPinned } from './scenarios/discover.js';
 
-/** Judges a -32022 answer: code, data.supported, data.requested, HTTP 400. */
 /** How a 2026-07-28 answer falls short of one served by 2026-07-28 rules, if it does. */
 function notModern(ex: Exchange, method: string): string | undefined {
   const result = resultOf(ex);
@@ -18,6 +17,7 @@ function notModern(ex: Exchange, method: string): string | undefined {
   return undefined;
 }
 
+/** Judges a -32022 answer: code, data.supported, data.requested, HTTP 400. */
 function unsupportedVersionProblem(ex: Exchange, requested: string): string | undefined {
   const err = errorOf(ex);
   if (!err) return `got ${outcome(ex)}`;

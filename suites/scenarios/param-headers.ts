@@ -47,16 +47,18 @@ export const paramHeadersScenario = scenario<ParamHeadersObs>({
   transports: ['http'],
   async run({ session, options, deliberate }) {
     const listed = await listAll((cursor) => session.request('tools/list', cursor === undefined ? {} : { cursor }), 'tools');
-    const declaring = listed.items.filter((t): t is Tool => typeof t.name === 'string' && (paramHeaderDeclarations(t.inputSchema).declarations?.length ?? 0) > 0);
+    const declaring = listed.items.flatMap((t) => {
+      const declarations = paramHeaderDeclarations(t.inputSchema).declarations ?? [];
+      return typeof t.name === 'string' && declarations.length ? [{ tool: t as Tool, declarations }] : [];
+    });
     if (declaring.length === 0) return { why: 'no listed tool declares x-mcp-header (correctly)' };
     const refused: string[] = [];
-    for (const tool of declaring.slice(0, MAX_TOOLS)) {
+    for (const { tool, declarations } of declaring.slice(0, MAX_TOOLS)) {
       const why = mayCall(tool, options) ?? schemaProblem(tool.inputSchema);
       if (why) {
         refused.push(`${tool.name}: ${why}`);
         continue;
       }
-      const declarations = paramHeaderDeclarations(tool.inputSchema).declarations ?? [];
       let samples: unknown[];
       try {
         samples = fc.sample(schemaArbitraries(gentleSchema(tool.inputSchema as Record<string, unknown>), { maxDepth: 2 }).valid, { seed: options.seed, numRuns: SAMPLES });
@@ -64,14 +66,10 @@ export const paramHeadersScenario = scenario<ParamHeadersObs>({
         refused.push(`${tool.name}: no valid arguments could be generated`);
         continue;
       }
-      // Valid arguments that give one of the declared headers a value.
-      let found: { args: unknown; header: string; value: string } | undefined;
-      for (const args of samples) {
-        for (const d of declarations) {
-          const value = paramHeaderText(valueAtPath(args, d.path));
-          if (value !== undefined) found ??= { args, header: `${PARAM_HEADER_PREFIX}${d.header}`, value };
-        }
-      }
+      // The first valid arguments that give one of the declared headers a value.
+      const found = samples
+        .flatMap((args) => declarations.map((d) => ({ args, header: `${PARAM_HEADER_PREFIX}${d.header}`, value: paramHeaderText(valueAtPath(args, d.path)) })))
+        .find((c): c is { args: unknown; header: string; value: string } => c.value !== undefined);
       if (!found) {
         refused.push(`${tool.name}: no generated arguments give its x-mcp-header properties a value`);
         continue;

@@ -40,6 +40,15 @@ describe('replay over HTTP keeps the x-mcp-header declarations found at discover
     ...(toolHeaders ? { toolHeaders } : {}),
   });
 
+  it('a campaign writes them into its repros', async () => {
+    const out = join(dir, 'tool-headers');
+    const start = { command: process.execPath, args: [REF, '--http', '--port', '{port}', '--fault', 'robustness.rejects-near-valid'] };
+    const r = await fuzz(http, base({ runs: 6, start, reproDir: out }));
+    const f = r.findings.find((x) => x.oracle === 'near-valid-served');
+    expect(f?.repro, `findings: ${r.findings.map((x) => x.key).join(', ')}`).toBeDefined();
+    expect(readRepro(f!.repro!).toolHeaders).toEqual({ echo: [{ header: 'Text', path: ['text'] }] });
+  });
+
   it('the call carries Mcp-Param-Text and is served; without the declarations it is refused with -32020', async () => {
     const served = await replay(repro({ echo: [{ header: 'Text', path: ['text'] }] }) as never);
     expect((served.outcome.records[0].response as any)?.result?.content?.[0]?.text).toBe('hi there');
