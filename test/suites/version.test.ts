@@ -1,5 +1,6 @@
 // version.not-pinned: 2026-07-28 requests after an opener without version _meta are judged against
 // a baseline served on a properly opened connection; an opener's own answer is never judged.
+// version.initialize-names-versions: a refused initialize names a version server/discover listed.
 
 import { describe, expect, it } from 'vitest';
 import { CHECKS } from '../../suites/catalogue.js';
@@ -48,5 +49,26 @@ describe('version.not-pinned', () => {
     const exited = notPinned.judge(obs({ discover: ex('server/discover', undefined, { timedOut: false, closed: { exitCode: 1, signal: null, stderrTail: '' } }) }), ctx);
     expect(exited).toEqual({ outcome: 'untestable', message: 'after the opener without _meta, server/discover got the target exited (code 1): no answer to read the rules from' });
     expect(notPinned.judge(obs({ list: ex('tools/list') }), ctx).message).toMatch(/tools\/list got no answer within the 1000 ms timeout/);
+  });
+});
+
+describe('version.initialize-names-versions', () => {
+  const names = CHECKS.find((c) => c.id === 'version.initialize-names-versions')!;
+  const refused = (message: string, data?: unknown) => ex('initialize', { jsonrpc: '2.0', id: 1, error: { code: -32601, message, ...(data ? { data } : {}) } });
+
+  it('holds when the error names a listed version, in its message or data; skips a server that serves initialize', () => {
+    expect(names.judge({ initialize: refused('speaks only 2026-07-28'), supported: ['2026-07-28'] }, ctx).outcome).toBe('holds');
+    expect(names.judge({ initialize: refused('no', { supported: ['2026-07-28'] }), supported: ['2026-07-28'] }, ctx).outcome).toBe('holds');
+    expect(names.judge({ initialize: ex('initialize', { jsonrpc: '2.0', id: 1, result: { protocolVersion: '2025-11-25' } }), supported: ['2026-07-28'] }, ctx).outcome).toBe('skip');
+  });
+
+  it('is violated by an error naming no listed version; echoing the version asked for does not count', () => {
+    expect(names.judge({ initialize: refused('Method not found'), supported: ['2026-07-28'] }, ctx).outcome).toBe('violated');
+    expect(names.judge({ initialize: refused('2025-11-25 is not supported'), supported: ['2026-07-28', '2025-11-25'] }, ctx).outcome).toBe('violated');
+  });
+
+  it('is untestable with nothing to read or nothing to look for', () => {
+    expect(names.judge({ initialize: ex('initialize'), supported: ['2026-07-28'] }, ctx).outcome).toBe('untestable');
+    expect(names.judge({ initialize: refused('Method not found'), supported: [] }, ctx)).toEqual({ outcome: 'untestable', message: 'server/discover listed no version to look for in the error' });
   });
 });
