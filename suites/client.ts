@@ -7,6 +7,7 @@ import { encodeHeaderValue, isPlainHeaderValue } from '../protocol/http-headers.
 import { isObj } from '../protocol/jsonrpc.js';
 import { PARAM_HEADER_PREFIX, paramHeaderDeclarations, paramHeaderText, valueAtPath } from '../protocol/param-headers.js';
 import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION } from '../protocol/meta.js';
+import { metaKeyFindings } from '../protocol/meta-keys.js';
 import { loadSchema } from '../protocol/schema-registry.js';
 import { SPEC } from '../protocol/spec-links.js';
 import { ALL_VERSIONS, LEGACY, MODERN } from '../protocol/versions.js';
@@ -826,6 +827,25 @@ const noBatch = oracle({
   },
 });
 
+const metaKeyNames = oracle({
+  id: 'client.meta-key-names',
+  title: 'every _meta key the client sends follows the key grammar, and every extension it declares has a vendor prefix',
+  requirements: ['MT-10', 'MT-11', 'EX-02'],
+  level: 'MUST',
+  versions: ALL_VERSIONS,
+  role: 'client',
+  spec: SPEC_CLIENT.basic26,
+  judge(obs) {
+    // After near-valid answers a client may pass broken values along: client.near-valid-survives judges that run.
+    const msgs = clientMessages(obs).filter((e) => !Array.isArray(e.message) && e.source !== NEAR_VALID_SCENARIO);
+    if (msgs.length === 0) return untestable('the client sent no message');
+    const bad = msgs.flatMap((e) => metaKeyFindings(e.message).map((f) => ({ e, f })));
+    if (bad.length) return violated(`${new Set(bad.map(({ f }) => f.key)).size} invalid _meta key(s) or extension id(s); first: ${JSON.stringify(bad[0].f.key)} (${bad[0].f.problem})`,
+      bad.slice(0, 3).map(({ e, f }) => ({ what: `key ${JSON.stringify(f.key)}: ${f.problem}`, actual: clipJson(e.message), pointer: f.pointer, seq: [e.seq] })));
+    return holds(`${msgs.length} client messages, every _meta key and extension id well-formed`);
+  },
+});
+
 /** The client's HTTP POSTs in the run. */
 const posts = (obs: RunObs) => obs.events.filter((e) => e.dir === 'in' && e.channel === 'http' && e.http?.method === 'POST' && isObj(e.message));
 
@@ -968,6 +988,6 @@ export const clientChecks = [
   taskPolls, taskPollInterval, taskInput,
   legacyTaskPolls, legacyTaskUnasked,
   nearValidSurvives, sseResponses,
-  clientSchema, requestIds, notificationIds, noBatch,
+  clientSchema, requestIds, notificationIds, noBatch, metaKeyNames,
   httpAccept, httpProtocolVersion, httpMethodHeader, httpNameHeader, httpParamHeaders,
 ];

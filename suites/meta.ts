@@ -1,9 +1,11 @@
-// meta.*: the per-request `_meta` of the modern era (B26, MT-01..MT-02).
+// meta.*: the per-request `_meta` of the modern era (B26, MT-01..MT-02) and the `_meta` key grammar
+// of every era (MT-10, MT-11).
 
 import { SPEC } from '../protocol/spec-links.js';
-import { MODERN } from '../protocol/versions.js';
+import { ALL_VERSIONS, MODERN } from '../protocol/versions.js';
+import { metaKeyFindings } from '../protocol/meta-keys.js';
 import { holds, oracle, untestable, violated } from './check.js';
-import { errorCode, evidence, outcome, unanswerable } from './exchange.js';
+import { clipJson, errorCode, evidence, outcome, unanswerable } from './exchange.js';
 import type { Exchange } from './ports.js';
 import { META_PROTOCOL_VERSION } from '../protocol/meta.js';
 import { missingMetaKeys } from './request-shape.js';
@@ -31,6 +33,25 @@ export const metaChecks = [
       const bad = lacking.map(([ex, m]) => [ex, problem(ex, m, transport === 'http')] as const).filter(([, p]) => p) as [Exchange, string][];
       if (bad.length) return violated(`${bad.length} of ${lacking.length} requests missing required _meta keys were not refused with -32602; first: ${bad[0][1]}`, bad.slice(0, 3).map(([ex]) => evidence(ex.method ?? 'request', ex, { expected: { error: { code: -32602 } } })));
       return holds(`${lacking.length} requests whose _meta lacked protocolVersion or clientCapabilities were refused with -32602`);
+    },
+  }),
+  oracle({
+    id: 'meta.key-names',
+    title: 'every _meta key the server sends follows the key grammar, and every extension it declares has a vendor prefix',
+    requirements: ['MT-10', 'MT-11', 'EX-02'],
+    level: 'MUST',
+    versions: ALL_VERSIONS,
+    spec: SPEC.basic26,
+    judge({ events }) {
+      const inbound = events.filter((e) => e.dir === 'in' && e.kind === 'message');
+      if (inbound.length === 0) return untestable('the server sent no message');
+      const bad = inbound.flatMap((e) => metaKeyFindings(e.message).map((f) => ({ e, f })));
+      if (bad.length) {
+        const keys = [...new Set(bad.map(({ f }) => f.key))];
+        return violated(`${keys.length} invalid _meta key(s) or extension id(s) in ${new Set(bad.map(({ e }) => e.seq)).size} message(s); first: ${JSON.stringify(bad[0].f.key)} (${bad[0].f.problem})`,
+          bad.slice(0, 3).map(({ e, f }) => ({ what: `key ${JSON.stringify(f.key)}: ${f.problem}`, actual: clipJson(e.message), pointer: f.pointer, seq: [e.seq] })));
+      }
+      return holds(`${inbound.length} messages, every _meta key and extension id well-formed`);
     },
   }),
 ];
