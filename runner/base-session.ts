@@ -6,7 +6,7 @@ import { serializeBody, type RequestId } from '../protocol/jsonrpc.js';
 import type { Implementation } from '../protocol/meta.js';
 import type { Era } from '../protocol/versions.js';
 import type { CloseInfo, WireEvent } from '../results/wire.js';
-import type { EraDetection, Exchange, NotifyOptions, ProbeOptions, RequestOptions, Session } from '../suites/ports.js';
+import type { EraDetection, Exchange, InputEnd, NotifyOptions, ProbeOptions, RequestOptions, Session } from '../suites/ports.js';
 import type { Recorder } from './recorder.js';
 import type { ExchangeOptions, ExchangeResult, Transport } from './transport.js';
 
@@ -236,6 +236,11 @@ export abstract class BaseSession implements Session {
 
   close(): Promise<CloseInfo | undefined> {
     return this.transport.close();
+  }
+
+  endInput(timeoutMs: number, signal?: AbortSignal): Promise<InputEnd> {
+    if (!this.transport.endInput) throw new Error(`a ${this.transport.kind} connection has no input to end`);
+    return this.transport.endInput(timeoutMs, signal);
   }
 
   private exclusive<T>(fn: () => Promise<T>): Promise<T> {

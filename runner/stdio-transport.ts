@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import type { ResultPromise } from 'execa';
 import { idMatch, isJsonRpcMessage, isRequest, isResponse, responseId, serializeBody, tryParseJson, type RequestId } from '../protocol/jsonrpc.js';
 import type { CloseInfo } from '../results/wire.js';
+import type { InputEnd } from '../suites/ports.js';
 import { LineSplitter, MAX_LINE_CHARS } from './line-splitter.js';
 import { Recorder } from './recorder.js';
 import { isAlive, listDescendants, registerLive, signalAll } from './reaper.js';
@@ -63,14 +64,18 @@ function delay(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms).unref());
 }
 
-/** Resolves true if `p` settles within `ms`. */
-async function within(p: Promise<unknown>, ms: number): Promise<boolean> {
+/** Resolves true if `p` settles within `ms` (false at once when `signal` aborts). */
+async function within(p: Promise<unknown>, ms: number, signal?: AbortSignal): Promise<boolean> {
   let t: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
   const timeout = new Promise<false>((r) => {
     t = setTimeout(() => r(false), ms);
+    onAbort = () => r(false);
+    signal?.addEventListener('abort', onAbort, { once: true });
   });
   const ok = await Promise.race([p.then(() => true as const), timeout]);
   clearTimeout(t);
+  if (onAbort) signal?.removeEventListener('abort', onAbort);
   return ok;
 }
 
@@ -83,6 +88,8 @@ export class StdioTransport implements Transport {
   private readonly stderr = new TailBuffer();
   private closedInfo?: CloseInfo;
   private closing = false;
+  /** mcpspec closed stdin on purpose (endInput): an exit from now on is expected. */
+  private inputEnded = false;
   private readonly active = new Set<Pending>();
   private lastSent?: string;
   private exited!: Promise<void>;
@@ -309,6 +316,22 @@ export class StdioTransport implements Transport {
     this.held = { count, lines: [], flush };
   }
 
+  async endInput(timeoutMs: number, signal?: AbortSignal): Promise<InputEnd> {
+    const proc = this.proc;
+    if (!proc) throw new Error('StdioTransport.endInput() before open()');
+    if (this.closedInfo) return { exited: true, alreadyExited: true, exitCode: this.closedInfo.exitCode, signal: this.closedInfo.signal, elapsedMs: 0 };
+    const started = Date.now();
+    this.inputEnded = true;
+    this.recorder.note('stdio', 'stdin-eof', 'mcpspec closed the target\'s stdin and waits for it to exit');
+    proc.stdin?.end();
+    const exited = await within(this.exited, timeoutMs, signal);
+    const end: InputEnd = { exited, elapsedMs: Date.now() - started };
+    const info = this.closed; // set by the exit handler meanwhile
+    if (exited && info) Object.assign(end, { exitCode: info.exitCode, signal: info.signal });
+    if (!exited && signal?.aborted) end.aborted = true;
+    return end;
+  }
+
   async close(): Promise<CloseInfo | undefined> {
     const proc = this.proc;
     if (!proc || this.pidValue === undefined) return undefined;
@@ -320,9 +343,11 @@ export class StdioTransport implements Transport {
         this.snapshotDescendants(pid);
         // IO-05: close stdin, wait, then escalate SIGTERM -> SIGKILL.
         proc.stdin?.end();
-        if (!(await within(this.exited, this.opts.closeGraceMs))) {
+        // After endInput the target has had its chance to exit on EOF already.
+        const grace = this.inputEnded ? 0 : this.opts.closeGraceMs;
+        if (!(await within(this.exited, grace))) {
           this.snapshotDescendants(pid);
-          this.recorder.note('stdio', 'sigterm', `target did not exit within ${this.opts.closeGraceMs} ms of stdin EOF; sending SIGTERM`);
+          this.recorder.note('stdio', 'sigterm', this.inputEnded ? 'target still running after its stdin was closed; sending SIGTERM' : `target did not exit within ${grace} ms of stdin EOF; sending SIGTERM`);
           proc.kill('SIGTERM'); // execa escalates to SIGKILL after forceKillAfterDelay
           signalAll([...this.knownDescendants], 'SIGTERM');
           if (!(await within(this.exited, this.opts.killGraceMs + 200))) {
@@ -485,9 +510,9 @@ export class StdioTransport implements Transport {
       dir: 'note',
       channel: 'stdio',
       kind: 'process-exit',
-      raw: this.closing ? `target ${how} after mcpspec closed it` : `target ${how} unexpectedly`,
+      raw: this.closing || this.inputEnded ? `target ${how} after mcpspec closed it` : `target ${how} unexpectedly`,
       // An unexpected death keeps what explains it: the last words on stderr and the last message sent.
-      data: this.closing
+      data: this.closing || this.inputEnded
         ? { exitCode: code, signal, expected: true, pid: this.pidValue }
         : { exitCode: code, signal, expected: false, pid: this.pidValue, stderrTail: info.stderrTail.slice(-2000), lastSent: info.lastSent?.slice(0, 2000) },
     });

@@ -4,7 +4,7 @@
 
 import type { RequestId } from '../protocol/jsonrpc.js';
 import type { CloseInfo } from '../results/wire.js';
-import type { HttpOutcome } from '../suites/ports.js';
+import type { HttpOutcome, InputEnd } from '../suites/ports.js';
 import type { Recorder } from './recorder.js';
 
 export interface ServerRequest {
@@ -21,6 +21,8 @@ export interface Transport {
   /** Send one body: a string is sent verbatim (malformed input), anything else compact JSON. */
   exchange(body: unknown, opts: ExchangeOptions): Promise<ExchangeResult>;
   close(): Promise<CloseInfo | undefined>;
+  /** stdio: close the target's stdin and wait for it to exit on its own (IO-05). */
+  endInput?(timeoutMs: number, signal?: AbortSignal): Promise<InputEnd>;
   /** Set once the target died (stdio: process exit; http: connection lost after it was reachable). */
   readonly closed: CloseInfo | undefined;
   /** Answers server->client requests (legacy era). Return a full JSON-RPC response; unset = -32601. */

@@ -85,6 +85,19 @@ export interface EraDetection {
   probe?: Exchange;
 }
 
+/** stdio: what the target did once mcpspec closed its stdin (IO-05). */
+export interface InputEnd {
+  exited: boolean;
+  exitCode?: number | null;
+  signal?: string | null;
+  /** From closing stdin to the exit, or to giving up. */
+  elapsedMs: number;
+  /** The target had exited before its stdin was closed. */
+  alreadyExited?: boolean;
+  /** The run ended while this waited: no judgement may rest on it. */
+  aborted?: boolean;
+}
+
 /** A server under test, seen from mcpspec playing its client, in either era. */
 export interface Session {
   readonly era: Era;
@@ -112,6 +125,8 @@ export interface Session {
   events(): WireEvent[];
   /** Calls `fn` with each event this connection records from now on, until the returned function is called. */
   watch?(fn: (e: WireEvent) => void): () => void;
+  /** stdio: close the target's stdin and wait (no signal) until it exits or `timeoutMs` passes; `close()` still ends it. */
+  endInput?(timeoutMs: number, signal?: AbortSignal): Promise<InputEnd>;
   close(): Promise<CloseInfo | undefined>;
 }
 
