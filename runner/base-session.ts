@@ -220,7 +220,7 @@ export abstract class BaseSession implements Session {
 
   async probe(given: unknown, givenOpts: ProbeOptions): Promise<Exchange> {
     const { body, opts } = this.ownId(given, givenOpts);
-    const o: ExchangeOptions = { expectId: opts.expectId, idless: opts.idless, timeoutMs: opts.timeoutMs ?? this.timeoutMs, headers: opts.headers, httpMethod: opts.httpMethod };
+    const o: ExchangeOptions = { expectId: opts.expectId, idless: opts.idless, timeoutMs: opts.timeoutMs ?? this.timeoutMs, headers: opts.headers, httpMethod: opts.httpMethod, sseHeadOnly: opts.sseHeadOnly };
     const { id, method, notification } = describe(body);
     // Raw text is sent as written; an id readable in it still counts as used.
     if (typeof body === 'string' && (typeof id === 'string' || typeof id === 'number')) this.ids.used.add(idKey(id));

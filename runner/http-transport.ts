@@ -233,6 +233,11 @@ export class HttpTransport implements Transport {
       http: { method, status: res.status, headers: redactHeaders(resHeaders), url: res.url },
     });
     seq.push(head.seq);
+    if (isSse && opts.sseHeadOnly) {
+      res.body.destroy(); // the stream itself is not wanted (a standalone GET stream stays open)
+      const http: HttpOutcome = { status: res.status, headers: resHeaders, body: '', contentType: contentType! };
+      return result({ http });
+    }
 
     const waitsForId = opts.expectId !== undefined;
     // Everything on this HTTP response answers this POST alone: an id-less answer is attributable.

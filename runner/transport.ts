@@ -49,6 +49,8 @@ export interface ExchangeOptions {
   /** HTTP only: extra headers; a value `undefined` removes a header the transport would add. */
   headers?: Record<string, string | undefined>;
   httpMethod?: 'POST' | 'GET' | 'DELETE';
+  /** HTTP: an SSE response ends the exchange at its status and headers; the stream is closed unread. */
+  sseHeadOnly?: boolean;
 }
 
 export interface ExchangeResult {

@@ -4,11 +4,11 @@ import { decodeHeaderValue } from '../protocol/http-headers.js';
 import { META_PROTOCOL_VERSION } from '../protocol/meta.js';
 import { SPEC } from '../protocol/spec-links.js';
 import { ALL_VERSIONS, LEGACY, MODERN } from '../protocol/versions.js';
-import { check, holds, oracle, untestable, violated } from './check.js';
+import { check, holds, oracle, skip, untestable, violated } from './check.js';
 import { errorCode, evidence, isObj, outcome, unanswerable } from './exchange.js';
 import type { Exchange } from './ports.js';
 import { sentHeaders, sentRequest } from './request-shape.js';
-import { httpScenario } from './scenarios/http.js';
+import { httpScenario, STALE_SESSION_ID } from './scenarios/http.js';
 import { paramHeadersScenario } from './scenarios/param-headers.js';
 
 const HTTP = { transports: ['http' as const] };
@@ -100,6 +100,55 @@ export const httpChecks = [
       if (unanswerable(unknownSession)) return untestable('the run ended before the answer came');
       if (unknownSession.http?.status === 404) return holds('404 after DELETE');
       return violated(`a request with the ended session's id got ${outcome(unknownSession)}`, [evidence('DELETE', deleted), evidence('request with the ended session id', unknownSession, { expected: 'HTTP 404' })]);
+    },
+  }),
+  check(httpScenario, {
+    id: 'http.get-stream',
+    title: 'a GET asking for text/event-stream opens an SSE stream or gets 405 Method Not Allowed',
+    requirements: ['HL-05'],
+    level: 'MUST',
+    versions: LEGACY,
+    requires: HTTP,
+    spec: SPEC.transports25,
+    judge({ getStream }) {
+      if (!getStream) return untestable('no GET was sent');
+      if (unanswerable(getStream) || !getStream.http) return untestable(`the GET got no response headers: ${outcome(getStream)}`);
+      const { status, contentType } = getStream.http;
+      if (status === 405) return holds('405: the server offers no standalone stream');
+      const sse = contentType?.toLowerCase().startsWith('text/event-stream') ?? false;
+      if (status >= 200 && status < 300 && sse) return holds(`HTTP ${status}, an SSE stream`);
+      return violated(`a GET with Accept: text/event-stream got HTTP ${status}${contentType ? ` (${contentType})` : ''}: neither an SSE stream nor 405`, [
+        evidence('GET', getStream, { request: 'GET with Accept: text/event-stream', expected: 'an SSE stream (text/event-stream) or HTTP 405' }),
+      ]);
+    },
+  }),
+  check(httpScenario, {
+    id: 'http.modern-only-legacy-traffic',
+    title: 'a server that speaks only 2026-07-28 answers GET and DELETE with 405 and ignores Mcp-Session-Id, never minting or echoing one',
+    requirements: ['HM-14'],
+    level: 'SHOULD',
+    versions: MODERN,
+    requires: HTTP,
+    spec: SPEC.http26,
+    judge({ supportedVersions, legacyTraffic }, ctx) {
+      if (!legacyTraffic) {
+        if (!supportedVersions?.length) return untestable('server/discover listed no versions, so whether the server speaks only 2026-07-28 is unknown');
+        return skip(`the server also speaks ${supportedVersions.filter((v) => v < ctx.version).join(', ')}: 2025-era GET, DELETE and sessions are its to serve`);
+      }
+      const { get, del, withSessionId } = legacyTraffic;
+      const all = [get, del, withSessionId];
+      if (all.some((ex) => unanswerable(ex) || !ex.http)) return untestable(`not every 2025-era request got an HTTP answer (GET: ${outcome(get)}; DELETE: ${outcome(del)}; request with Mcp-Session-Id: ${outcome(withSessionId)})`);
+      const problems: [string, Exchange, unknown][] = [];
+      if (get.http!.status !== 405) problems.push([`GET got HTTP ${get.http!.status}`, get, 'HTTP 405']);
+      if (del.http!.status !== 405) problems.push([`DELETE got HTTP ${del.http!.status}`, del, 'HTTP 405']);
+      if (errorCode(withSessionId) !== undefined || withSessionId.response === undefined) problems.push([`a request carrying an unknown Mcp-Session-Id got ${outcome(withSessionId)}`, withSessionId, 'served as if the header were absent']);
+      for (const ex of all) {
+        const sid = ex.http!.headers['mcp-session-id'];
+        if (sid !== undefined) problems.push([`${ex.http!.status} answer to ${ex === get ? 'GET' : ex === del ? 'DELETE' : ex.method} carries Mcp-Session-Id ${sid}`, ex, 'no Mcp-Session-Id header']);
+      }
+      const sent = (ex: Exchange) => (ex === get ? `GET with Mcp-Session-Id ${STALE_SESSION_ID}` : ex === del ? `DELETE with Mcp-Session-Id ${STALE_SESSION_ID}` : ex.request);
+      if (problems.length) return violated(problems.map(([p]) => p).join('; '), problems.map(([what, ex, expected]) => evidence(what, ex, { request: sent(ex), expected })));
+      return holds('GET and DELETE got 405; a request carrying a stale Mcp-Session-Id was served, and no answer carried a session id');
     },
   }),
   oracle({

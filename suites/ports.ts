@@ -75,6 +75,8 @@ export interface ProbeOptions {
   timeoutMs?: number;
   headers?: Record<string, string | undefined>;
   httpMethod?: 'POST' | 'GET' | 'DELETE';
+  /** HTTP: an SSE response ends the exchange at its status and headers; the stream is closed unread (a GET stream never ends). */
+  sseHeadOnly?: boolean;
 }
 
 /** How the era was chosen, when `--spec-version auto`. */

@@ -1,5 +1,6 @@
-import { ALL_VERSIONS } from '../../protocol/versions.js';
-import type { Exchange } from '../ports.js';
+import { isObj } from '../../protocol/jsonrpc.js';
+import { ALL_VERSIONS, MODERN } from '../../protocol/versions.js';
+import type { Exchange, Session } from '../ports.js';
 import { scenario } from '../scenario.js';
 import { harmlessMethod, harmlessRequest } from './jsonrpc.js';
 
@@ -12,6 +13,22 @@ export interface HttpObs {
   deleted?: Exchange;
   unknownSession?: Exchange;
   unknownMethod: Exchange;
+  /** Legacy: a GET asking for the standalone SSE stream (before any DELETE). */
+  getStream?: Exchange;
+  /** Modern: the versions server/discover listed (undefined if it listed none). */
+  supportedVersions?: string[];
+  /** Modern-only servers: 2025-era traffic (GET, DELETE, a request carrying an Mcp-Session-Id). */
+  legacyTraffic?: { get: Exchange; del: Exchange; withSessionId: Exchange };
+}
+
+/** A session id no server issued: what an older client would still send. */
+export const STALE_SESSION_ID = 'mcpspec-stale-session-0';
+
+/** The versions server/discover listed, if it listed any. */
+function discoveredVersions(session: Session): string[] | undefined {
+  const r = isObj(session.handshake.response) ? session.handshake.response.result : undefined;
+  const v = isObj(r) ? r.supportedVersions : undefined;
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : undefined;
 }
 
 /**
@@ -42,6 +59,20 @@ export const httpScenario = scenario<HttpObs>({
     ]);
     const obs: HttpObs = { foreignOrigin, notification, malformed, unknownMethod, usesSessions: false };
     const sid = session.httpSessionId;
+    if (session.era === 'legacy') {
+      obs.getStream = await ctx.probe('', { httpMethod: 'GET', sseHeadOnly: true, ...(sid ? { headers: { 'Mcp-Session-Id': sid } } : {}) });
+    } else {
+      obs.supportedVersions = discoveredVersions(session);
+      // H26 "Earlier Streamable HTTP Revisions": only a server that speaks no earlier version (dates sort as strings) is asked to refuse their traffic.
+      if (obs.supportedVersions?.length && obs.supportedVersions.every((v) => v >= MODERN[0])) {
+        const [get, del, withSessionId] = await Promise.all([
+          ctx.probe('', { httpMethod: 'GET', sseHeadOnly: true, headers: { 'Mcp-Session-Id': STALE_SESSION_ID } }),
+          ctx.probe('', { httpMethod: 'DELETE', headers: { 'Mcp-Session-Id': STALE_SESSION_ID } }),
+          ctx.deliberate(session.request(method, {}, { headers: { 'Mcp-Session-Id': STALE_SESSION_ID } })),
+        ]);
+        obs.legacyTraffic = { get, del, withSessionId };
+      }
+    }
     if (session.era === 'legacy' && sid) {
       obs.usesSessions = true;
       // End the session as a client may (DELETE), then use its id again: that must be a 404.

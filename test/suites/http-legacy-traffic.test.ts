@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { CHECKS } from '../../suites/catalogue.js';
+import type { Exchange } from '../../suites/ports.js';
+import type { HttpObs } from '../../suites/scenarios/http.js';
+
+const judge = (id: string, obs: Partial<HttpObs>) =>
+  CHECKS.find((c) => c.id === id)!.judge(obs, { era: id === 'http.get-stream' ? 'legacy' : 'modern', version: id === 'http.get-stream' ? '2025-11-25' : '2026-07-28', transport: 'http', capabilities: {} });
+
+/** An HTTP exchange that got `status` (and a JSON-RPC result when `result` is given). */
+function got(status: number, extra: { contentType?: string; headers?: Record<string, string>; result?: unknown; error?: unknown } = {}): Exchange {
+  const response = extra.result !== undefined ? { jsonrpc: '2.0', id: 1, result: extra.result } : extra.error !== undefined ? { jsonrpc: '2.0', id: 1, error: extra.error } : undefined;
+  return {
+    id: 1, method: 'server/discover', request: {}, response, messages: response ? [response] : [], timedOut: false, elapsedMs: 2, startedAt: 0, timeoutMs: 10_000, seq: [1, 2],
+    http: { status, headers: extra.headers ?? {}, body: '', ...(extra.contentType ? { contentType: extra.contentType } : {}) },
+  };
+}
+
+describe('http.get-stream (HL-05)', () => {
+  it('an SSE stream or 405 holds; anything else is a failure; no answer is untestable', () => {
+    expect(judge('http.get-stream', { getStream: got(405) }).outcome).toBe('holds');
+    expect(judge('http.get-stream', { getStream: got(200, { contentType: 'text/event-stream; charset=utf-8' }) }).outcome).toBe('holds');
+    expect(judge('http.get-stream', { getStream: got(200, { contentType: 'application/json' }) }).outcome).toBe('violated');
+    expect(judge('http.get-stream', { getStream: got(404) })).toMatchObject({ outcome: 'violated', message: expect.stringContaining('HTTP 404') });
+    expect(judge('http.get-stream', { getStream: { ...got(0), http: undefined, timedOut: true } }).outcome).toBe('untestable');
+  });
+});
+
+describe('http.modern-only-legacy-traffic (HM-14)', () => {
+  const fine = { get: got(405), del: got(405), withSessionId: got(200, { result: { supportedVersions: ['2026-07-28'] } }) };
+  it('applies only to a server whose server/discover lists no earlier version', () => {
+    expect(judge('http.modern-only-legacy-traffic', { supportedVersions: ['2026-07-28', '2025-11-25'] })).toMatchObject({ outcome: 'skip', message: expect.stringContaining('2025-11-25') });
+    expect(judge('http.modern-only-legacy-traffic', { supportedVersions: undefined }).outcome).toBe('untestable');
+    expect(judge('http.modern-only-legacy-traffic', { supportedVersions: ['2026-07-28'], legacyTraffic: fine }).outcome).toBe('holds');
+  });
+
+  it('names each departure: a GET or DELETE not refused with 405, a stale session id refused or echoed', () => {
+    const v = judge('http.modern-only-legacy-traffic', {
+      supportedVersions: ['2026-07-28'],
+      legacyTraffic: { get: got(200, { contentType: 'text/event-stream' }), del: got(404), withSessionId: got(404, { error: { code: -32600, message: 'Unknown session' } }) },
+    });
+    expect(v).toMatchObject({ outcome: 'violated' });
+    expect(v.message).toMatch(/GET got HTTP 200.*DELETE got HTTP 404.*unknown Mcp-Session-Id got/);
+    const echoed = judge('http.modern-only-legacy-traffic', { supportedVersions: ['2026-07-28'], legacyTraffic: { ...fine, withSessionId: got(200, { result: {}, headers: { 'mcp-session-id': 'abc' } }) } });
+    expect(echoed).toMatchObject({ outcome: 'violated', message: expect.stringContaining('carries Mcp-Session-Id abc') });
+    const silent = judge('http.modern-only-legacy-traffic', { supportedVersions: ['2026-07-28'], legacyTraffic: { ...fine, del: { ...got(0), http: undefined, timedOut: true } } });
+    expect(silent.outcome).toBe('untestable');
+  });
+});
