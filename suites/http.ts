@@ -173,6 +173,26 @@ export const httpChecks = [
       return holds(`${mismatched.length} requests with mismatched headers got 400 and -32020`);
     },
   }),
+  oracle({
+    id: 'http.sse-unbuffered',
+    title: 'every SSE response stream carries X-Accel-Buffering: no, so proxies pass its events on at once',
+    requirements: ['HM-04'],
+    level: 'SHOULD',
+    versions: MODERN,
+    requires: HTTP,
+    spec: SPEC.http26,
+    judge({ exchanges }) {
+      const streams = exchanges.filter((ex) => ex.http?.contentType?.toLowerCase().startsWith('text/event-stream'));
+      if (streams.length === 0) return untestable('no answer came as an SSE stream');
+      const bad = streams.filter((ex) => ex.http!.headers['x-accel-buffering']?.trim().toLowerCase() !== 'no');
+      if (bad.length) {
+        const methods = [...new Set(bad.map((ex) => ex.method ?? 'request'))].join(', ');
+        return violated(`${bad.length} of ${streams.length} SSE responses lack X-Accel-Buffering: no (${methods}); behind nginx and similar proxies their events can be held back`,
+          bad.slice(0, 3).map((ex) => evidence(`SSE answer to ${ex.method ?? 'a request'}`, ex, { expected: 'X-Accel-Buffering: no', actual: `X-Accel-Buffering: ${ex.http!.headers['x-accel-buffering'] ?? '(absent)'}` })));
+      }
+      return holds(`${streams.length} SSE responses, each with X-Accel-Buffering: no`);
+    },
+  }),
   check(httpScenario, {
     id: 'http.unknown-method-404',
     title: 'an unknown method gets HTTP 404 with -32601 in the body',

@@ -46,3 +46,13 @@ describe('http.modern-only-legacy-traffic (HM-14)', () => {
     expect(silent.outcome).toBe('untestable');
   });
 });
+
+describe('http.sse-unbuffered (HM-04)', () => {
+  const oracle = CHECKS.find((c) => c.id === 'http.sse-unbuffered')!;
+  const run = (exchanges: Exchange[]) => oracle.judge({ exchanges, events: [], version: '2026-07-28', transport: 'http', deliberate: () => false }, { era: 'modern', version: '2026-07-28', transport: 'http', capabilities: {} });
+  it('judges SSE answers only, and accepts the value in any case', () => {
+    expect(run([got(200, { contentType: 'application/json' })]).outcome).toBe('untestable');
+    expect(run([got(200, { contentType: 'text/event-stream', headers: { 'x-accel-buffering': 'No' } })]).outcome).toBe('holds');
+    expect(run([got(200, { contentType: 'text/event-stream', headers: { 'x-accel-buffering': 'no' } }), got(200, { contentType: 'text/event-stream' })])).toMatchObject({ outcome: 'violated', message: expect.stringContaining('1 of 2 SSE responses') });
+  });
+});
