@@ -23,7 +23,7 @@ export const metaChecks = [
   oracle({
     id: 'meta.required-keys',
     title: 'every request whose _meta lacks a required key gets -32602 (HTTP 400)',
-    requirements: ['MT-01', 'MT-02'],
+    requirements: ['MT-01', 'MT-02', 'HM-12'],
     level: 'MUST',
     versions: MODERN,
     spec: SPEC.basic26,

@@ -161,7 +161,7 @@ export const subscriptionsChecks = [
   check(subscriptionsScenario, {
     id: 'subscriptions.ids',
     title: 'every notification on a subscription carries _meta["io.modelcontextprotocol/subscriptionId"] equal to the listen request id',
-    requirements: ['SB-05'],
+    requirements: ['SB-05', 'MT-08'],
     level: 'MUST',
     versions: MODERN,
     spec: SUB26,

@@ -152,7 +152,7 @@ export const wireChecks = [
   oracle({
     id: 'wire.direction',
     title: 'the server sends no JSON-RPC requests (server-to-client needs go through input_required)',
-    requirements: ['JR-09', 'IO-04'],
+    requirements: ['JR-09', 'IO-04', 'HM-04'],
     level: 'MUST',
     versions: MODERN,
     spec: SPEC.patterns26,
@@ -167,7 +167,7 @@ export const wireChecks = [
   oracle({
     id: 'wire.result-type',
     title: 'every result carries a resultType the request allows: complete, input_required only on tools/call, prompts/get and resources/read, task only where the tasks extension was declared',
-    requirements: ['RT-01', 'RT-06', 'IR-01', 'TB-03'],
+    requirements: ['RT-01', 'JR-05', 'RT-06', 'IR-01', 'TB-03'],
     level: 'MUST',
     versions: MODERN,
     spec: SPEC.basic26,
