@@ -118,6 +118,32 @@ function badEnd(end: ServerEnd): string | undefined {
   return problems.length ? problems.join('; ') : undefined;
 }
 
+const CHANGES = new Set([...LISTEN_TYPES].filter((m) => m !== ACK));
+const isChange = (m: unknown): m is Record<string, unknown> => isObj(m) && typeof m.method === 'string' && CHANGES.has(m.method) && !('id' in m);
+
+/**
+ * Change notifications that no subscription explains. HTTP: everything on a stream belongs to its
+ * request, so one on any answer but a listen's is stray. stdio: one naming no listen request of the
+ * run, or naming none on a connection where no listen was ever sent (an untagged one beside an open
+ * listen is subscriptions.ids' to judge).
+ */
+function strayChanges(obs: RunObservations): { message: Record<string, unknown>; where: string; seq?: number }[] {
+  const listens = obs.exchanges.filter((ex) => ex.method === 'subscriptions/listen');
+  if (obs.transport === 'http') {
+    return obs.exchanges.filter((ex) => ex.method !== 'subscriptions/listen').flatMap((ex) =>
+      ex.messages.filter(isChange).map((message) => ({ message, where: `on the answer to ${ex.method ?? 'a request'}`, seq: ex.seq[0] })));
+  }
+  const ids = new Set(listens.map((ex) => JSON.stringify(ex.id)));
+  const sentSeqs = new Set(listens.map((ex) => ex.seq[0]));
+  const listening = new Set(obs.events.filter((e) => sentSeqs.has(e.seq)).map((e) => e.source));
+  return obs.events.filter((e) => e.dir === 'in' && isChange(e.message)).flatMap((e) => {
+    const message = e.message as Record<string, unknown>;
+    const sid = subscriptionIdOf(message);
+    if (sid !== undefined) return ids.has(JSON.stringify(sid)) ? [] : [{ message, where: `naming subscriptionId ${JSON.stringify(sid)}, which no listen request had`, seq: e.seq }];
+    return listening.has(e.source) ? [] : [{ message, where: 'on a connection with no subscription open', seq: e.seq }];
+  });
+}
+
 export const subscriptionsChecks = [
   check(subscriptionsScenario, {
     id: 'subscriptions.ack',
@@ -241,6 +267,24 @@ export const subscriptionsChecks = [
           bad.slice(0, 3).map((l) => ({ what: `after notifications/cancelled for ${l.id} (seq ${l.afterEnd!.cancelSeq}) and the fence's answer (seq ${l.afterEnd!.fenceSeq})`, expected: 'nothing for this subscription', actual: clipJson(l.afterEnd!.late[0].message), seq: l.afterEnd!.late.slice(0, 5).map((m) => m.seq) })));
       }
       return holds(judged.map((l) => `listen ${l.id}: ${l.afterEnd!.late.length ? `${l.afterEnd!.late.length} straggler(s), none repeated,` : 'nothing'} after its end (watched ${l.afterEnd!.windowMs} ms past a fence)`).join('; '));
+    },
+  }),
+  oracle({
+    id: 'subscriptions.only-on-listen',
+    title: 'change notifications (list changes, resource updates, task status) come only on a subscriptions/listen stream, never on another request\'s answer or unasked',
+    requirements: ['SB-02', 'HM-15'],
+    level: 'MUST',
+    versions: MODERN,
+    spec: SUB26,
+    judge(obs) {
+      const changes = obs.events.filter((e) => e.dir === 'in' && isChange(e.message));
+      if (changes.length === 0) return untestable('no change notification arrived during the run');
+      const stray = strayChanges(obs);
+      if (stray.length) {
+        return violated(`${stray.length} of ${changes.length} change notification(s) outside any subscription; first: ${String(stray[0].message.method)} ${stray[0].where}`,
+          stray.slice(0, 3).map((x) => ({ what: `${String(x.message.method)} ${x.where}`, expected: 'only on a subscriptions/listen stream that asked for it', actual: clipJson(x.message), seq: x.seq === undefined ? [] : [x.seq] })));
+      }
+      return holds(`${changes.length} change notification(s), each on a subscriptions/listen stream`);
     },
   }),
   oracle({
