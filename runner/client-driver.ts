@@ -163,13 +163,13 @@ export class ClientDriver implements Driver {
     const observed = await this.withEndpoint(s.id, recorder, runSignal, (server, signal) => {
       const ctx: ClientScenarioContext = { server, version: this.version, options: this.opts, signal, plain: this.plain };
       return s.run(ctx);
-    });
+    }, s.serverStderr);
     if (runSignal.aborted) return { aborted: runSignal.reason instanceof Error && runSignal.reason.message === 'interrupted' ? 'the run was interrupted' : 'the overall deadline passed' };
     return { observed };
   }
 
   /** A fresh endpoint for one client run (or several, in one scenario), closed and reaped afterwards. */
-  private async withEndpoint<T>(name: string, recorder: Recorder, runSignal: AbortSignal, body: (server: ScriptedServer, signal: AbortSignal) => Promise<T>): Promise<T> {
+  private async withEndpoint<T>(name: string, recorder: Recorder, runSignal: AbortSignal, body: (server: ScriptedServer, signal: AbortSignal) => Promise<T>, serverStderr = false): Promise<T> {
     const stop = new AbortController();
     setMaxListeners(0, stop.signal);
     const onRun = () => stop.abort(runSignal.reason);
@@ -181,7 +181,7 @@ export class ClientDriver implements Driver {
       const url = http ? await http.listen() : undefined;
       if (relay) await relay.listen();
       const endpoint = (http ?? relay)!.endpoint;
-      const argv = expandCommand(this.spec, { url, server: relay?.command(name) });
+      const argv = expandCommand(this.spec, { url, server: relay?.command(name, { stderr: serverStderr }) });
       const server: ScriptedServer = {
         kind: this.transport,
         handle: (h) => endpoint.handle(h),

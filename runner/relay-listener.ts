@@ -62,9 +62,11 @@ export class RelayListener {
   }
 
   /** The argv words that start the scripted server for this scenario. */
-  command(scenario: string): { command: string; args: string[] } {
+  command(scenario: string, opts: { stderr?: boolean } = {}): { command: string; args: string[] } {
     if (!this.address) throw new Error('RelayListener.command before listen()');
-    return { command: process.execPath, args: [RELAY_PROGRAM, '--mcpspec-relay', this.address, '--token', this.token, '--scenario', scenario] };
+    const args = [RELAY_PROGRAM, '--mcpspec-relay', this.address, '--token', this.token, '--scenario', scenario];
+    if (opts.stderr) args.push('--stderr-logs');
+    return { command: process.execPath, args };
   }
 
   send(message: unknown): boolean {

@@ -20,7 +20,7 @@ import { clipJson } from './exchange.js';
 import type { RunObservations } from './observations.js';
 import type { Received } from './ports.js';
 import {
-  cachingServer, counterOffer, inputRequired, legacyTasksServer, LONG_TTL_MS, legacyServer, modernServer, MRTR_METHODS, nearValidAnswers, resultTypes, sseAnswers, targetOf, tasksServer, TASKS_EXTENSION, UNKNOWN_STATE,
+  cachingServer, counterOffer, inputRequired, legacyTasksServer, LONG_TTL_MS, legacyServer, modernServer, MRTR_METHODS, nearValidAnswers, resultTypes, sseAnswers, stderrLogs, targetOf, tasksServer, TASKS_EXTENSION, UNKNOWN_STATE,
   type ClientObs, type Round, type TaskLog,
 } from './scenarios/client.js';
 import { modernMetaOf, SESSION_ID, TOOL } from './scripted.js';
@@ -31,6 +31,7 @@ const SPEC_CLIENT = {
   basic26: SPEC.basic26,
   versioning26: SPEC.versioning26,
   http26: SPEC.http26,
+  stdio26: SPEC.stdio26,
   mrtr26: 'https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr',
 };
 
@@ -528,6 +529,29 @@ const sseResponses = check(sseAnswers, {
   },
 });
 
+const stderrIgnored = check(stderrLogs, {
+  id: 'client.stderr-not-error',
+  title: 'a server that logs to stderr is served as one that does not: the same requests, the same exit',
+  requirements: ['IO-03'],
+  level: 'SHOULD',
+  versions: ALL_VERSIONS,
+  role: 'client',
+  requires: { transports: ['stdio'] },
+  spec: SPEC_CLIENT.stdio26,
+  judge(o) {
+    if (!o.plain) return untestable('no run against the plain server to compare with');
+    const crashed = endedBadly(o, 'beside a server logging to stderr');
+    if (crashed) return crashed;
+    const methods = o.received.map((r) => (isObj(r.message) && typeof r.message.method === 'string' ? r.message.method : undefined)).filter((m): m is string => m !== undefined);
+    const missing = [...new Set(o.plain.methods)].filter((m) => !methods.includes(m));
+    if (o.exit.exitCode !== o.plain.exit.exitCode || o.exit.timedOut !== o.plain.exit.timedOut) {
+      return violated(`the client ${describeExit(o.exit)} when the server logged to stderr, but ${describeExit(o.plain.exit)} when it did not`, [{ what: 'methods (server logging to stderr)', actual: methods, expected: o.plain.methods }, { what: 'client stderr', actual: o.exit.stderrTail.slice(-400) }]);
+    }
+    if (missing.length) return violated(`the client never sent ${missing.join(', ')} when the server logged to stderr (it did without the logs)`, [{ what: 'methods', actual: methods, expected: o.plain.methods }]);
+    return holds(`${methods.length} messages and the same exit (${describeExit(o.exit)}) with the server logging to stderr`);
+  },
+});
+
 // ---------------------------------------------------------------- caching
 
 const cacheFresh = check(cachingServer, {
@@ -987,7 +1011,7 @@ export const clientChecks = [
   cacheFresh,
   taskPolls, taskPollInterval, taskInput,
   legacyTaskPolls, legacyTaskUnasked,
-  nearValidSurvives, sseResponses,
+  nearValidSurvives, sseResponses, stderrIgnored,
   clientSchema, requestIds, notificationIds, noBatch, metaKeyNames,
   httpAccept, httpProtocolVersion, httpMethodHeader, httpNameHeader, httpParamHeaders,
 ];

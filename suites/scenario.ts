@@ -93,6 +93,8 @@ export interface Scenario<O = any, C = any> {
    * which spares the target a session (initialize, initialized, DELETE) per scenario.
    */
   sharesSession?: boolean;
+  /** Client role, stdio: the scripted server writes log lines to its stderr, as many servers do (IO-03). */
+  serverStderr?: boolean;
   /** Longer scenarios start first so they overlap the rest. */
   startEarly?: boolean;
   run(ctx: C): Promise<O>;

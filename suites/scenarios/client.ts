@@ -201,6 +201,16 @@ export const sseAnswers = clientScenario<ClientObs>({
   run: (ctx) => observe(ctx, runScript(ctx.server, { modern: true, legacy: true, sse: true, timeoutMs: ctx.options.timeoutMs })),
 });
 
+/** The plain dual-era server again, over stdio, logging to its stderr as many servers do. */
+export const stderrLogs = clientScenario<ClientObs>({
+  id: 'client-stderr',
+  title: 'the plain scripted server, over stdio, writing log lines to its stderr',
+  versions: ALL_VERSIONS,
+  transports: ['stdio'],
+  serverStderr: true,
+  run: (ctx) => observe(ctx, runScript(ctx.server, { modern: true, legacy: true, timeoutMs: ctx.options.timeoutMs })),
+});
+
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 export const TASK_POLL_MS = 100;
 
