@@ -137,9 +137,9 @@ describe('real servers from npm', () => {
       warn: ['jsonrpc.batch', 'mrtr.malformed-responses', 'pagination.invalid-cursor'],
       // confirm_echo keeps no requestState, so there is none to tamper with; no tool reports progress;
       // subscriptions/listen is acknowledged, but nothing changes while mcpspec listens (so nothing to
-      // watch after mcpspec ends it), and the server ends no subscription itself.
-      // subscriptions/listen is acknowledged, but nothing changes while mcpspec listens.
-      untestable: ['caching.scope-constant', 'cancel.modern-silent', 'lists.tools-changed', 'mrtr.tampered-state', 'pagination.terminates', 'progress.notifications', 'subscriptions.client-end', 'subscriptions.ids', 'subscriptions.requested-only', 'subscriptions.server-end'],
+      // watch after mcpspec ends it, and no change notification anywhere), and the server ends no
+      // subscription itself.
+      untestable: ['caching.scope-constant', 'cancel.modern-silent', 'lists.tools-changed', 'mrtr.tampered-state', 'pagination.terminates', 'progress.notifications', 'subscriptions.client-end', 'subscriptions.ids', 'subscriptions.only-on-listen', 'subscriptions.requested-only', 'subscriptions.server-end'],
       error: [],
     });
   });
@@ -150,7 +150,7 @@ describe('real servers from npm', () => {
     expect(verdicts(run)).toEqual({
       fail: [],
       warn: ['mrtr.malformed-responses', 'pagination.invalid-cursor'],
-      untestable: ['caching.scope-constant', 'cancel.modern-disconnect', 'lists.tools-changed', 'mrtr.sse-final', 'mrtr.tampered-state', 'pagination.terminates', 'progress.notifications', 'subscriptions.ids', 'subscriptions.requested-only', 'subscriptions.server-end'],
+      untestable: ['caching.scope-constant', 'cancel.modern-disconnect', 'lists.tools-changed', 'mrtr.sse-final', 'mrtr.tampered-state', 'pagination.terminates', 'progress.notifications', 'subscriptions.ids', 'subscriptions.only-on-listen', 'subscriptions.requested-only', 'subscriptions.server-end'],
       error: [],
     });
     // The input_required flow of confirm_echo was played to the end by mcpspec as a capable client.

@@ -124,7 +124,7 @@ describe('subscriptions/listen on real servers (2026-07-28)', () => {
     const run = await runServerSuite({ kind: 'stdio', command: process.execPath, args: [entry, '--readOnly'] }, { ...OPTIONS, specVersion: '2026-07-28', allowDestructive: false, checks, env: { set: { MDB_MCP_TELEMETRY: 'disabled' } } });
     const v = verdicts(run);
     expect(run.era).toMatchObject({ era: 'modern', version: '2026-07-28' });
-    expect({ pass: v.pass, fail: v.fail, warn: v.warn, error: v.error, untestable: v.untestable }).toEqual({ pass: ['subscriptions.ack'], fail: [], warn: [], error: [], untestable: ['subscriptions.client-end', 'subscriptions.ids', 'subscriptions.requested-only', 'subscriptions.server-end'] });
+    expect({ pass: v.pass, fail: v.fail, warn: v.warn, error: v.error, untestable: v.untestable }).toEqual({ pass: ['subscriptions.ack'], fail: [], warn: [], error: [], untestable: ['subscriptions.client-end', 'subscriptions.ids', 'subscriptions.only-on-listen', 'subscriptions.requested-only', 'subscriptions.server-end'] });
   }, 400_000);
 
   it(`@upstash/context7-mcp ${CONTEXT7} over stdio: the first listen is refused (-32603 "Subscription limit reached"), so nothing can be judged`, async () => {
@@ -133,7 +133,7 @@ describe('subscriptions/listen on real servers (2026-07-28)', () => {
     const run = await runServerSuite({ kind: 'stdio', command: process.execPath, args: [entry] }, { ...OPTIONS, specVersion: '2026-07-28', allowDestructive: false, checks });
     const v = verdicts(run);
     expect(run.era).toMatchObject({ era: 'modern', version: '2026-07-28' });
-    expect({ fail: v.fail, warn: v.warn, error: v.error, untestable: v.untestable }).toEqual({ fail: [], warn: [], error: [], untestable: ['subscriptions.ack', 'subscriptions.client-end', 'subscriptions.ids', 'subscriptions.requested-only', 'subscriptions.server-end'] });
+    expect({ fail: v.fail, warn: v.warn, error: v.error, untestable: v.untestable }).toEqual({ fail: [], warn: [], error: [], untestable: ['subscriptions.ack', 'subscriptions.client-end', 'subscriptions.ids', 'subscriptions.only-on-listen', 'subscriptions.requested-only', 'subscriptions.server-end'] });
     expect(run.checks.find((c) => c.id === 'subscriptions.ack')?.message).toContain('Subscription limit reached');
     // No tasks extension declared: every tasks check that belongs to 2026-07-28 is a skip.
     expect(v.skip).toEqual(checks.filter((c) => c.id.startsWith('tasks.') && c.versions.includes('2026-07-28')).map((c) => c.id).sort());
