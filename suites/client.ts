@@ -20,7 +20,7 @@ import { clipJson } from './exchange.js';
 import type { RunObservations } from './observations.js';
 import type { Received } from './ports.js';
 import {
-  cachingServer, counterOffer, inputRequired, legacyTasksServer, LONG_TTL_MS, legacyServer, modernServer, MRTR_METHODS, nearValidAnswers, resultTypes, sseAnswers, stderrLogs, targetOf, tasksServer, TASKS_EXTENSION, UNKNOWN_STATE,
+  cachingServer, counterOffer, inputRequired, legacyTasksServer, LONG_TTL_MS, legacyServer, modernServer, MRTR_METHODS, nearValidAnswers, resultTypes, sdk1LegacyServer, sseAnswers, stderrLogs, targetOf, tasksServer, TASKS_EXTENSION, UNKNOWN_STATE,
   type ClientObs, type Round, type TaskLog,
 } from './scenarios/client.js';
 import { modernMetaOf, SESSION_ID, TOOL } from './scripted.js';
@@ -111,6 +111,15 @@ const staysModern = check(modernServer, {
 
 // ---------------------------------------------------------------- legacy server
 
+/** After its first modern request was refused by a legacy server, did the client go on with initialize? */
+function judgeFallback(o: ClientObs, refusal: string): Judgement {
+  const refused = o.received.findIndex((r) => isRequest(r.message) && modernMetaOf(r.message.params) && isObj(r.reply) && 'error' in r.reply);
+  const init = o.received.findIndex((r) => isRequest(r.message) && r.message.method === 'initialize');
+  if (refused < 0) return init >= 0 ? holds('the client started with initialize (legacy first)') : untestable('the client sent neither a modern request nor initialize');
+  if (init > refused) return holds(`after ${String((o.received[refused].message as Msg).method)} was refused ${refusal} the client sent initialize`);
+  return endedBadly(o, 'after its modern request was refused') ?? violated(`after ${String((o.received[refused].message as Msg).method)} was refused ${refusal} the client never sent initialize (${describeExit(o.exit)})`, [ev('the refused modern request', o.received[refused], { response: clipJson(o.received[refused].reply) })]);
+}
+
 const legacyFallback = check(legacyServer, {
   id: 'client.legacy-fallback',
   title: 'when server/discover (or a modern request) is refused by a legacy server, the client falls back to initialize',
@@ -119,13 +128,19 @@ const legacyFallback = check(legacyServer, {
   versions: MODERN,
   role: 'client',
   spec: SPEC_CLIENT.versioning26,
-  judge(o) {
-    const refused = o.received.findIndex((r) => isRequest(r.message) && modernMetaOf(r.message.params) && isObj(r.reply) && 'error' in r.reply);
-    const init = o.received.findIndex((r) => isRequest(r.message) && r.message.method === 'initialize');
-    if (refused < 0) return init >= 0 ? holds('the client started with initialize (legacy first)') : untestable('the client sent neither a modern request nor initialize');
-    if (init > refused) return holds(`after ${String((o.received[refused].message as Msg).method)} was refused the client sent initialize`);
-    return endedBadly(o, 'after its modern request was refused') ?? violated(`after ${String((o.received[refused].message as Msg).method)} was refused with an error the client never sent initialize (${describeExit(o.exit)})`, [ev('the refused modern request', o.received[refused], { response: clipJson(o.received[refused].reply) })]);
-  },
+  judge: (o) => judgeFallback(o, 'with an error'),
+});
+
+const legacyFallbackHttp = check(sdk1LegacyServer, {
+  id: 'client.legacy-fallback-400',
+  title: 'over HTTP, a 400 whose body is no modern error (the 1.x SDK\'s -32000 with a null id) makes the client fall back to initialize',
+  requirements: ['ED-04'],
+  level: 'SHOULD',
+  versions: MODERN,
+  role: 'client',
+  requires: { transports: ['http'] },
+  spec: SPEC_CLIENT.http26,
+  judge: (o) => judgeFallback(o, 'with HTTP 400 and -32000 (no modern error)'),
 });
 
 /** Initialize requests the script answered with a result, each with the messages of its session after it. */
@@ -1004,7 +1019,7 @@ const httpParamHeaders = oracle({
 
 export const clientChecks = [
   metaRequired, metaClientInfo, staysModern,
-  legacyFallback, initialized, initWait, sessionId, sessionDelete, serverRequests, undeclaredRequest,
+  legacyFallback, legacyFallbackHttp, initialized, initWait, sessionId, sessionDelete, serverRequests, undeclaredRequest,
   counterOfferCheck,
   mrtrFulfils, mrtrRequestState, mrtrRetryId, mrtrScoped,
   resultTypeMissing, resultTypeUnknown,

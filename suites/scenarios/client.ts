@@ -48,6 +48,19 @@ export const legacyServer = clientScenario<ClientObs>({
   run: (ctx) => observe(ctx, runScript(ctx.server, { modern: false, legacy: true, holdInitializeMs: 40, serverRequests: true, timeoutMs: ctx.options.timeoutMs })),
 });
 
+/**
+ * A legacy-only HTTP server shaped like the 1.x SDK's: anything but initialize outside a session
+ * (server/discover and every modern request) gets 400 with -32000 and a null id. No modern error:
+ * a client that tried 2026-07-28 first falls back (ED-04).
+ */
+export const sdk1LegacyServer = clientScenario<ClientObs>({
+  id: 'client-legacy-400',
+  title: 'a legacy-only HTTP server refusing modern requests as the 1.x SDK does (400, -32000, null id)',
+  versions: MODERN,
+  transports: ['http'],
+  run: (ctx) => observe(ctx, runScript(ctx.server, { modern: false, legacy: true, sdk1Refusals: true, timeoutMs: ctx.options.timeoutMs })),
+});
+
 /** Every modern request refused with -32022, naming only legacy versions: a counter-offer. */
 export const counterOffer = clientScenario<ClientObs>({
   id: 'client-counteroffer',
