@@ -143,6 +143,28 @@ const legacyFallbackHttp = check(sdk1LegacyServer, {
   judge: (o) => judgeFallback(o, 'with HTTP 400 and -32000 (no modern error)'),
 });
 
+const eraCached = check(legacyServer, {
+  id: 'client.era-cached',
+  title: 'once a legacy server made the client fall back to initialize, the client does not probe that server with 2026-07-28 requests again',
+  requirements: ['ED-05'],
+  level: 'SHOULD',
+  versions: MODERN,
+  role: 'client',
+  spec: SPEC_CLIENT.versioning26,
+  judge(o) {
+    const at = o.received.findIndex((r) => isRequest(r.message) && r.message.method === 'initialize' && isObj(r.reply) && isObj(r.reply.result));
+    if (at < 0) return untestable('no initialize of the client was answered with a result');
+    const modern = (r: Received) => isRequest(r.message) && (r.message.method === 'server/discover' || modernMetaOf(r.message.params) !== undefined);
+    if (!o.received.slice(0, at).some(modern)) return untestable('the client started with initialize: it had found no era to remember');
+    const init = o.received[at];
+    // Over stdio the era belongs to the server process; over HTTP to the origin.
+    const later = o.received.slice(at + 1).filter((r) => o.transport === 'http' || r.connection === init.connection);
+    const again = later.filter(modern);
+    if (again.length) return violated(`after falling back to initialize the client sent ${again.length} 2026-07-28 request(s) to the same server; first: ${String((again[0].message as Msg).method)}`, [ev('a modern request after the fallback', again[0], { response: clipJson(again[0].reply) })]);
+    return holds(`after falling back to initialize, ${later.length} later message(s), none a 2026-07-28 probe`);
+  },
+});
+
 /** Initialize requests the script answered with a result, each with the messages of its session after it. */
 function initSessions(received: Received[]): { init: Received; after: Received[] }[] {
   const out: { init: Received; after: Received[] }[] = [];
@@ -1019,7 +1041,7 @@ const httpParamHeaders = oracle({
 
 export const clientChecks = [
   metaRequired, metaClientInfo, staysModern,
-  legacyFallback, legacyFallbackHttp, initialized, initWait, sessionId, sessionDelete, serverRequests, undeclaredRequest,
+  legacyFallback, legacyFallbackHttp, eraCached, initialized, initWait, sessionId, sessionDelete, serverRequests, undeclaredRequest,
   counterOfferCheck,
   mrtrFulfils, mrtrRequestState, mrtrRetryId, mrtrScoped,
   resultTypeMissing, resultTypeUnknown,

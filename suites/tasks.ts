@@ -526,7 +526,7 @@ const modernChecks = [
   check(modernTasksScenario, {
     id: 'tasks.modern-undeclared',
     title: 'a task tool called without the extension declared gets no task: a plain result, or -32021 naming the extension in data.requiredCapabilities',
-    requirements: ['TB-03', 'RT-06'],
+    requirements: ['TB-03', 'RT-06', 'EX-03'],
     level: 'MUST',
     versions: MODERN_ONLY,
     requires: MODERN_REQ,

@@ -35,8 +35,8 @@ const NO_TOOL_CALL = { ...NO_LEGACY_TASKS, 'client.legacy-task-unasked': 'untest
 const CASES: { name: string; transport: 'http' | 'stdio'; argv: string[]; cwd?: string; era: string; notPassed: Record<string, string>; checks: number }[] = [
   { name: 'inspector-cli 1.0.3', transport: 'http', argv: [INSPECTOR, '{url}', '--transport', 'http', '--method', 'tools/list'], cwd: resolve('test'), era: '2025-11-25', notPassed: { 'client.session-delete': 'warn', ...NO_TOOL_CALL }, checks: 17 },
   { name: 'inspector-cli 1.0.3', transport: 'stdio', argv: [INSPECTOR, '--method', 'tools/list', '{server}'], cwd: resolve('test'), era: '2025-11-25', notPassed: { ...NO_TOOL_CALL }, checks: 13 },
-  { name: '@modelcontextprotocol/client 2.4.0', transport: 'http', argv: [SDK2, '--http', '{url}'], era: '2026-07-28', notPassed: { 'client.session-delete': 'warn', ...NO_TASKS, ...LISTS_ONCE, ...NO_LEGACY_TASKS }, checks: 36 },
-  { name: '@modelcontextprotocol/client 2.4.0', transport: 'stdio', argv: [SDK2, '--stdio', '{server}'], era: '2026-07-28', notPassed: { ...NO_TASKS, ...LISTS_ONCE, ...NO_LEGACY_TASKS }, checks: 28 },
+  { name: '@modelcontextprotocol/client 2.4.0', transport: 'http', argv: [SDK2, '--http', '{url}'], era: '2026-07-28', notPassed: { 'client.session-delete': 'warn', ...NO_TASKS, ...LISTS_ONCE, ...NO_LEGACY_TASKS }, checks: 37 },
+  { name: '@modelcontextprotocol/client 2.4.0', transport: 'stdio', argv: [SDK2, '--stdio', '{server}'], era: '2026-07-28', notPassed: { ...NO_TASKS, ...LISTS_ONCE, ...NO_LEGACY_TASKS }, checks: 29 },
   { name: '@modelcontextprotocol/sdk 1.32.2', transport: 'http', argv: [SDK1, '--http', '{url}'], era: '2025-11-25', notPassed: { ...NO_LEGACY_TASKS }, checks: 17 },
   { name: '@modelcontextprotocol/sdk 1.32.2', transport: 'stdio', argv: [SDK1, '--stdio', '{server}'], era: '2025-11-25', notPassed: { ...NO_LEGACY_TASKS }, checks: 13 },
 ];
@@ -53,9 +53,9 @@ const LATER: (typeof CASES[number] & { client: () => { command: string; args: st
   // Over stdio it never exits after a tools/list result that is not an object (client-near-valid): stopped at the timeout.
   { name: 'inspector 2.12.0 --cli, tools/list', client: inspector2Cli, transport: 'stdio', argv: ['--method', 'tools/list', '{server}'], era: '2025-11-25', notPassed: { 'client.near-valid-survives': 'fail', ...NO_TOOL_CALL }, checks: 13, findings: ['hang client-near-valid'] },
   // --protocol-era auto: 2026-07-28 first, MRTR, and the tasks extension (ext-tasks 0.2.2 with the inspector's own dispatch).
-  { name: 'inspector 2.12.0 --cli --protocol-era auto, tools/call', client: inspector2Cli, transport: 'http', argv: ['{url}', '--transport', 'http', '--protocol-era', 'auto', '--method', 'tools/call', '--tool-name', 'echo', '--tool-arg', 'text=hi'], era: '2026-07-28', notPassed: { 'client.session-delete': 'warn', 'client.cache-fresh': 'warn', 'client.mrtr-scoped': 'untestable', ...NO_LEGACY_TASKS }, checks: 36 },
+  { name: 'inspector 2.12.0 --cli --protocol-era auto, tools/call', client: inspector2Cli, transport: 'http', argv: ['{url}', '--transport', 'http', '--protocol-era', 'auto', '--method', 'tools/call', '--tool-name', 'echo', '--tool-arg', 'text=hi'], era: '2026-07-28', notPassed: { 'client.session-delete': 'warn', 'client.cache-fresh': 'warn', 'client.mrtr-scoped': 'untestable', ...NO_LEGACY_TASKS }, checks: 37 },
   // (--tool-arg takes every word up to the next option: it must not come right before {server}.)
-  { name: 'inspector 2.12.0 --cli --protocol-era auto, tools/call', client: inspector2Cli, transport: 'stdio', argv: ['--method', 'tools/call', '--tool-name', 'echo', '--tool-arg', 'text=hi', '--protocol-era', 'auto', '{server}'], era: '2026-07-28', notPassed: { 'client.mrtr-scoped': 'untestable', ...LISTS_ONCE, ...NO_LEGACY_TASKS }, checks: 28 },
+  { name: 'inspector 2.12.0 --cli --protocol-era auto, tools/call', client: inspector2Cli, transport: 'stdio', argv: ['--method', 'tools/call', '--tool-name', 'echo', '--tool-arg', 'text=hi', '--protocol-era', 'auto', '{server}'], era: '2026-07-28', notPassed: { 'client.mrtr-scoped': 'untestable', ...LISTS_ONCE, ...NO_LEGACY_TASKS }, checks: 29 },
 ];
 
 describe('real clients, judged by mcpspec client', () => {
