@@ -153,6 +153,7 @@ export class HttpTransport implements Transport {
     let trailing = false;
     let streamBroken = false;
     let sseRead: 'ended' | 'open' | undefined;
+    const eventIds: string[] = [];
     const timer = setTimeout(() => {
       if (!answered) timedOut = true;
       controller.abort();
@@ -274,6 +275,7 @@ export class HttpTransport implements Transport {
       if (isSse) {
         const parser = createParser({
           onEvent: (ev) => {
+            if (ev.id !== undefined && ev.id !== '') eventIds.push(ev.id);
             if (finishedEarly && !readToEnd && !trailing) return;
             if (ev.data === '') return; // priming event (HL-04): carries only an id
             const data: Record<string, unknown> = {};
@@ -353,6 +355,7 @@ export class HttpTransport implements Transport {
     }
     const http: HttpOutcome = { status: res.status, headers: resHeaders, body: bodyText };
     if (contentType !== undefined) http.contentType = contentType;
+    if (eventIds.length) http.eventIds = eventIds;
     return result({ ...(streamBroken && response === undefined ? { http, streamBroken: true } : { http }), ...(sseRead ? { sseRead } : {}) });
   }
 

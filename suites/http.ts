@@ -5,7 +5,7 @@ import { META_PROTOCOL_VERSION } from '../protocol/meta.js';
 import { SPEC } from '../protocol/spec-links.js';
 import { ALL_VERSIONS, LEGACY, MODERN } from '../protocol/versions.js';
 import { check, holds, oracle, skip, untestable, violated } from './check.js';
-import { errorCode, evidence, isObj, outcome, unanswerable } from './exchange.js';
+import { clipJson, errorCode, evidence, isObj, outcome, unanswerable } from './exchange.js';
 import type { Exchange } from './ports.js';
 import { sentHeaders, sentRequest } from './request-shape.js';
 import { httpScenario, STALE_SESSION_ID } from './scenarios/http.js';
@@ -171,6 +171,36 @@ export const httpChecks = [
       const bad = mismatched.filter(([ex]) => !(ex.http?.status === 400 && errorCode(ex) === -32020));
       if (bad.length) return violated(bad.map(([ex, m]) => `${m.join(', ')}: ${outcome(ex)}`).join('; '), bad.slice(0, 3).map(([ex, m]) => evidence(m.join(', '), ex, { expected: 'HTTP 400, error -32020' })));
       return holds(`${mismatched.length} requests with mismatched headers got 400 and -32020`);
+    },
+  }),
+  oracle({
+    id: 'http.event-ids-unique',
+    title: 'SSE event ids, where a server uses them, are unique across all streams of a session (of the client, without sessions)',
+    requirements: ['HL-06'],
+    level: 'MUST',
+    versions: LEGACY,
+    requires: HTTP,
+    spec: SPEC.transports25,
+    judge({ exchanges, events }) {
+      const streams = exchanges.filter((ex) => ex.http?.eventIds?.length);
+      if (streams.length === 0) return untestable('no SSE event carried an id');
+      const seen = new Map<string, Exchange>();
+      const repeats: { id: string; first: Exchange; again: Exchange }[] = [];
+      for (const ex of streams) {
+        const session = sentHeaders(ex, events)?.['mcp-session-id'] ?? '';
+        for (const id of ex.http!.eventIds!) {
+          const key = `${session}\n${id}`;
+          const first = seen.get(key);
+          if (first) repeats.push({ id, first, again: ex });
+          else seen.set(key, ex);
+        }
+      }
+      if (repeats.length) {
+        const r = repeats[0];
+        return violated(`${repeats.length} SSE event id(s) repeated within a session; first: ${JSON.stringify(r.id)} on the answers to ${r.first.method ?? 'a request'} and ${r.again.method ?? 'a request'}`,
+          repeats.slice(0, 3).map((x) => evidence(`event id ${JSON.stringify(x.id)} again`, x.again, { expected: 'an id not used before in this session', actual: { id: x.id, firstOn: clipJson(x.first.request, 300) } })));
+      }
+      return holds(`${seen.size} SSE event ids on ${streams.length} answers, none repeated within a session`);
     },
   }),
   oracle({

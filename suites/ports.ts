@@ -13,6 +13,8 @@ export interface HttpOutcome {
   contentType?: string;
   /** Response body text, bounded. */
   body: string;
+  /** SSE: the event ids seen on this answer's stream, a priming event's included, in order. */
+  eventIds?: string[];
 }
 
 export interface Exchange {

@@ -56,3 +56,20 @@ describe('http.sse-unbuffered (HM-04)', () => {
     expect(run([got(200, { contentType: 'text/event-stream', headers: { 'x-accel-buffering': 'no' } }), got(200, { contentType: 'text/event-stream' })])).toMatchObject({ outcome: 'violated', message: expect.stringContaining('1 of 2 SSE responses') });
   });
 });
+
+describe('http.event-ids-unique (HL-06)', () => {
+  const oracle = CHECKS.find((c) => c.id === 'http.event-ids-unique')!;
+  /** An SSE answer sent with session `sid`, carrying event ids `ids`. */
+  const stream = (seq: number, sid: string | undefined, ids: string[]): [Exchange, unknown] => [
+    { ...got(200, { contentType: 'text/event-stream' }), seq: [seq], http: { status: 200, headers: {}, body: '', contentType: 'text/event-stream', eventIds: ids } },
+    { seq, dir: 'out', http: { method: 'POST', headers: sid ? { 'Mcp-Session-Id': sid } : {} } },
+  ];
+  const run = (...s: [Exchange, unknown][]) =>
+    oracle.judge({ exchanges: s.map(([e]) => e), events: s.map(([, e]) => e) as never, version: '2025-11-25', transport: 'http', deliberate: () => false }, { era: 'legacy', version: '2025-11-25', transport: 'http', capabilities: {} });
+  it('ids may repeat across sessions, never within one (or within a sessionless client)', () => {
+    expect(run(stream(1, 'a', ['1', '2']), stream(3, 'b', ['1', '2'])).outcome).toBe('holds');
+    expect(run(stream(1, 'a', ['1', '2']), stream(3, 'a', ['3', '1']))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('"1"') });
+    expect(run(stream(1, undefined, ['x']), stream(3, undefined, ['x'])).outcome).toBe('violated');
+    expect(run([{ ...got(200, { contentType: 'application/json' }) }, {}]).outcome).toBe('untestable');
+  });
+});
