@@ -1,6 +1,6 @@
 // The console report: grouped by area, counts per area, every failure with its evidence and spec link.
 
-import type { CheckResult } from '../results/run.js';
+import { TRAFFIC_ONLY, type CheckResult } from '../results/run.js';
 import type { Status } from '../results/verdict.js';
 import type { Report } from './report.js';
 
@@ -52,11 +52,14 @@ export function renderConsole(report: Report, opts: { color: boolean; verbose?: 
       }
     }
   }
-  const quiet = report.scenarios.filter((s) => s.status !== 'judged');
-  if (quiet.length) {
+  // Scenarios run only for the oracles (--only selected oracles) make one line, not one each.
+  const trafficOnly = report.scenarios.filter((s) => s.status === 'no-judgement' && s.message === TRAFFIC_ONLY);
+  const quiet = report.scenarios.filter((s) => s.status !== 'judged' && !trafficOnly.includes(s));
+  if (quiet.length || trafficOnly.length) {
     out.push('');
     out.push(c(1, 'scenarios without a judgement'));
     for (const s of quiet) out.push(`  ${s.id}: ${s.status}${s.message ? ` (${s.message})` : ''}`);
+    if (trafficOnly.length) out.push(`  ${trafficOnly.length} scenario(s) ${TRAFFIC_ONLY}: ${trafficOnly.map((s) => s.id).join(', ')}`);
   }
   if (report.findings.length) {
     out.push('');

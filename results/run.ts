@@ -15,6 +15,9 @@ export interface CheckResult extends CheckRecord, Verdict {
 /** judged: at least one check passed, failed or warned; no-judgement: only skips or untestables. */
 export type ScenarioStatus = 'judged' | 'no-judgement' | 'not-applicable' | 'aborted' | 'not-run';
 
+/** The message of a scenario that ran only so that the selected oracles had its messages to judge. */
+export const TRAFFIC_ONLY = "run for the oracles' traffic only";
+
 export interface ScenarioResult {
   id: string;
   title: string;

@@ -4,7 +4,7 @@
 
 import { setMaxListeners } from 'node:events';
 import { type Role, type TransportKind } from '../results/check-record.js';
-import type { CheckResult, EraInfo, Finding, PeerInfo, RunEvent, RunResult, ScenarioResult, TargetInfo } from '../results/run.js';
+import { TRAFFIC_ONLY, type CheckResult, type EraInfo, type Finding, type PeerInfo, type RunEvent, type RunResult, type ScenarioResult, type TargetInfo } from '../results/run.js';
 import type { Verdict } from '../results/verdict.js';
 import type { Recording } from '../results/wire.js';
 import { CHECKS } from '../suites/catalogue.js';
@@ -55,7 +55,11 @@ export interface EngineOptions {
    * shard over that shard's traffic.
    */
   shard?: { index: number; count: number };
-  /** Scenarios run for their traffic alone (for oracles) when no selected check is bound to them. */
+  /**
+   * Scenarios run for their traffic alone (for oracles) when no selected check is bound to them.
+   * Default: every scenario with a check that --skip leaves in and the peer's declarations allow, so
+   * `--only wire.schema` judges a whole run's messages, not the handshake's.
+   */
   traffic?: Scenario[];
   /** Progress: scenarios finished out of those planned (called once the plan is made, then per scenario). */
   onProgress?: (p: { done: number; total: number }) => void;
@@ -141,7 +145,12 @@ export async function runSuite(driver: Driver, opts: EngineOptions): Promise<Run
       plan.set(c.scenario, [...(plan.get(c.scenario) ?? []), c]);
     }
     if (selected.some((c) => c.kind === 'oracle')) {
-      for (const s of opts.traffic ?? []) if (!plan.has(s) && s.versions.includes(version) && (!s.transports || s.transports.includes(driver.transport))) plan.set(s, []);
+      const wanted = (c: Check) => belongsTo(c, driver.role, version, driver.transport) && matchesGlobs(c.id, undefined, opts.skip) && !skipReason(c, peer.capabilities);
+      const traffic = opts.traffic ?? [...new Set(all.filter((c) => c.scenario && wanted(c)).map((c) => c.scenario!))];
+      for (const s of traffic) {
+        if (plan.has(s) || (inShard && !inShard.has(s.id))) continue;
+        if (s.versions.includes(version) && (!s.transports || s.transports.includes(driver.transport))) plan.set(s, []);
+      }
     }
 
     const runOne = async (s: Scenario, own: Check[]) => {
@@ -181,7 +190,7 @@ export async function runSuite(driver: Driver, opts: EngineOptions): Promise<Run
         durationMs: Date.now() - t0,
         status: 'observed' in outcome ? (judged ? 'judged' : 'no-judgement') : 'aborted',
       };
-      if (own.length === 0) result.message = "run for the oracles' traffic only";
+      if (own.length === 0) result.message = TRAFFIC_ONLY;
       if ('aborted' in outcome) result.message = outcome.aborted;
       if ('harness' in outcome) result.message = outcome.harness.split('\n')[0];
       scenarios.push(result);

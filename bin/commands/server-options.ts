@@ -11,7 +11,7 @@ export function serverOptions(y: Argv) {
     .option('url', { type: 'string', describe: 'a Streamable HTTP endpoint' })
     .option('header', { type: 'array', string: true, describe: 'extra HTTP header "Name: value" (e.g. Authorization); its value is redacted in reports' })
     .option('spec-version', { type: 'string', default: 'auto', describe: `protocol version: ${VERSION_CHOICES.join(', ')}; auto probes with server/discover and falls back to initialize` })
-    .option('only', { type: 'array', string: true, describe: 'run only checks whose id matches a glob (tools.*)' })
+    .option('only', { type: 'array', string: true, describe: 'run only checks whose id matches a glob (tools.*); an oracle (wire.schema) still judges every scenario not skipped' })
     .option('skip', { type: 'array', string: true, describe: 'skip checks whose id matches a glob' })
     .option('strict', { type: 'boolean', default: false, describe: 'SHOULD violations (warnings) fail the run' })
     .option('json', { type: 'boolean', default: false, describe: 'print NDJSON events instead of the console report' })

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MODERN } from '../../protocol/versions.js';
 import { buildReport, exitCodeOf, type ReportOptions } from '../../reports/report.js';
+import { TRAFFIC_ONLY } from '../../results/run.js';
 import { check, holds, untestable, violated } from '../../suites/check.js';
 import { scenario } from '../../suites/scenario.js';
 import { CHECKS } from '../../suites/catalogue.js';
@@ -60,5 +61,20 @@ describe('the engine keeps mcpspec mistakes apart from target failures', () => {
 
   it('binds every scenario check to a scenario and no oracle to one', () => {
     for (const c of CHECKS) expect(c.kind === 'oracle' ? c.scenario === undefined : c.scenario !== undefined, c.id).toBe(true);
+  });
+});
+
+describe('oracles chosen with --only judge a whole run', () => {
+  it('--only an oracle runs every scenario for its traffic; --skip keeps an area out of it', async () => {
+    const only = await runReference('stdio', '2026-07-28', [], { only: ['wire.schema'] });
+    expect(only.checks.map((c) => c.id)).toEqual(['wire.schema']);
+    const traffic = only.scenarios.filter((s) => s.message === TRAFFIC_ONLY).map((s) => s.id);
+    expect(traffic).toEqual(expect.arrayContaining(['tools', 'jsonrpc', 'tasks-modern']));
+    // More than the handshake: every scenario's messages.
+    expect(Number(/^(\d+) messages/.exec(only.checks[0].message)?.[1])).toBeGreaterThan(100);
+
+    const skipped = await runReference('stdio', '2026-07-28', [], { only: ['wire.schema'], skip: ['tasks.*'] });
+    expect(skipped.scenarios.map((s) => s.id)).not.toContain('tasks-modern');
+    expect(skipped.scenarios.map((s) => s.id)).toContain('tools');
   });
 });
