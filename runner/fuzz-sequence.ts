@@ -417,7 +417,7 @@ function writeChunk(stdin: NodeJS.WritableStream, chunk: Uint8Array | string): P
 }
 
 /** Pacing between the pieces of a split write, so the target reads them separately (not a wait for an answer). */
-const SPLIT_PACE_MS = 5;
+const SPLIT_PACE_MS = 20;
 
 const paced = () => new Promise<void>((r) => setTimeout(r, SPLIT_PACE_MS));
 
