@@ -7,7 +7,6 @@ import { encodeHeaderValue, isPlainHeaderValue } from '../protocol/http-headers.
 import { isObj } from '../protocol/jsonrpc.js';
 import { PARAM_HEADER_PREFIX, paramHeaderDeclarations, paramHeaderText, valueAtPath } from '../protocol/param-headers.js';
 import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION } from '../protocol/meta.js';
-import { metaKeyFindings } from '../protocol/meta-keys.js';
 import { loadSchema } from '../protocol/schema-registry.js';
 import { SPEC } from '../protocol/spec-links.js';
 import { ALL_VERSIONS, LEGACY, MODERN } from '../protocol/versions.js';
@@ -17,6 +16,7 @@ import { messages } from '../arbitraries/messages.js';
 import { check, holds, oracle, untestable, violated, type Judgement } from './check.js';
 import { crashOf, describeExit } from './client-exit.js';
 import { clipJson } from './exchange.js';
+import { judgeMetaKeyNames } from './meta.js';
 import type { RunObservations } from './observations.js';
 import type { Received } from './ports.js';
 import {
@@ -739,6 +739,8 @@ type RunObs = RunObservations;
 
 /** What the client sent in the run (every scenario), in order. */
 const clientMessages = (obs: RunObs): WireEvent[] => obs.events.filter((e) => e.dir === 'in' && (e.kind === 'message' || Array.isArray(e.message)));
+/** Single messages the client sent outside the near-valid scenario: what it sends after near-valid answers may carry their broken values (client.near-valid-survives judges that). */
+const judgedClientMessages = (obs: RunObs): WireEvent[] => clientMessages(obs).filter((e) => !Array.isArray(e.message) && e.source !== NEAR_VALID_SCENARIO);
 
 /** The schema a client message is judged by: modern _meta names 2026-07-28; otherwise the legacy version of the run. */
 function schemaVersionOf(m: unknown, run: string): string {
@@ -783,8 +785,7 @@ const clientSchema = oracle({
   role: 'client',
   spec: SPEC_CLIENT.basic26,
   judge(obs) {
-    // What a client sends after near-valid answers may carry their broken values: client.near-valid-survives judges that.
-    const msgs = clientMessages(obs).filter((e) => !Array.isArray(e.message) && e.source !== NEAR_VALID_SCENARIO);
+    const msgs = judgedClientMessages(obs);
     if (msgs.length === 0) return untestable('the client sent no message');
     const problems: Evidence[] = [];
     for (const e of msgs) {
@@ -896,15 +897,7 @@ const metaKeyNames = oracle({
   versions: ALL_VERSIONS,
   role: 'client',
   spec: SPEC_CLIENT.basic26,
-  judge(obs) {
-    // After near-valid answers a client may pass broken values along: client.near-valid-survives judges that run.
-    const msgs = clientMessages(obs).filter((e) => !Array.isArray(e.message) && e.source !== NEAR_VALID_SCENARIO);
-    if (msgs.length === 0) return untestable('the client sent no message');
-    const bad = msgs.flatMap((e) => metaKeyFindings(e.message).map((f) => ({ e, f })));
-    if (bad.length) return violated(`${new Set(bad.map(({ f }) => f.key)).size} invalid _meta key(s) or extension id(s); first: ${JSON.stringify(bad[0].f.key)} (${bad[0].f.problem})`,
-      bad.slice(0, 3).map(({ e, f }) => ({ what: `key ${JSON.stringify(f.key)}: ${f.problem}`, actual: clipJson(e.message), pointer: f.pointer, seq: [e.seq] })));
-    return holds(`${msgs.length} client messages, every _meta key and extension id well-formed`);
-  },
+  judge: (obs) => judgeMetaKeyNames(judgedClientMessages(obs), 'client'),
 });
 
 /** The client's HTTP POSTs in the run. */

@@ -4,7 +4,8 @@
 import { SPEC } from '../protocol/spec-links.js';
 import { ALL_VERSIONS, MODERN } from '../protocol/versions.js';
 import { metaKeyFindings } from '../protocol/meta-keys.js';
-import { holds, oracle, untestable, violated } from './check.js';
+import { holds, oracle, untestable, violated, type Judgement } from './check.js';
+import type { WireEvent } from '../results/wire.js';
 import { clipJson, errorCode, errorOf, evidence, isObj, outcome, unanswerable } from './exchange.js';
 import type { Exchange } from './ports.js';
 import { META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION } from '../protocol/meta.js';
@@ -36,6 +37,18 @@ function capabilityErrorProblem(ex: Exchange, http: boolean): string | undefined
   return undefined;
 }
 
+/** MT-10, MT-11 over what one side sent (meta.key-names, client.meta-key-names). */
+export function judgeMetaKeyNames(sent: WireEvent[], sender: 'server' | 'client'): Judgement {
+  if (sent.length === 0) return untestable(`the ${sender} sent no message`);
+  const bad = sent.flatMap((e) => metaKeyFindings(e.message).map((f) => ({ e, f })));
+  if (bad.length) {
+    const keys = new Set(bad.map(({ f }) => f.key));
+    return violated(`${keys.size} invalid _meta key(s) or extension id(s) in ${new Set(bad.map(({ e }) => e.seq)).size} message(s); first: ${JSON.stringify(bad[0].f.key)} (${bad[0].f.problem})`,
+      bad.slice(0, 3).map(({ e, f }) => ({ what: `key ${JSON.stringify(f.key)}: ${f.problem}`, actual: clipJson(e.message), pointer: f.pointer, seq: [e.seq] })));
+  }
+  return holds(`${sent.length} ${sender === 'client' ? 'client ' : ''}messages, every _meta key and extension id well-formed`);
+}
+
 export const metaChecks = [
   oracle({
     id: 'meta.required-keys',
@@ -60,15 +73,7 @@ export const metaChecks = [
     versions: ALL_VERSIONS,
     spec: SPEC.basic26,
     judge({ events }) {
-      const inbound = events.filter((e) => e.dir === 'in' && e.kind === 'message');
-      if (inbound.length === 0) return untestable('the server sent no message');
-      const bad = inbound.flatMap((e) => metaKeyFindings(e.message).map((f) => ({ e, f })));
-      if (bad.length) {
-        const keys = [...new Set(bad.map(({ f }) => f.key))];
-        return violated(`${keys.length} invalid _meta key(s) or extension id(s) in ${new Set(bad.map(({ e }) => e.seq)).size} message(s); first: ${JSON.stringify(bad[0].f.key)} (${bad[0].f.problem})`,
-          bad.slice(0, 3).map(({ e, f }) => ({ what: `key ${JSON.stringify(f.key)}: ${f.problem}`, actual: clipJson(e.message), pointer: f.pointer, seq: [e.seq] })));
-      }
-      return holds(`${inbound.length} messages, every _meta key and extension id well-formed`);
+      return judgeMetaKeyNames(events.filter((e) => e.dir === 'in' && e.kind === 'message'), 'server');
     },
   }),
   oracle({
