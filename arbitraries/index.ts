@@ -3,7 +3,7 @@ export { messages, McpMessages, methodIndex, type MethodInfo, type MessageArbitr
 export { valid, nearValid, schemaArbitraries, definitionArbitraries, type SchemaArbitraries } from './schema-arbitraries.js';
 export { type NearValid, type ViolationLabel, NotMutableError, confirms } from './near-valid.js';
 export { UnsatisfiableSchemaError, type GenOptions } from './valid.js';
-export { runProperty, evaluateCases, shrinkFailure, type PropertyOptions, type PropertyOutcome, type Counterexample, type Evaluated } from './property.js';
+export { runProperty, evaluateCases, startCases, settleCases, shrinkFailure, type Started, type PropertyOptions, type PropertyOutcome, type Counterexample, type Evaluated } from './property.js';
 export {
   loadSchema, loadSchemaFile, schemaFromObject, SchemaDocument, SchemaLookupError, SPEC_VERSIONS, VENDORED_SCHEMAS,
   type SpecVersion, type SchemaNode,

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { messages } from '../../arbitraries/messages.js';
 import type { NearValid } from '../../arbitraries/near-valid.js';
-import { evaluateCases, shrinkFailure, type Counterexample, type Evaluated } from '../../arbitraries/property.js';
+import { settleCases, shrinkFailure, startCases, type Counterexample, type Evaluated } from '../../arbitraries/property.js';
 import { isObj } from '../../protocol/jsonrpc.js';
 import { ALL_VERSIONS } from '../../protocol/versions.js';
 import type { Exchange, Session } from '../ports.js';
@@ -77,26 +77,29 @@ export const nearValidRequests = scenario<NearValidObs>({
     const m = messages(ctx.version);
     const methods = fuzzableMethods(ctx.session);
     const arb = fc.oneof(...methods.map((method) => m.request(method).nearValid.map((nearValid) => ({ method, nearValid }))));
-    // Shrinking a silence costs a timeout per level; these messages are side-effect free, so a
-    // candidate unanswered for a moment is taken as silent and the next level starts beside it.
-    // Nothing starts after one timeout: shrinking ends within two. The cases themselves all go out
-    // at once (up to 32), so a target that drops them all costs one timeout, not one per batch.
+    // Shrinking a silence costs a timeout per level; these messages are side-effect free, so a case or
+    // candidate unanswered for a moment is taken as silent and the next level starts beside it, even
+    // while the cases themselves are still out. Nothing starts after one timeout: the scenario ends
+    // within two. The cases all go out at once (up to 32), so a target that drops them all costs one
+    // timeout, not one per batch.
     const opts = {
       seed: ctx.options.seed,
       numRuns: ctx.options.runs,
       concurrency: Math.min(32, ctx.options.runs),
       shrinkBudgetMs: ctx.options.timeoutMs,
       speculateAfterMs: Math.min(500, ctx.options.timeoutMs / 10),
+      // Guesses 500 ms apart while the cases wait out their timeout: eight levels deep before it ends.
+      maxSpeculative: 8,
     };
     const evaluate = (c: NearValidCase) => send(ctx, c);
-    const cases = await evaluateCases(arb, opts, evaluate);
-    const obs: NearValidObs = { seed: opts.seed, runs: opts.numRuns, cases };
+    const started = startCases(arb, opts, evaluate);
     // The two shrinks are independent: they wait side by side. For the second, silence is the pass:
     // a candidate slow to answer is likely not served, so its next siblings start beside it.
-    [obs.unanswered, obs.served] = await Promise.all([
-      shrinkFailure(arb, opts, cases, evaluate, unansweredCase),
-      shrinkFailure(arb, { ...opts, slowMeans: 'passes' }, cases, evaluate, servedCase),
+    const [unanswered, served] = await Promise.all([
+      shrinkFailure(arb, opts, started, evaluate, unansweredCase),
+      shrinkFailure(arb, { ...opts, slowMeans: 'passes' }, started, evaluate, servedCase),
     ]);
+    const obs: NearValidObs = { seed: opts.seed, runs: opts.numRuns, cases: await settleCases(started), unanswered, served };
     return obs;
   },
 });

@@ -4,7 +4,7 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { evaluateCases, shrinkFailure } from '../../arbitraries/property.js';
+import { evaluateCases, settleCases, shrinkFailure, startCases } from '../../arbitraries/property.js';
 
 const arb = fc.array(fc.integer({ min: 0, max: 1000 }), { maxLength: 12 });
 /** Fails when some element is at least 300 and the array has at least two elements. */
@@ -144,5 +144,74 @@ describe('shrinkFailure', () => {
     const speculative = await shrinkFailure(arb, { ...opts, maxShrinkEvaluations: 12, speculateAfterMs: 20, shrinkBudgetMs: 60_000 }, quick, slowPeer, (failed) => failed);
     expect(speculative?.value).toEqual(sequential?.value);
     expect(speculative?.path).toEqual(sequential?.path);
+  });
+});
+
+describe('shrinkFailure beside cases still under way', () => {
+  it('silent cases: shrinking starts before the cases are in, and the outcome is the sequential one', async () => {
+    // Failing cases and candidates are silent for SILENCE ms; passing ones answer at once.
+    const SILENCE = 1200;
+    const silentPeer = async (xs: number[]) => {
+      await sleep(bad(xs) ? SILENCE : 5);
+      return bad(xs);
+    };
+    const quick = await evaluateCases(arb, opts, async (xs) => bad(xs));
+    const sequential = await shrinkFailure(arb, { ...opts, maxShrinkEvaluations: 25 }, quick, async (xs) => bad(xs), (failed) => failed);
+    const began = Date.now();
+    const cases = startCases(arb, { ...opts, concurrency: 40 }, silentPeer);
+    const speculative = await shrinkFailure(arb, { ...opts, maxShrinkEvaluations: 25, speculateAfterMs: 50, maxSpeculative: 4, shrinkBudgetMs: 60_000 }, cases, silentPeer, (failed) => failed);
+    const took = Date.now() - began;
+    expect(speculative?.value).toEqual(sequential?.value);
+    expect(speculative?.path).toEqual(sequential?.path);
+    expect(speculative?.shrinks).toEqual(sequential?.shrinks);
+    expect(sequential!.shrinks).toBeGreaterThanOrEqual(3);
+    // One after another, the cases and the levels would cost (1 + shrinks) silences; side by side the
+    // first levels waited beside the cases.
+    expect(took).toBeLessThan(0.6 * (1 + sequential!.shrinks) * SILENCE);
+    // The cases' own outcomes are all there afterwards, in order.
+    const settled = await settleCases(cases);
+    expect(settled.map((c) => c.result)).toEqual(quick.map((c) => c.result));
+  });
+
+  it('a failing case after a slow passing one: the first failing case is still the one shrunk', async () => {
+    // Case 0 passes slowly; every later case answers at once. The first failure is the first
+    // failing case in order, whatever answered first.
+    let n = 0;
+    const peer = async (xs: number[]) => {
+      const slow = n++ === 0;
+      await sleep(slow ? 300 : 5);
+      return bad(xs);
+    };
+    const quick = await evaluateCases(arb, opts, async (xs) => bad(xs));
+    const sequential = await shrinkFailure(arb, { ...opts, maxShrinkEvaluations: 8 }, quick, async (xs) => bad(xs), (failed) => failed);
+    const cases = startCases(arb, { ...opts, concurrency: 4 }, peer);
+    const speculative = await shrinkFailure(arb, { ...opts, maxShrinkEvaluations: 8, speculateAfterMs: 20, shrinkBudgetMs: 60_000 }, cases, async (xs) => bad(xs), (failed) => failed);
+    expect(speculative?.path).toEqual(sequential?.path);
+    expect(speculative?.value).toEqual(sequential?.value);
+  });
+
+  it('a case that throws rejects the search and its settled outcomes, never an unhandled rejection', async () => {
+    const cases = startCases(arb, opts, async (xs) => {
+      if (xs.length > 3) throw new Error('the peer went away');
+      return bad(xs);
+    });
+    await expect(settleCases(cases)).rejects.toThrow('the peer went away');
+    await expect(shrinkFailure(arb, opts, cases, async (xs) => bad(xs), (failed) => failed)).rejects.toThrow('the peer went away');
+  });
+
+  it('starts no more than `concurrency` cases at once, in order', async () => {
+    let inFlight = 0;
+    let most = 0;
+    const order: number[][] = [];
+    const cases = startCases(arb, { ...opts, concurrency: 3 }, async (xs) => {
+      order.push(xs);
+      most = Math.max(most, ++inFlight);
+      await sleep(5);
+      inFlight--;
+      return bad(xs);
+    });
+    await settleCases(cases);
+    expect(most).toBe(3);
+    expect(order).toEqual(cases.map((c) => c.value));
   });
 });
