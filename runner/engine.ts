@@ -27,8 +27,8 @@ export interface Driver {
   /** Reach the peer once: era, and what it declares. Throws when it cannot be started or reached. (The server driver may be started before the engine runs; the engine's call then joins that start.) */
   start(signal: AbortSignal): Promise<{ era: EraInfo; peer: PeerInfo }>;
   runScenario(s: Scenario, signal: AbortSignal): Promise<ScenarioOutcome>;
-  /** Once every scenario has ended: end what they shared (before the oracles look at the run). */
-  afterScenarios?(): Promise<void>;
+  /** Once every scenario has ended: end what they shared (before the oracles look at the run); `signal` is the run's end. */
+  afterScenarios?(signal: AbortSignal): Promise<void>;
   observations(): RunObservations;
   /** Findings about the target seen while running (crashes, hangs, ...), and mcpspec's own problems. */
   findings(): Finding[];
@@ -209,7 +209,7 @@ export async function runSuite(driver: Driver, opts: EngineOptions): Promise<Run
       }
     });
     await Promise.all(workers);
-    await driver.afterScenarios?.();
+    await driver.afterScenarios?.(stop.signal);
 
     // Oracles: invariants judged over every message of the run.
     const observations = driver.observations();

@@ -8,6 +8,7 @@
 // except Host, Connection and Content-Length.
 
 import { createParser } from 'eventsource-parser';
+import { BackgroundReads } from './background-reads.js';
 import { MAX_BODY_BYTES, readBounded } from './bounded-reader.js';
 import { checkHeaders, sendHttp, type HttpResponse } from './http-request.js';
 import { applyHeaderOverrides, modernHeadersFor } from '../protocol/http-headers.js';
@@ -33,6 +34,11 @@ export interface HttpTransportOptions {
   paramHeaders?: ParamHeaderBook;
   /** Timeout for the DELETE sent on close and for replies to server requests. Default 2000 ms. */
   auxTimeoutMs?: number;
+  /**
+   * Where the rest of answered SSE streams is read on (see drainRest): shared by a run, which waits
+   * for them before judging. Without it the transport keeps its own, and close() waits for them.
+   */
+  backgroundReads?: BackgroundReads;
 }
 
 
@@ -73,6 +79,9 @@ export class HttpTransport implements Transport {
   private closedInfo?: CloseInfo;
   private lastSent?: string;
   private readonly replies = new Set<Promise<void>>();
+  /** Answered SSE streams still open, read on in the background (see drainRest). */
+  private readonly drains: BackgroundReads;
+  private readonly ownDrains: boolean;
   private readonly maxBody: number;
   private readonly auxTimeoutMs: number;
   private readonly paramHeaders: ParamHeaderBook;
@@ -85,6 +94,8 @@ export class HttpTransport implements Transport {
     this.maxBody = opts.maxBodyBytes ?? MAX_BODY_BYTES;
     this.paramHeaders = opts.paramHeaders ?? new ParamHeaderBook();
     this.auxTimeoutMs = opts.auxTimeoutMs ?? 2000;
+    this.ownDrains = !opts.backgroundReads;
+    this.drains = opts.backgroundReads ?? new BackgroundReads();
   }
 
   get closed(): CloseInfo | undefined {
@@ -154,6 +165,12 @@ export class HttpTransport implements Transport {
     let streamBroken = false;
     let sseRead: 'ended' | 'open' | undefined;
     const eventIds: string[] = [];
+    /** SSE: whether the first event was a priming event (an id, empty data: HL-04). */
+    let primed: boolean | undefined;
+    /** SSE: how the stream went on after its response, when known at once. */
+    let afterAnswer: HttpOutcome['sseAfterAnswer'];
+    /** SSE: the answered stream was still open after the grace; set once the outcome exists. */
+    let drainLater: ((http: HttpOutcome) => void) | undefined;
     const timer = setTimeout(() => {
       if (!answered) timedOut = true;
       controller.abort();
@@ -276,6 +293,7 @@ export class HttpTransport implements Transport {
         const parser = createParser({
           onEvent: (ev) => {
             if (ev.id !== undefined && ev.id !== '') eventIds.push(ev.id);
+            primed ??= ev.id !== undefined && ev.id !== '' && ev.data === '';
             if (finishedEarly && !readToEnd && !trailing) return;
             if (ev.data === '') return; // priming event (HL-04): carries only an id
             const data: Record<string, unknown> = {};
@@ -310,6 +328,7 @@ export class HttpTransport implements Transport {
         const out = await Promise.race([reading, answer.then(() => undefined)]);
         if (out?.overflow) this.noteOversize();
         if (finishedEarly && readToEnd) sseRead = 'ended';
+        if (finishedEarly && (readToEnd || trailing)) afterAnswer = 'ended';
         else if (answered) {
           // The response arrived; the rest of the stream is not wanted (IR-15: after an
           // InputRequiredResult it is, see trailing). Servers usually end the stream right after
@@ -321,7 +340,13 @@ export class HttpTransport implements Transport {
             new Promise<false>((resolve) => (grace = setTimeout(() => resolve(false), DRAIN_GRACE_MS))),
           ]);
           clearTimeout(grace);
-          if (!ended) controller.abort();
+          if (ended) afterAnswer = 'ended';
+          else {
+            // Read on in the background until the stream ends or the request's timeout runs out:
+            // whether the server ends a stream after its response (HL-04, HM-04) is known only then.
+            const remainingMs = opts.timeoutMs - (Date.now() - started);
+            drainLater = (http) => this.drainRest(reading, controller, remainingMs, opts.signal, http, head.seq);
+          }
         } else if (waitsForId && response === undefined) {
           this.recorder.note('http', 'stream-ended', `SSE stream ended without a response with id ${JSON.stringify(opts.expectId)}`);
           streamBroken = true;
@@ -338,10 +363,12 @@ export class HttpTransport implements Transport {
         // The answer came, but the stream stayed open until the timeout.
         timedOut = false;
         sseRead = 'open';
+        afterAnswer = 'open';
       } else if (trailing) {
         // After an InputRequiredResult the stream was read on until its end or the timeout (IR-15):
         // the answer itself came in time.
         timedOut = false;
+        afterAnswer = 'open';
         controller.abort();
         this.recorder.note('http', 'stream-open', 'the SSE stream stayed open after its InputRequiredResult until the timeout');
       } else if (timedOut) {
@@ -356,12 +383,49 @@ export class HttpTransport implements Transport {
     const http: HttpOutcome = { status: res.status, headers: resHeaders, body: bodyText };
     if (contentType !== undefined) http.contentType = contentType;
     if (eventIds.length) http.eventIds = eventIds;
+    if (primed !== undefined) http.ssePrimed = primed;
+    if (afterAnswer) http.sseAfterAnswer = afterAnswer;
+    drainLater?.(http);
     return result({ ...(streamBroken && response === undefined ? { http, streamBroken: true } : { http }), ...(sseRead ? { sseRead } : {}) });
   }
 
+  /**
+   * The rest of an answered SSE stream, read and dropped in the background until the stream ends
+   * (`sseAfterAnswer: 'ended'`) or the request's timeout runs out (`'open'`, and the stream is cut).
+   * The run ending first leaves it unknown. Each is bounded by its request's timeout.
+   */
+  private drainRest(reading: Promise<{ overflow: boolean }>, controller: AbortController, remainingMs: number, signal: AbortSignal | undefined, http: HttpOutcome, headSeq: number): void {
+    let finish!: (how: 'ended' | 'open' | undefined) => void;
+    const drained = new Promise<void>((resolve) => {
+      let done = false;
+      finish = (how) => {
+        if (done) return;
+        done = true;
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        if (how) http.sseAfterAnswer = how;
+        if (how === 'open') {
+          this.recorder.note('http', 'stream-open', 'the SSE stream stayed open after its response until the request timeout', { headSeq });
+        }
+        if (how !== 'ended') controller.abort();
+        resolve();
+      };
+      const onAbort = () => finish(undefined);
+      const timer = setTimeout(() => finish('open'), Math.max(0, remainingMs));
+      if (signal?.aborted) return finish(undefined);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      // A stream cut by the server (a reset) after its response has ended too; one past the body cap is unknown.
+      reading.then((o) => finish(o.overflow ? undefined : 'ended'), () => finish('ended'));
+    });
+    this.drains.add(drained, () => finish(undefined));
+  }
+
   async close(): Promise<CloseInfo | undefined> {
-    // Let in-flight replies to server requests finish (bounded).
-    await Promise.race([Promise.allSettled([...this.replies]), new Promise((r) => setTimeout(r, this.auxTimeoutMs).unref())]);
+    // Let in-flight replies to server requests finish (bounded), and answered streams end (each bounded by its request's timeout).
+    await Promise.all([
+      Promise.race([Promise.allSettled([...this.replies]), new Promise((r) => setTimeout(r, this.auxTimeoutMs).unref())]),
+      this.ownDrains ? this.drains.settled() : undefined,
+    ]);
     if (this.sessionId !== undefined && !this.borrowed && !this.closedInfo && this.reachable) {
       // HL-07: a client SHOULD end its session with DELETE; 405 means the server does not allow it.
       try {

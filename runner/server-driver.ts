@@ -19,6 +19,7 @@ import { openSession, STARTUP_ALLOWANCE_MS, STARTUP_FACTOR } from './session.js'
 import { ParamHeaderBook } from './param-header-book.js';
 import { StdioTransport } from './stdio-transport.js';
 import { makeSandbox, type EnvOptions, type TargetSandbox } from './target-env.js';
+import { BackgroundReads } from './background-reads.js';
 import { TargetStartError, type Transport, type TransportFactory } from './transport.js';
 
 export type ServerTarget = { kind: 'stdio'; command: string; args: string[]; cwd?: string } | { kind: 'http'; url: string; headers?: Record<string, string> };
@@ -55,6 +56,8 @@ export class ServerDriver implements Driver {
   /** Legacy HTTP: the first session, kept open for the scenarios that share a session (ended by afterScenarios). */
   private shared?: LegacySession;
   private slowNoted = false;
+  /** HTTP: the rest of answered SSE streams, read on until they end (http.sse-ends-after-response). */
+  private readonly backgroundReads = new BackgroundReads();
 
   constructor(
     readonly spec: ServerTarget,
@@ -66,11 +69,12 @@ export class ServerDriver implements Driver {
     if (spec.kind === 'stdio') this.sandbox = makeSandbox(opts.env, spec.cwd);
     // Whichever session listed the tools, every HTTP tools/call of the run mirrors their x-mcp-header arguments.
     const paramHeaders = new ParamHeaderBook();
+    const backgroundReads = this.backgroundReads;
     this.factory = (recorder) => {
       // A pretty-printed message is read anyway (stdio.newline-framing still fails on the note), so one
       // framing mistake is reported once instead of as a cascade of timeouts.
       if (spec.kind === 'stdio') return new StdioTransport({ command: spec.command, args: spec.args, cwd: this.sandbox!.cwd, env: this.sandbox!.env }, recorder, { acceptMultiLine: true });
-      return new HttpTransport({ url: spec.url, headers: spec.headers }, recorder, { paramHeaders });
+      return new HttpTransport({ url: spec.url, headers: spec.headers }, recorder, { paramHeaders, backgroundReads });
     };
   }
 
@@ -186,8 +190,10 @@ export class ServerDriver implements Driver {
     return { exchanges: this.exchanges, events: this.recorder.events(), version: this.version, transport: this.transport, deliberate: this.deliberate };
   }
 
-  async afterScenarios(): Promise<void> {
+  async afterScenarios(signal: AbortSignal): Promise<void> {
     await this.endShared();
+    // Streams still open after their answer end by their request's timeout, or now if the run ends.
+    await this.backgroundReads.settled(signal);
     this.noteCrashes();
     const { outboundProblems } = await import('./outbound-check.js');
     for (const problem of outboundProblems(this.exchanges, this.deliberate, this.version)) this.addFinding({ kind: 'harness', message: problem });
@@ -202,6 +208,7 @@ export class ServerDriver implements Driver {
   }
 
   async close(): Promise<void> {
+    this.backgroundReads.endAll();
     await this.endShared(); // a run cut short never reached afterScenarios
     this.sandbox?.dispose();
   }

@@ -204,6 +204,47 @@ export const httpChecks = [
     },
   }),
   oracle({
+    id: 'http.sse-priming',
+    title: 'an SSE answer starts with a priming event (an event id and empty data), so a client can resume it',
+    requirements: ['HL-04'],
+    level: 'SHOULD',
+    versions: ['2025-11-25'],
+    requires: HTTP,
+    spec: SPEC.transports25,
+    judge({ exchanges }) {
+      // Not initialize's: the version that asks for priming is agreed only by its answer.
+      const streams = exchanges.filter((ex) => ex.http?.ssePrimed !== undefined && ex.method !== 'initialize');
+      if (streams.length === 0) return untestable('no answer after initialize came as an SSE stream with an event');
+      const bad = streams.filter((ex) => !ex.http!.ssePrimed);
+      if (bad.length) {
+        const methods = [...new Set(bad.map((ex) => ex.method ?? 'request'))].join(', ');
+        return violated(`${bad.length} of ${streams.length} SSE answers do not start with a priming event (${methods}); a client whose connection drops has no event id to resume from`,
+          bad.slice(0, 3).map((ex) => evidence(`SSE answer to ${ex.method ?? 'a request'}`, ex, { expected: 'a first event with an id and empty data', actual: ex.http!.eventIds?.length ? `event ids ${ex.http!.eventIds.slice(0, 3).join(', ')}, the first event carrying data` : 'no event id on the stream' })));
+      }
+      return holds(`${streams.length} SSE answers, each primed with an event id`);
+    },
+  }),
+  oracle({
+    id: 'http.sse-ends-after-response',
+    title: 'an SSE answer ends its stream once the response is sent',
+    requirements: ['HL-04', 'HM-04'],
+    level: 'SHOULD',
+    versions: ALL_VERSIONS,
+    requires: HTTP,
+    spec: SPEC.http26,
+    judge({ exchanges }) {
+      const streams = exchanges.filter((ex) => ex.http?.sseAfterAnswer !== undefined);
+      if (streams.length === 0) return untestable('no answer came as an SSE stream that was read past its response');
+      const open = streams.filter((ex) => ex.http!.sseAfterAnswer === 'open');
+      if (open.length) {
+        const methods = [...new Set(open.map((ex) => ex.method ?? 'request'))].join(', ');
+        return violated(`${open.length} of ${streams.length} SSE answers kept their stream open after the response until the request timeout (${methods}); every such stream holds a connection`,
+          open.slice(0, 3).map((ex) => evidence(`SSE answer to ${ex.method ?? 'a request'}`, ex, { expected: 'the stream ends after the response', actual: `still open ${ex.timeoutMs} ms after the request was sent` })));
+      }
+      return holds(`${streams.length} SSE answers, each stream ended after its response`);
+    },
+  }),
+  oracle({
     id: 'http.sse-unbuffered',
     title: 'every SSE response stream carries X-Accel-Buffering: no, so proxies pass its events on at once',
     requirements: ['HM-04'],

@@ -34,9 +34,9 @@ function json(res: ServerResponse, status: number, body: unknown, headers: Recor
   res.end(JSON.stringify(body));
 }
 
-function sse(res: ServerResponse): (msg: unknown) => void {
+function sse(res: ServerResponse, prime = true): (msg: unknown) => void {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
-  res.write('id: 0\ndata: \n\n'); // priming event (HL-04)
+  if (prime) res.write('id: 0\ndata: \n\n'); // priming event (HL-04)
   let n = 1;
   return (msg) => res.write(`id: ${n++}\nevent: message\ndata: ${JSON.stringify(msg)}\n\n`);
 }
@@ -154,6 +154,12 @@ export async function startFakeHttp(opts: FakeHttpOptions): Promise<FakeHttp> {
           // response first, then the stream stays open: the client must stop reading on its own
           const send = sse(res);
           send({ jsonrpc: '2.0', id, result: { lingering: true } });
+          return;
+        }
+        case 'sse/unprimed': {
+          // No priming event: the result is the stream's first event; the stream ends after it.
+          sse(res, false)({ jsonrpc: '2.0', id, result: { primed: false } });
+          res.end();
           return;
         }
         case 'sse/server-request': {

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
+import { BackgroundReads } from '../../runner/background-reads.js';
 import { HttpTransport } from '../../runner/http-transport.js';
 import { decodeHeaderValue, encodeHeaderValue } from '../../protocol/http-headers.js';
 import { TargetStartError } from '../../runner/transport.js';
@@ -84,14 +85,66 @@ describe('HttpTransport', () => {
     expect(s.connections).toBe(1); // the initialize and all three streams on one kept-alive connection
   });
 
-  it('cuts an SSE stream that stays open after its response, and goes on on a new connection', async () => {
+  it('an SSE stream that stays open after its response does not hold up the exchange; the next goes on a new connection', async () => {
     const s = await fake({ mode: 'legacy' });
     const t = await legacyTransport(s);
     expect((await t.exchange(req(9, 'sse/linger'), { expectId: 9, timeoutMs: 5000 })).response).toBeDefined();
-    await new Promise((r) => setTimeout(r, 300)); // past the grace: the lingering stream's connection is closed
     const r = await t.exchange(req(10, 'sse/progress'), { expectId: 10, timeoutMs: 3000 });
     expect(r.response).toEqual({ jsonrpc: '2.0', id: 10, result: { done: true } });
     expect(s.connections).toBe(2);
+  });
+
+  it('tells whether an SSE answer was primed with an event id and empty data (HL-04)', async () => {
+    const s = await fake({ mode: 'legacy' });
+    const t = await legacyTransport(s);
+    const primed = await t.exchange(req(11, 'sse/progress'), { expectId: 11, timeoutMs: 3000 });
+    const unprimed = await t.exchange(req(12, 'sse/unprimed'), { expectId: 12, timeoutMs: 3000 });
+    expect(primed.http?.ssePrimed).toBe(true);
+    expect(unprimed.http?.ssePrimed).toBe(false);
+    expect(unprimed.response).toEqual({ jsonrpc: '2.0', id: 12, result: { primed: false } });
+    // A JSON answer has no stream to prime.
+    expect((await t.exchange(req(13, 'echo/headers'), { expectId: 13, timeoutMs: 3000 })).http?.ssePrimed).toBeUndefined();
+  });
+
+  it('an SSE stream ended after its response is "ended"; one still open at the request timeout is "open", known once the reads settle', async () => {
+    const s = await fake({ mode: 'legacy' });
+    const reads = new BackgroundReads();
+    const t = new HttpTransport({ url: s.url }, undefined, { backgroundReads: reads });
+    await t.exchange(req(0, 'initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } }), { expectId: 0, timeoutMs: 3000 });
+    const ended = await t.exchange(req(1, 'sse/progress'), { expectId: 1, timeoutMs: 3000 });
+    const began = Date.now();
+    const open = await t.exchange(req(2, 'sse/linger'), { expectId: 2, timeoutMs: 600 });
+    // The exchange came back with its answer at once; the stream's fate is not known yet.
+    expect(open.response).toEqual({ jsonrpc: '2.0', id: 2, result: { lingering: true } });
+    expect(open.http?.sseAfterAnswer).toBeUndefined();
+    expect(reads.size).toBe(1);
+    await reads.settled();
+    expect(Date.now() - began).toBeGreaterThanOrEqual(550); // never decided before the request's timeout
+    expect(ended.http?.sseAfterAnswer).toBe('ended');
+    expect(open.http?.sseAfterAnswer).toBe('open');
+    expect(t.recorder.events().some((e) => e.note === 'stream-open')).toBe(true);
+  });
+
+  it('the run ending leaves a stream still open after its answer unknown, at once', async () => {
+    const s = await fake({ mode: 'legacy' });
+    const reads = new BackgroundReads();
+    const t = new HttpTransport({ url: s.url }, undefined, { backgroundReads: reads });
+    await t.exchange(req(0, 'initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } }), { expectId: 0, timeoutMs: 3000 });
+    const open = await t.exchange(req(2, 'sse/linger'), { expectId: 2, timeoutMs: 60_000 });
+    const run = new AbortController();
+    const began = Date.now();
+    setTimeout(() => run.abort(), 100);
+    await reads.settled(run.signal);
+    expect(Date.now() - began).toBeLessThan(2000);
+    expect(open.http?.sseAfterAnswer).toBeUndefined();
+  });
+
+  it('without a shared registry, close() waits for the stream still open after its answer (bounded by its timeout)', async () => {
+    const s = await fake({ mode: 'legacy' });
+    const t = await legacyTransport(s);
+    const open = await t.exchange(req(2, 'sse/linger'), { expectId: 2, timeoutMs: 500 });
+    await t.close();
+    expect(open.http?.sseAfterAnswer).toBe('open');
   });
 
   it('times out an SSE stream that never answers, keeping what arrived', async () => {

@@ -73,3 +73,28 @@ describe('http.event-ids-unique (HL-06)', () => {
     expect(run([{ ...got(200, { contentType: 'application/json' }) }, {}]).outcome).toBe('untestable');
   });
 });
+
+describe('http.sse-priming (HL-04) and http.sse-ends-after-response (HL-04, HM-04)', () => {
+  const judgeOracle = (id: string, exchanges: Exchange[]) =>
+    CHECKS.find((c) => c.id === id)!.judge({ exchanges, events: [], version: '2025-11-25', transport: 'http', deliberate: () => false }, { era: 'legacy', version: '2025-11-25', transport: 'http', capabilities: {} });
+  const stream = (facts: { ssePrimed?: boolean; sseAfterAnswer?: 'ended' | 'open'; eventIds?: string[] }): Exchange => {
+    const ex = got(200, { contentType: 'text/event-stream' });
+    return { ...ex, http: { ...ex.http!, ...facts } };
+  };
+  it('priming: every SSE answer with an event starts with an id and empty data; JSON answers are not judged', () => {
+    expect(judgeOracle('http.sse-priming', [got(200, { contentType: 'application/json' })]).outcome).toBe('untestable');
+    expect(judgeOracle('http.sse-priming', [stream({ ssePrimed: true, eventIds: ['1', '2'] })]).outcome).toBe('holds');
+    // initialize's stream: the version that asks for priming is not agreed yet.
+    expect(judgeOracle('http.sse-priming', [{ ...stream({ ssePrimed: false }), method: 'initialize' }]).outcome).toBe('untestable');
+    expect(judgeOracle('http.sse-priming', [stream({ ssePrimed: true }), stream({ ssePrimed: false, eventIds: ['7'] })])).toMatchObject({
+      outcome: 'violated',
+      message: expect.stringContaining('1 of 2 SSE answers'),
+      evidence: [expect.objectContaining({ actual: expect.stringContaining('event ids 7') })],
+    });
+  });
+  it('stream end: only a stream seen open at its request timeout counts against the server; an unknown end is not judged', () => {
+    expect(judgeOracle('http.sse-ends-after-response', [stream({})]).outcome).toBe('untestable');
+    expect(judgeOracle('http.sse-ends-after-response', [stream({ sseAfterAnswer: 'ended' }), stream({})])).toMatchObject({ outcome: 'holds', message: expect.stringContaining('1 SSE answers') });
+    expect(judgeOracle('http.sse-ends-after-response', [stream({ sseAfterAnswer: 'ended' }), stream({ sseAfterAnswer: 'open' })])).toMatchObject({ outcome: 'violated', message: expect.stringContaining('1 of 2') });
+  });
+});
