@@ -7,7 +7,7 @@
 // their case; values are sent as given; CR/LF/NUL are refused (we throw); nothing else is added
 // except Host, Connection and Content-Length.
 
-import { createParser } from 'eventsource-parser';
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { BackgroundReads } from './background-reads.js';
 import { MAX_BODY_BYTES, readBounded } from './bounded-reader.js';
 import { checkHeaders, sendHttp, type HttpResponse } from './http-request.js';
@@ -46,6 +46,12 @@ const ACCEPT_BOTH = 'application/json, text/event-stream';
 const LAST_SENT_CHARS = 4096;
 /** How long the rest of an answered SSE stream may take to end before its connection is cut. */
 const DRAIN_GRACE_MS = 20;
+/** Resumptions of one answer's stream (HL-04 polling); each waits the server's `retry`. */
+const MAX_RESUMES = 8;
+/** Wait before resuming a stream whose server named no `retry`. */
+const DEFAULT_RESUME_DELAY_MS = 200;
+/** A Last-Event-ID the server chose that cannot go in a header (no resumption then). */
+const HEADER_SAFE = /^[\x20-\x7e]*$/;
 
 
 /** Turn a network error (node:http, or undici's "fetch failed") into something a user can act on. */
@@ -171,6 +177,8 @@ export class HttpTransport implements Transport {
     let afterAnswer: HttpOutcome['sseAfterAnswer'];
     /** SSE: the answered stream was still open after the grace; set once the outcome exists. */
     let drainLater: ((http: HttpOutcome) => void) | undefined;
+    /** SSE, legacy: the server closed the answer's stream before the response; each resumption. */
+    const resumptions: NonNullable<HttpOutcome['resumed']> = [];
     const timer = setTimeout(() => {
       if (!answered) timedOut = true;
       controller.abort();
@@ -290,64 +298,82 @@ export class HttpTransport implements Transport {
     };
     try {
       if (isSse) {
-        const parser = createParser({
-          onEvent: (ev) => {
-            if (ev.id !== undefined && ev.id !== '') eventIds.push(ev.id);
-            primed ??= ev.id !== undefined && ev.id !== '' && ev.data === '';
-            if (finishedEarly && !readToEnd && !trailing) return;
-            if (ev.data === '') return; // priming event (HL-04): carries only an id
-            const data: Record<string, unknown> = {};
-            if (ev.id !== undefined) data.sseId = ev.id;
-            if (ev.event !== undefined) data.sseEvent = ev.event;
-            if (trailing) data.afterResponse = true;
-            const p = this.recordSseData(ev.data, data);
-            if (trailing) {
-              // IR-15: kept as evidence only (nothing may follow an InputRequiredResult on its stream).
-              messages.push(p.ok ? p.value : ev.data);
-              seq.push(this.recorder.lastSeq());
-              return;
-            }
-            if (p.ok && isJsonRpcMessage(p.value) && accept(p.value)) {
-              finishedEarly = true;
-              trailing = isInputRequired(response ?? firstResponse);
-            }
-          },
-        });
-        let onAnswer!: () => void;
-        const answer = new Promise<void>((resolve) => (onAnswer = resolve));
-        const reading = readBounded(res.body, this.maxBody, (t) => {
-          if (answered) return undefined; // the rest of the stream after the answer: dropped unread
-          keep(t);
-          parser.feed(t);
-          if (finishedEarly && !readToEnd && !trailing) {
-            answered = true;
-            onAnswer();
+        let lastEventId: string | undefined;
+        let retryMs: number | undefined;
+        const onEvent = (ev: EventSourceMessage) => {
+          if (ev.id !== undefined && ev.id !== '') {
+            eventIds.push(ev.id);
+            lastEventId = ev.id;
           }
-          return undefined;
-        });
-        const out = await Promise.race([reading, answer.then(() => undefined)]);
-        if (out?.overflow) this.noteOversize();
-        if (finishedEarly && readToEnd) sseRead = 'ended';
-        if (finishedEarly && (readToEnd || trailing)) afterAnswer = 'ended';
-        else if (answered) {
-          // The response arrived; the rest of the stream is not wanted (IR-15: after an
-          // InputRequiredResult it is, see trailing). Servers usually end the stream right after
-          // the response: a moment's wait for that end keeps the connection for the next request
-          // (cutting the stream closes it); a stream still open after that is cut.
-          let grace: NodeJS.Timeout | undefined;
-          const ended = await Promise.race([
-            reading.then(() => true, () => false),
-            new Promise<false>((resolve) => (grace = setTimeout(() => resolve(false), DRAIN_GRACE_MS))),
-          ]);
-          clearTimeout(grace);
-          if (ended) afterAnswer = 'ended';
-          else {
-            // Read on in the background until the stream ends or the request's timeout runs out:
-            // whether the server ends a stream after its response (HL-04, HM-04) is known only then.
-            const remainingMs = opts.timeoutMs - (Date.now() - started);
-            drainLater = (http) => this.drainRest(reading, controller, remainingMs, opts.signal, http, head.seq);
+          primed ??= ev.id !== undefined && ev.id !== '' && ev.data === '';
+          if (finishedEarly && !readToEnd && !trailing) return;
+          if (ev.data === '') return; // priming event (HL-04): carries only an id
+          const data: Record<string, unknown> = {};
+          if (ev.id !== undefined) data.sseId = ev.id;
+          if (ev.event !== undefined) data.sseEvent = ev.event;
+          if (trailing) data.afterResponse = true;
+          const p = this.recordSseData(ev.data, data);
+          if (trailing) {
+            // IR-15: kept as evidence only (nothing may follow an InputRequiredResult on its stream).
+            messages.push(p.ok ? p.value : ev.data);
+            seq.push(this.recorder.lastSeq());
+            return;
           }
-        } else if (waitsForId && response === undefined) {
+          if (p.ok && isJsonRpcMessage(p.value) && accept(p.value)) {
+            finishedEarly = true;
+            trailing = isInputRequired(response ?? firstResponse);
+          }
+        };
+        /** Read one SSE body (the answer's, or a resumed one) until the answer, or its end. */
+        const readStream = async (body: HttpResponse['body']) => {
+          const parser = createParser({ onEvent, onRetry: (ms) => (retryMs = ms) });
+          let onAnswer!: () => void;
+          const answer = new Promise<void>((resolve) => (onAnswer = resolve));
+          const reading = readBounded(body, this.maxBody, (t) => {
+            if (answered) return undefined; // the rest of the stream after the answer: dropped unread
+            keep(t);
+            parser.feed(t);
+            if (finishedEarly && !readToEnd && !trailing) {
+              answered = true;
+              onAnswer();
+            }
+            return undefined;
+          });
+          const out = await Promise.race([reading, answer.then(() => undefined)]);
+          if (out?.overflow) this.noteOversize();
+          if (finishedEarly && readToEnd) sseRead = 'ended';
+          if (finishedEarly && (readToEnd || trailing)) afterAnswer = 'ended';
+          else if (answered) {
+            // The response arrived; the rest of the stream is not wanted (IR-15: after an
+            // InputRequiredResult it is, see trailing). Servers usually end the stream right after
+            // the response: a moment's wait for that end keeps the connection for the next request.
+            let grace: NodeJS.Timeout | undefined;
+            const ended = await Promise.race([
+              reading.then(() => true, () => false),
+              new Promise<false>((resolve) => (grace = setTimeout(() => resolve(false), DRAIN_GRACE_MS))),
+            ]);
+            clearTimeout(grace);
+            if (ended) afterAnswer = 'ended';
+            else {
+              // Read on in the background until the stream ends or the request's timeout runs out:
+              // whether the server ends a stream after its response (HL-04, HM-04) is known only then.
+              const remainingMs = opts.timeoutMs - (Date.now() - started);
+              drainLater = (http) => this.drainRest(reading, controller, remainingMs, opts.signal, http, head.seq);
+            }
+          }
+          return out;
+        };
+        let out = await readStream(res.body);
+        // 2025-11-25 (HL-04): after an event with an id, a server may close the connection before
+        // the answer; the client waits `retry` ms and resumes the stream with GET and Last-Event-ID.
+        // 2026-07-28 streams are not resumable (HM-05): the session sends the request again instead.
+        for (let resumes = 0; !this.modern && method === 'POST' && waitsForId && !finishedEarly && !out?.overflow && lastEventId !== undefined && resumes < MAX_RESUMES; resumes++) {
+          resumptions.push(retryMs === undefined ? { afterEventId: lastEventId } : { afterEventId: lastEventId, retryMs });
+          const resumed = await this.resumeStream(lastEventId, retryMs, controller.signal, seq, () => Date.now() - started < opts.timeoutMs);
+          if (!resumed) break;
+          out = await readStream(resumed.body);
+        }
+        if (!finishedEarly && waitsForId && response === undefined) {
           this.recorder.note('http', 'stream-ended', `SSE stream ended without a response with id ${JSON.stringify(opts.expectId)}`);
           streamBroken = true;
         }
@@ -385,8 +411,46 @@ export class HttpTransport implements Transport {
     if (eventIds.length) http.eventIds = eventIds;
     if (primed !== undefined) http.ssePrimed = primed;
     if (afterAnswer) http.sseAfterAnswer = afterAnswer;
+    if (resumptions.length) http.resumed = resumptions;
     drainLater?.(http);
     return result({ ...(streamBroken && response === undefined ? { http, streamBroken: true } : { http }), ...(sseRead ? { sseRead } : {}) });
+  }
+
+  /**
+   * Resume a legacy SSE answer the server closed before its response (HL-04): wait the `retry` the
+   * server gave, then GET with Last-Event-ID. The SSE response to that, or undefined when the
+   * server refused it (the caller then treats the stream as broken). Aborted with the exchange.
+   */
+  private async resumeStream(lastEventId: string, retryMs: number | undefined, signal: AbortSignal, seq: number[], inTime: () => boolean): Promise<HttpResponse | undefined> {
+    if (!HEADER_SAFE.test(lastEventId)) {
+      this.recorder.note('http', 'stream-not-resumed', `the last event id ${JSON.stringify(lastEventId)} cannot be sent as a Last-Event-ID header`);
+      return undefined;
+    }
+    await new Promise<void>((resolve, reject) => {
+      if (signal.aborted) return reject(signal.reason);
+      const timer = setTimeout(() => {
+        signal.removeEventListener('abort', onAbort);
+        resolve();
+      }, retryMs ?? DEFAULT_RESUME_DELAY_MS);
+      const onAbort = () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+    if (!inTime()) return undefined;
+    const headers = { ...this.baseHeaders('GET', undefined), 'Last-Event-ID': lastEventId };
+    const sent = this.recorder.record({ dir: 'out', channel: 'http', raw: '', http: { method: 'GET', headers: redactHeaders(headers), url: this.target.url } });
+    seq.push(sent.seq);
+    this.recorder.note('http', 'stream-resumed', `the SSE stream closed before its response; resuming it after event ${JSON.stringify(lastEventId)}${retryMs !== undefined ? ` (retry ${retryMs} ms)` : ''}`, { lastEventId, retryMs: retryMs ?? null });
+    const res = await sendHttp(this.target.url, { method: 'GET', headers, signal });
+    const head = this.recorder.record({ dir: 'in', channel: 'http', kind: 'http-response', raw: '', http: { method: 'GET', status: res.status, headers: redactHeaders(res.headers), url: res.url } });
+    seq.push(head.seq);
+    if (res.status === 200 && res.headers['content-type']?.toLowerCase().startsWith('text/event-stream')) return res;
+    let text = '';
+    await readBounded(res.body, 64 * 1024, (t) => void (text += t)).catch(() => undefined);
+    if (text) this.recorder.record({ dir: 'in', channel: 'http', raw: text });
+    return undefined;
   }
 
   /**

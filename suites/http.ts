@@ -225,6 +225,28 @@ export const httpChecks = [
     },
   }),
   oracle({
+    id: 'http.sse-retry',
+    title: 'a server that closes an SSE answer before its response names a retry delay first, so the client knows when to resume',
+    requirements: ['HL-04'],
+    level: 'SHOULD',
+    versions: ['2025-11-25'],
+    requires: HTTP,
+    spec: SPEC.transports25,
+    judge({ exchanges, events }) {
+      // A request mcpspec cancelled gets no response: its stream ending early is not polling.
+      const cancelled = new Set(events.flatMap((e) => (e.dir === 'out' && isObj(e.message) && e.message.method === 'notifications/cancelled' && isObj(e.message.params) ? [JSON.stringify(e.message.params.requestId)] : [])));
+      const closed = exchanges.filter((ex) => !cancelled.has(JSON.stringify(ex.id))).flatMap((ex) => (ex.http?.resumed ?? []).map((r) => ({ ex, ...r })));
+      if (closed.length === 0) return untestable('the server closed no SSE answer before its response (it did not poll)');
+      const bare = closed.filter((c) => c.retryMs === undefined);
+      if (bare.length) {
+        const methods = [...new Set(bare.map((c) => c.ex.method ?? 'request'))].join(', ');
+        return violated(`${bare.length} of ${closed.length} SSE answers closed before their response named no retry delay (${methods}); a client has to guess when to resume`,
+          bare.slice(0, 3).map((c) => evidence(`SSE answer to ${c.ex.method ?? 'a request'}, closed after event ${JSON.stringify(c.afterEventId)}`, c.ex, { expected: 'a retry field before the connection closes', actual: 'no retry field on the stream' })));
+      }
+      return holds(`${closed.length} SSE answers closed before their response, each after naming a retry delay (${[...new Set(closed.map((c) => c.retryMs))].join(', ')} ms)`);
+    },
+  }),
+  oracle({
     id: 'http.sse-ends-after-response',
     title: 'an SSE answer ends its stream once the response is sent',
     requirements: ['HL-04', 'HM-04'],

@@ -24,6 +24,11 @@ export interface HttpOutcome {
    * Absent: not known (the run ended first, or the answer was not read that far).
    */
   sseAfterAnswer?: 'ended' | 'open';
+  /**
+   * SSE, legacy: the server closed the answer's stream before the response, and mcpspec resumed it
+   * (GET with Last-Event-ID, HL-04): the event it resumed after, and the `retry` the stream had named.
+   */
+  resumed?: { afterEventId: string; retryMs?: number }[];
 }
 
 export interface Exchange {

@@ -44,6 +44,8 @@ function sse(res: ServerResponse, prime = true): (msg: unknown) => void {
 export async function startFakeHttp(opts: FakeHttpOptions): Promise<FakeHttp> {
   const seen: SeenRequest[] = [];
   const waiters = new Map<unknown, (msg: unknown) => void>();
+  /** Answers of polled streams, by the last event id sent before the server closed the stream. */
+  const polled = new Map<string, { answer: unknown; nextId: string }>();
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -56,6 +58,14 @@ export async function startFakeHttp(opts: FakeHttpOptions): Promise<FakeHttp> {
         return;
       }
       if (req.method === 'GET') {
+        // Resuming a polled stream (sse/poll): its answer, after the event the client names.
+        const parked = polled.get(String(req.headers['last-event-id']));
+        if (parked) {
+          polled.delete(String(req.headers['last-event-id']));
+          res.writeHead(200, { 'content-type': 'text/event-stream' });
+          res.end(`id: ${parked.nextId}\nevent: message\ndata: ${JSON.stringify(parked.answer)}\n\n`);
+          return;
+        }
         res.writeHead(405, { allow: 'POST' }).end();
         return;
       }
@@ -154,6 +164,20 @@ export async function startFakeHttp(opts: FakeHttpOptions): Promise<FakeHttp> {
           // response first, then the stream stays open: the client must stop reading on its own
           const send = sse(res);
           send({ jsonrpc: '2.0', id, result: { lingering: true } });
+          return;
+        }
+        case 'sse/poll': {
+          // HL-04 polling: a priming event with retry, then the server closes the stream before the
+          // answer; the answer waits for a GET with Last-Event-ID (handled above).
+          res.writeHead(200, { 'content-type': 'text/event-stream' });
+          polled.set(`p-${String(id)}`, { answer: { jsonrpc: '2.0', id, result: { resumed: true } }, nextId: `p-${String(id)}-2` });
+          res.end(`retry: 150\nid: p-${String(id)}\ndata: \n\n`);
+          return;
+        }
+        case 'sse/poll-lost': {
+          // Closed before the answer, and nothing parked: a GET to resume gets 405.
+          res.writeHead(200, { 'content-type': 'text/event-stream' });
+          res.end(`retry: 50\nid: lost-${String(id)}\ndata: \n\n`);
           return;
         }
         case 'sse/unprimed': {

@@ -94,6 +94,41 @@ describe('HttpTransport', () => {
     expect(s.connections).toBe(2);
   });
 
+  it('resumes a legacy SSE answer the server closed before its response: waits its retry, then GET with Last-Event-ID (HL-04)', async () => {
+    const s = await fake({ mode: 'legacy' });
+    const t = await legacyTransport(s);
+    const r = await t.exchange(req(21, 'sse/poll'), { expectId: 21, timeoutMs: 3000 });
+    expect(r.response).toEqual({ jsonrpc: '2.0', id: 21, result: { resumed: true } });
+    expect(r.streamBroken).toBeUndefined();
+    expect(r.http?.eventIds).toEqual(['p-21', 'p-21-2']);
+    const get = s.seen.at(-1)!;
+    expect(get.method).toBe('GET');
+    expect(get.headers['last-event-id']).toBe('p-21');
+    expect(get.headers['mcp-session-id']).toBe('sess-123');
+    expect(r.elapsedMs).toBeGreaterThanOrEqual(140); // the server's retry (150 ms) was respected
+    expect(t.recorder.events().some((e) => e.note === 'stream-resumed')).toBe(true);
+  });
+
+  it('a modern stream is not resumed (HM-05): it is broken, and the session sends the request again', async () => {
+    const s = await fake({ mode: 'legacy' });
+    const t = await legacyTransport(s);
+    t.setModernHeaders(true);
+    const r = await t.exchange(req(22, 'sse/poll'), { expectId: 22, timeoutMs: 3000 });
+    expect(r.response).toBeUndefined();
+    expect(r.streamBroken).toBe(true);
+    expect(s.seen.some((x) => x.method === 'GET')).toBe(false);
+  });
+
+  it('a resumption the server refuses leaves the stream broken, with the refusal recorded', async () => {
+    const s = await fake({ mode: 'legacy' });
+    const t = await legacyTransport(s);
+    const r = await t.exchange(req(23, 'sse/poll-lost'), { expectId: 23, timeoutMs: 3000 });
+    expect(r.response).toBeUndefined();
+    expect(r.streamBroken).toBe(true);
+    expect(s.seen.filter((x) => x.method === 'GET').map((x) => x.headers['last-event-id'])).toEqual(['lost-23']);
+    expect(t.recorder.events().some((e) => e.kind === 'http-response' && e.http?.method === 'GET' && e.http.status === 405)).toBe(true);
+  });
+
   it('tells whether an SSE answer was primed with an event id and empty data (HL-04)', async () => {
     const s = await fake({ mode: 'legacy' });
     const t = await legacyTransport(s);

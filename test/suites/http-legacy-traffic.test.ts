@@ -98,3 +98,22 @@ describe('http.sse-priming (HL-04) and http.sse-ends-after-response (HL-04, HM-0
     expect(judgeOracle('http.sse-ends-after-response', [stream({ sseAfterAnswer: 'ended' }), stream({ sseAfterAnswer: 'open' })])).toMatchObject({ outcome: 'violated', message: expect.stringContaining('1 of 2') });
   });
 });
+
+describe('http.sse-retry (HL-04)', () => {
+  const oracle = CHECKS.find((c) => c.id === 'http.sse-retry')!;
+  const polled = (id: string, resumed: { afterEventId: string; retryMs?: number }[]): Exchange => {
+    const ex = got(200, { contentType: 'text/event-stream' });
+    return { ...ex, id, http: { ...ex.http!, resumed } };
+  };
+  const cancel = (requestId: string) => ({ seq: 9, dir: 'out', message: { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId } } });
+  const run = (exchanges: Exchange[], events: unknown[] = []) =>
+    oracle.judge({ exchanges, events: events as never, version: '2025-11-25', transport: 'http', deliberate: () => false }, { era: 'legacy', version: '2025-11-25', transport: 'http', capabilities: {} });
+  it('judges streams closed before their response: each must have named a retry delay', () => {
+    expect(run([got(200, { contentType: 'text/event-stream' })]).outcome).toBe('untestable');
+    expect(run([polled('a', [{ afterEventId: '1', retryMs: 100 }])])).toMatchObject({ outcome: 'holds', message: expect.stringContaining('100 ms') });
+    expect(run([polled('a', [{ afterEventId: '1', retryMs: 100 }]), polled('b', [{ afterEventId: '5' }])])).toMatchObject({ outcome: 'violated', message: expect.stringContaining('1 of 2') });
+  });
+  it('a request mcpspec cancelled is not judged: its stream ending without a response is no polling', () => {
+    expect(run([polled('b', [{ afterEventId: '5' }])], [cancel('b')]).outcome).toBe('untestable');
+  });
+});
