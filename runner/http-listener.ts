@@ -6,18 +6,23 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isJsonRpcMessage, serializeBody, tryParseJson } from '../protocol/jsonrpc.js';
-import type { Received, ScriptedHandler } from '../suites/ports.js';
+import type { Received, ScriptedHandler, ScriptedReply } from '../suites/ports.js';
 import { redactHeaders } from './redact.js';
 import type { Recorder } from './recorder.js';
 import { ScriptedEndpoint } from './scripted-endpoint.js';
 
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
+/** Records one message of an answer; its recording sequence number. */
+type RecordReply = (message: unknown, text: string, contentType: string, status: number) => number;
+
 export class HttpListener {
   private server?: Server;
   private urlValue?: string;
   readonly endpoint: ScriptedEndpoint;
   private eventId = 0;
+  /** Answers of polled streams, by the event id the client resumes after. */
+  private readonly parked = new Map<string, { reply: ScriptedReply; entry: Received; record: RecordReply }>();
 
   constructor(
     readonly recorder: Recorder,
@@ -79,7 +84,13 @@ export class HttpListener {
     if (method !== 'POST') {
       // Recorded as what the client did (a legacy session's DELETE is judged), never handed to the script.
       const ev = this.recorder.record({ dir: 'in', channel: 'http', raw: '', http: { method, headers: redactHeaders(headers), url: url.pathname } });
-      this.endpoint.log({ message: undefined, headers, httpMethod: method, connection: 0, seq: ev.seq });
+      this.endpoint.log({ message: undefined, headers, httpMethod: method, connection: 0, seq: ev.seq, at: Date.now() });
+      // A GET resuming a polled answer (Last-Event-ID naming its priming event) gets that answer.
+      const parked = method === 'GET' && headers['last-event-id'] !== undefined ? this.parked.get(headers['last-event-id']) : undefined;
+      if (parked) {
+        this.parked.delete(headers['last-event-id']!);
+        return this.writeStream(res, parked.reply, parked.entry, parked.record);
+      }
       if (method === 'DELETE') res.writeHead(200).end();
       else res.writeHead(405, { Allow: 'POST, DELETE' }).end();
       return;
@@ -102,10 +113,19 @@ export class HttpListener {
     }
     const reply = await this.endpoint.accept(entry);
     const extra = reply.headers ?? {};
-    const record = (message: unknown, text: string, contentType: string, status: number) => {
+    const record: RecordReply = (message, text, contentType, status) => {
       const out = this.recorder.record({ dir: 'out', channel: 'http', raw: text, kind: 'message', message, http: { method: 'POST', status, headers: { 'content-type': contentType, ...extra }, url: url.pathname } });
       return out.seq;
     };
+    if (reply.poll) {
+      // HL-04 polling: prime the stream with retry and an id, close it, keep the answer for the GET.
+      const eventId = String(++this.eventId);
+      res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no', ...extra });
+      res.end(`retry: ${reply.poll.retryMs}\nid: ${eventId}\ndata:\n\n`);
+      entry.polled = { eventId, retryMs: reply.poll.retryMs, closedAt: Date.now() };
+      this.parked.set(eventId, { reply, entry, record });
+      return;
+    }
     if (!reply.sse && !reply.before?.length && !reply.stream) {
       const response = await reply.response;
       if (response === undefined) {
@@ -121,6 +141,12 @@ export class HttpListener {
     // An SSE response: a priming event (id, empty data), a comment line, the messages before, then the response.
     res.writeHead(reply.status ?? 200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no', ...extra });
     res.write(`id: ${++this.eventId}\ndata:\n\n: mcpspec keep-alive comment\n\n`);
+    return this.writeStream(res, reply, entry, record);
+  }
+
+  /** The messages before, a stream's messages, then the response, as SSE events; then the stream ends. */
+  private async writeStream(res: ServerResponse, reply: ScriptedReply, entry: Received, record: RecordReply): Promise<void> {
+    if (!res.headersSent) res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no', ...(reply.headers ?? {}) });
     for (const m of reply.before ?? []) {
       const text = serializeBody(m);
       record(m, text, 'text/event-stream', 200);

@@ -20,7 +20,7 @@ import { judgeMetaKeyNames } from './meta.js';
 import type { RunObservations } from './observations.js';
 import type { Received } from './ports.js';
 import {
-  cachingServer, counterOffer, inputRequired, legacyTasksServer, LONG_TTL_MS, legacyServer, modernServer, MRTR_METHODS, nearValidAnswers, resultTypes, sdk1LegacyServer, sseAnswers, stderrLogs, targetOf, tasksServer, TASKS_EXTENSION, UNKNOWN_STATE,
+  cachingServer, counterOffer, inputRequired, legacyTasksServer, LONG_TTL_MS, legacyServer, modernServer, MRTR_METHODS, nearValidAnswers, pollingServer, resultTypes, sdk1LegacyServer, sseAnswers, stderrLogs, targetOf, tasksServer, TASKS_EXTENSION, UNKNOWN_STATE,
   type ClientObs, type Round, type TaskLog,
 } from './scenarios/client.js';
 import { modernMetaOf, SESSION_ID, TOOL } from './scripted.js';
@@ -566,6 +566,59 @@ const sseResponses = check(sseAnswers, {
   },
 });
 
+/** A clock tick of slack: the server's close and the GET's arrival are read from Date.now(). */
+const EARLY_TOLERANCE_MS = 20;
+
+/** Each polled answer, and the client's GET that resumed it (if any). */
+function resumptions(o: ClientObs): { polled: Received; resume?: Received }[] {
+  return o.received
+    .filter((r) => r.polled)
+    .map((polled) => ({ polled, resume: o.received.find((r) => r.httpMethod === 'GET' && r.headers?.['last-event-id'] === polled.polled!.eventId) }));
+}
+
+const ssePollResumes = check(pollingServer, {
+  id: 'client.sse-poll-resumes',
+  title: 'the client resumes an SSE answer the server closed before its response: GET with Last-Event-ID naming the last event',
+  requirements: ['HL-04'],
+  level: 'SHOULD',
+  versions: ['2025-11-25'],
+  role: 'client',
+  requires: { transports: ['http'] },
+  spec: SPEC_CLIENT.transports25,
+  judge(o) {
+    const all = resumptions(o);
+    if (all.length === 0) return untestable('the client sent no request after initialize in a 2025-11-25 session, so no answer was polled');
+    const lost = all.filter((x) => !x.resume);
+    if (lost.length) {
+      return violated(`${lost.length} of ${all.length} answers whose stream closed early were never resumed; the client ${describeExit(o.exit)}`,
+        lost.slice(0, 3).map((x) => ev(`request whose answer stream closed after event ${x.polled.polled!.eventId}`, x.polled, { expected: `GET with Last-Event-ID: ${x.polled.polled!.eventId}`, actual: 'no such GET' })));
+    }
+    return holds(`${all.length} answers closed early, each resumed with GET and Last-Event-ID`);
+  },
+});
+
+const sseRetryRespected = check(pollingServer, {
+  id: 'client.sse-retry-respected',
+  title: 'the client waits the retry the server named before it resumes a closed SSE stream',
+  requirements: ['HL-04'],
+  level: 'MUST',
+  versions: ['2025-11-25'],
+  role: 'client',
+  requires: { transports: ['http'] },
+  spec: SPEC_CLIENT.transports25,
+  judge(o) {
+    const resumed = resumptions(o).filter((x) => x.resume?.at !== undefined);
+    if (resumed.length === 0) return untestable('the client resumed no closed SSE stream');
+    const waited = resumed.map((x) => ({ ...x, ms: x.resume!.at! - x.polled.polled!.closedAt, retry: x.polled.polled!.retryMs }));
+    const early = waited.filter((x) => x.ms < x.retry - EARLY_TOLERANCE_MS);
+    if (early.length) {
+      return violated(`${early.length} of ${waited.length} resumptions came before the retry delay: ${early.map((x) => `${x.ms} ms of ${x.retry} ms`).join(', ')}`,
+        early.slice(0, 3).map((x) => ev(`GET resuming after event ${x.polled.polled!.eventId}`, x.resume!, { expected: `no earlier than ${x.retry} ms after the stream closed`, actual: `${x.ms} ms after` })));
+    }
+    return holds(`${waited.length} resumptions, each after the retry delay (${waited.map((x) => `${x.ms} ms`).join(', ')} of ${waited[0].retry} ms)`);
+  },
+});
+
 const stderrIgnored = check(stderrLogs, {
   id: 'client.stderr-not-error',
   title: 'a server that logs to stderr is served as one that does not: the same requests, the same exit',
@@ -1041,7 +1094,7 @@ export const clientChecks = [
   cacheFresh,
   taskPolls, taskPollInterval, taskInput,
   legacyTaskPolls, legacyTaskUnasked,
-  nearValidSurvives, sseResponses, stderrIgnored,
+  nearValidSurvives, sseResponses, ssePollResumes, sseRetryRespected, stderrIgnored,
   clientSchema, requestIds, notificationIds, noBatch, metaKeyNames,
   httpAccept, httpProtocolVersion, httpMethodHeader, httpNameHeader, httpParamHeaders,
 ];

@@ -186,6 +186,11 @@ export interface Received {
   replySeq?: number;
   /** When it arrived (ms, Date.now()). */
   at?: number;
+  /**
+   * HTTP: the scripted server answered by polling (ScriptedReply.poll): it closed the SSE stream
+   * after a priming event naming `retry`, and keeps the answer for a GET with Last-Event-ID `eventId`.
+   */
+  polled?: { eventId: string; retryMs: number; closedAt: number };
 }
 
 /**
@@ -202,6 +207,11 @@ export interface ScriptedReply {
   response?: unknown;
   /** HTTP: answer as an SSE stream, primed with an event id and a comment line. */
   sse?: boolean;
+  /**
+   * HTTP, 2025-11-25 polling (HL-04): an SSE stream that names `retryMs` and an event id, then closes
+   * before the answer; the answer comes on the client's GET with that Last-Event-ID.
+   */
+  poll?: { retryMs: number };
   /** HTTP: extra response headers (e.g. Mcp-Session-Id). */
   headers?: Record<string, string>;
   /** HTTP status (default 200, or 202 with no response). */

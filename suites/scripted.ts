@@ -41,6 +41,11 @@ export interface ScriptOptions {
   sdk1Refusals?: boolean;
   /** A scenario's own answers: return undefined to let the plain server answer. */
   override?: (msg: Request, ctx: MessageContext) => unknown;
+  /**
+   * HTTP, 2025-11-25 sessions: the first `count` answers after initialize come by polling (HL-04):
+   * the stream names `retryMs` and closes, the answer waits for the client's GET with Last-Event-ID.
+   */
+  poll?: { retryMs: number; count: number };
 }
 
 export interface Request {
@@ -131,6 +136,15 @@ export function runScript(server: ScriptedServer, opts: ScriptOptions): ScriptLo
     const r: ScriptedReply = isScriptedReplyLike(reply) ? reply : { scripted: true, response: reply };
     return { ...r, sse: true };
   };
+  let polls = 0;
+  /** A legacy answer, by polling while the scenario asks for it (2025-11-25 sessions over HTTP). */
+  const legacy = (reply: unknown, version: string): unknown => {
+    const r: ScriptedReply = isScriptedReplyLike(reply) ? reply : { scripted: true, response: reply };
+    // Only plain 200 answers: an HTTP error status cannot ride on a resumed stream.
+    if (!opts.poll || !http || version !== '2025-11-25' || polls >= opts.poll.count || (r.status ?? 200) !== 200 || r.stream) return answer(reply);
+    polls++;
+    return { ...r, sse: true, poll: { retryMs: opts.poll.retryMs } };
+  };
 
   server.handle((message, received) => {
     if (!isObj(message) || typeof message.method !== 'string') return undefined; // responses, notifications of no method
@@ -154,7 +168,7 @@ export function runScript(server: ScriptedServer, opts: ScriptOptions): ScriptLo
         if (req.method === 'server/discover') return answer(withStatus(rpcError(req.id, -32601, 'Method not found'), http ? 404 : 200));
         const s = sessions.get(sessionKey(received));
         if (!s) return answer(withStatus(rpcError(req.id, -32600, 'Server not initialized'), http ? 400 : 200));
-        return answer(legacyAnswer(req, received, s));
+        return legacy(legacyAnswer(req, received, s), s.version);
       }
       if (meta[META_PROTOCOL_VERSION] !== MODERN_VERSION) {
         log.refused.push({ id: req.id, version: meta[META_PROTOCOL_VERSION], supported: supportedList() });
@@ -176,7 +190,7 @@ export function runScript(server: ScriptedServer, opts: ScriptOptions): ScriptLo
     if (req.method === 'ping') return answer(ok(req.id, {}));
     if (!s && http && opts.sdk1Refusals) return answer(SDK1_REFUSAL);
     if (!s || !opts.legacy) return answer(withStatus(rpcError(req.id, opts.legacy ? -32600 : -32602, opts.legacy ? 'Server not initialized' : 'Missing _meta: this server speaks 2026-07-28'), http ? 400 : 200));
-    return answer(legacyAnswer(req, received, s));
+    return legacy(legacyAnswer(req, received, s), s.version);
   });
   return log;
 

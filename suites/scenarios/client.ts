@@ -214,6 +214,24 @@ export const sseAnswers = clientScenario<ClientObs>({
   run: (ctx) => observe(ctx, runScript(ctx.server, { modern: true, legacy: true, sse: true, timeoutMs: ctx.options.timeoutMs })),
 });
 
+/** The `retry` the polling server names (long enough that an early reconnection shows). */
+export const POLL_RETRY_MS = 400;
+/** How many answers after initialize come by polling. */
+export const POLL_COUNT = 2;
+
+/**
+ * A 2025-11-25 server that polls (HL-04, SEP-1699): the first answers after initialize come on SSE
+ * streams that name `retry` and an event id and then close; each answer waits for the client's GET
+ * with that Last-Event-ID.
+ */
+export const pollingServer = clientScenario<ClientObs>({
+  id: 'client-sse-polling',
+  title: 'a 2025-11-25 scripted server that closes its first answers\' SSE streams early (retry, event id), to be resumed with GET and Last-Event-ID',
+  versions: ['2025-11-25'],
+  transports: ['http'],
+  run: (ctx) => observe(ctx, runScript(ctx.server, { modern: false, legacy: true, poll: { retryMs: POLL_RETRY_MS, count: POLL_COUNT }, timeoutMs: ctx.options.timeoutMs })),
+});
+
 /** The plain dual-era server again, over stdio, logging to its stderr as many servers do. */
 export const stderrLogs = clientScenario<ClientObs>({
   id: 'client-stderr',

@@ -126,3 +126,30 @@ describe('client.session-id', () => {
     expect(c.judge({ ...base, received }, ctx).outcome).toBe('violated');
   });
 });
+
+describe('client.sse-poll-resumes and client.sse-retry-respected (HL-04)', () => {
+  const resumes = CHECKS.find((x) => x.id === 'client.sse-poll-resumes')!;
+  const retry = CHECKS.find((x) => x.id === 'client.sse-retry-respected')!;
+  const ctx: JudgeContext = { era: 'legacy', version: '2025-11-25', transport: 'http', capabilities: {} };
+  const base = { exit: exit({ exitCode: 0 }), transport: 'http' as const, log: { serverRequests: [], refused: [] } };
+  /** A request whose answer stream closed at `closedAt` after event `eventId`, retry 400 ms. */
+  const polled = (seq: number, eventId: string, closedAt: number) => ({ seq, connection: 0, httpMethod: 'POST', message: { jsonrpc: '2.0', id: seq, method: 'tools/list' }, polled: { eventId, retryMs: 400, closedAt } });
+  const get = (seq: number, eventId: string, at: number) => ({ seq, connection: 0, httpMethod: 'GET', headers: { 'last-event-id': eventId }, message: undefined, at });
+
+  it('nothing polled (no request after initialize): both untestable', () => {
+    expect(resumes.judge({ ...base, received: [] }, ctx).outcome).toBe('untestable');
+    expect(retry.judge({ ...base, received: [] }, ctx).outcome).toBe('untestable');
+  });
+
+  it('every polled answer must be resumed with GET and its Last-Event-ID; another id does not count', () => {
+    expect(resumes.judge({ ...base, received: [polled(1, '7', 1000), get(2, '7', 1450)] }, ctx).outcome).toBe('holds');
+    const v = resumes.judge({ ...base, received: [polled(1, '7', 1000), get(2, '8', 1450), polled(3, '9', 2000)] }, ctx);
+    expect(v).toMatchObject({ outcome: 'violated', message: expect.stringContaining('2 of 2') });
+  });
+
+  it('a resumption before the retry delay fails; at or after it (a clock tick of slack) holds; none is untestable', () => {
+    expect(retry.judge({ ...base, received: [polled(1, '7', 1000), get(2, '7', 1390)] }, ctx).outcome).toBe('holds');
+    expect(retry.judge({ ...base, received: [polled(1, '7', 1000), get(2, '7', 1100)] }, ctx)).toMatchObject({ outcome: 'violated', message: expect.stringContaining('100 ms of 400 ms') });
+    expect(retry.judge({ ...base, received: [polled(1, '7', 1000)] }, ctx).outcome).toBe('untestable');
+  });
+});
