@@ -141,6 +141,48 @@ export class HttpTransport implements Transport {
     this.readNextToEnd = true;
   }
 
+  private standalone?: { controller: AbortController; reading: Promise<unknown> };
+
+  /**
+   * Legacy (HL-05): open the session's standalone GET stream, as SDK clients do, and read it in the
+   * background until close(). What comes on it is recorded (`data.stream: 'get'`), and server requests
+   * on it are answered like those on a POST's stream. The GET's status and content type; undefined
+   * when the request itself failed (or a stream is already open).
+   */
+  async openStandaloneStream(timeoutMs: number): Promise<{ status: number; contentType?: string } | undefined> {
+    if (this.standalone || this.modern) return undefined;
+    const controller = new AbortController();
+    const headers = this.baseHeaders('GET', undefined);
+    this.recorder.record({ dir: 'out', channel: 'http', raw: '', http: { method: 'GET', headers: redactHeaders(headers), url: this.target.url } });
+    const timer = setTimeout(() => controller.abort(), timeoutMs);
+    let res: HttpResponse;
+    try {
+      res = await sendHttp(this.target.url, { method: 'GET', headers, signal: controller.signal });
+    } catch {
+      return undefined;
+    } finally {
+      clearTimeout(timer);
+    }
+    this.recorder.record({ dir: 'in', channel: 'http', kind: 'http-response', raw: '', http: { method: 'GET', status: res.status, headers: redactHeaders(res.headers), url: res.url } });
+    const contentType = res.headers['content-type'];
+    if (res.status !== 200 || !contentType?.toLowerCase().startsWith('text/event-stream')) {
+      res.body.destroy();
+      return { status: res.status, ...(contentType ? { contentType } : {}) };
+    }
+    const parser = createParser({
+      onEvent: (ev) => {
+        if (ev.data === '') return; // priming
+        const data: Record<string, unknown> = { stream: 'get' };
+        if (ev.id !== undefined) data.sseId = ev.id;
+        const p = this.recordSseData(ev.data, data);
+        if (p.ok && isRequest(p.value)) this.answerServerRequest(p.value);
+      },
+    });
+    const reading = readBounded(res.body, this.maxBody, (t) => void parser.feed(t)).catch(() => undefined);
+    this.standalone = { controller, reading };
+    return { status: res.status, contentType };
+  }
+
   /** Nothing to start: reachability is checked by the first request (TargetStartError if it fails). */
   async open(): Promise<void> {
     return;
@@ -485,6 +527,11 @@ export class HttpTransport implements Transport {
   }
 
   async close(): Promise<CloseInfo | undefined> {
+    const standalone = this.standalone;
+    if (standalone) {
+      standalone.controller.abort();
+      await standalone.reading;
+    }
     // Let in-flight replies to server requests finish (bounded), and answered streams end (each bounded by its request's timeout).
     await Promise.all([
       Promise.race([Promise.allSettled([...this.replies]), new Promise((r) => setTimeout(r, this.auxTimeoutMs).unref())]),

@@ -15,6 +15,8 @@ export interface LegacySessionOptions extends SessionOptions {
   capabilities?: Record<string, unknown>;
   /** Leave out `notifications/initialized` (a scenario probes the gap); call `sendInitialized()` later. */
   skipInitialized?: boolean;
+  /** HTTP: open the standalone GET stream (HL-05) before `notifications/initialized`, so what the server asks on it right after is heard. */
+  standaloneStream?: boolean;
 }
 
 export class LegacySession extends BaseSession {
@@ -97,7 +99,10 @@ export async function openLegacySession(transport: Transport, opts: LegacySessio
   if (typeof result.serverInfo === 'object' && result.serverInfo !== null) session.serverInfo = result.serverInfo as Implementation;
   if (typeof result.instructions === 'string') session.instructions = result.instructions;
 
-  if (transport instanceof HttpTransport) transport.setProtocolVersionHeader(session.version);
+  if (transport instanceof HttpTransport) {
+    transport.setProtocolVersionHeader(session.version);
+    if (opts.standaloneStream) await transport.openStandaloneStream(session.timeoutMs);
+  }
   if (!opts.skipInitialized) await session.sendInitialized();
   return session;
 }

@@ -150,7 +150,7 @@ export class ServerDriver implements Driver {
         opened.push(view);
         return view;
       }
-      const session = await openSession(factory, { specVersion: this.version, timeoutMs: this.opts.timeoutMs, recorder, skipInitialized, signal: stop.signal, capabilities: s.legacyCapabilities });
+      const session = await openSession(factory, { specVersion: this.version, timeoutMs: this.opts.timeoutMs, recorder, skipInitialized, signal: stop.signal, capabilities: s.legacyCapabilities, standaloneStream: s.legacyStandaloneStream });
       opened.push(session);
       this.exchanges.push(session.handshake);
       return session;

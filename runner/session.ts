@@ -27,6 +27,8 @@ export interface OpenSessionOptions {
   clientCapabilities?: Record<string, unknown>;
   /** Legacy: capabilities offered in initialize. */
   capabilities?: Record<string, unknown>;
+  /** Legacy HTTP: open the standalone GET stream before notifications/initialized. */
+  standaloneStream?: boolean;
   recorder?: Recorder;
   signal?: AbortSignal;
 }
@@ -46,7 +48,7 @@ export async function openSession(makeTransport: TransportFactory, opts: OpenSes
     const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const handshakeTimeoutMs = transport.kind === 'stdio' ? Math.min(STARTUP_ALLOWANCE_MS, STARTUP_FACTOR * timeoutMs) : timeoutMs;
     const common = { clientInfo: opts.clientInfo, timeoutMs: opts.timeoutMs, handshakeTimeoutMs, signal: opts.signal };
-    const legacyOpts = { ...common, skipInitialized: opts.skipInitialized, capabilities: opts.capabilities };
+    const legacyOpts = { ...common, skipInitialized: opts.skipInitialized, capabilities: opts.capabilities, standaloneStream: opts.standaloneStream };
     const modernOpts = { ...common, clientCapabilities: opts.clientCapabilities };
 
     if (opts.specVersion !== 'auto') {

@@ -81,6 +81,29 @@ export const asksChecks = [
     },
   }),
   check(capableClientScenario, {
+    id: 'asks.on-request-stream',
+    title: 'over HTTP, what the server asks the client for a call comes on that call\'s own response stream, not on the standalone GET stream',
+    requirements: ['HL-04', 'HL-05'],
+    level: 'SHOULD',
+    versions: LEGACY,
+    requires: { transports: ['http'] },
+    spec: SPEC.transports25,
+    judge({ cancel, calls }) {
+      // A question belongs to a call when the same call, made again, asks it again (the cancellation
+      // probe repeats the first call that asked): a roots/list a server sends on its own may merely
+      // fall inside some call.
+      if (!cancel || cancel.askedOn === undefined) {
+        const asking = calls.filter((c) => c.asked.length > 0).length;
+        return untestable(asking ? 'no call asked the client again when made a second time, so no question is known to belong to a call' : 'no call made the server ask the client anything');
+      }
+      if (cancel.askedOn === 'get') {
+        return violated(`${cancel.target} asked ${cancel.asked} on the standalone GET stream, not on the call's own stream (it asked again when called again); a client without that stream never sees it`,
+          [evidence(cancel.target, cancel.call, { actual: `${cancel.asked} on the GET stream`, expected: 'the server\'s requests on the call\'s own SSE stream' })]);
+      }
+      return holds(`${cancel.target} asked ${cancel.asked} on its own stream, and again when called again`);
+    },
+  }),
+  check(capableClientScenario, {
     id: 'asks.answered',
     title: 'a call during which the server asked the client something completes once mcpspec answered',
     requirements: ['JR-10'],

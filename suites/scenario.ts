@@ -87,6 +87,8 @@ export interface Scenario<O = any, C = any> {
    * answers the server's requests for them with generated results.
    */
   legacyCapabilities?: Record<string, unknown>;
+  /** Legacy HTTP sessions open the standalone GET stream (HL-05) as SDK clients do, before `notifications/initialized`. */
+  legacyStandaloneStream?: boolean;
   /**
    * Only reads, offers no client capabilities and judges no handshake of its own: where sessions
    * can be shared (legacy over HTTP) it runs on the run's first session beside other such scenarios,

@@ -5,7 +5,7 @@
 // answers, and whatever it does for the cancelled call has shown. HTTP: the call's stream is waited
 // for (a server that drops the call ends it).
 
-import type { RequestId } from '../../protocol/jsonrpc.js';
+import { isObj, type RequestId } from '../../protocol/jsonrpc.js';
 import type { Exchange } from '../ports.js';
 import type { ScenarioContext } from '../scenario.js';
 import type { Start } from './input-required.js';
@@ -16,6 +16,11 @@ export interface CancelObs {
   call: Exchange;
   /** What the server asked while the call was in flight. */
   asked: string;
+  /**
+   * HTTP: the stream that question came on (the call's own, or the standalone GET stream). Asked
+   * again when the same call is made again, it belongs to the call.
+   */
+  askedOn?: 'request' | 'get';
   /** The fences after the cancellation; the last one shows the server still serves. */
   fences: Exchange[];
 }
@@ -28,6 +33,7 @@ export async function cancelWhileAsked(ctx: ScenarioContext, start: Start): Prom
   if (!ctx.whenAsked) return undefined;
   const id: RequestId = 'mcpspec-cancelled-1';
   let first: string | undefined;
+  let firstId: RequestId | undefined;
   let seen = 0;
   let answered = 0;
   let wake: (() => void) | undefined;
@@ -36,6 +42,7 @@ export async function cancelWhileAsked(ctx: ScenarioContext, start: Start): Prom
       seen++;
       if (first !== undefined) return;
       first = req.method;
+      firstId = req.id;
       await session.notify('notifications/cancelled', { requestId: id, reason: 'mcpspec cancels the call while the server waits for it' });
     },
     after: () => {
@@ -79,5 +86,10 @@ export async function cancelWhileAsked(ctx: ScenarioContext, start: Start): Prom
     ctx.whenAsked(undefined);
     giveUp.abort();
   }
-  return { target: start.target, call: await call, asked: first ?? '?', fences };
+  const obs: CancelObs = { target: start.target, call: await call, asked: first ?? '?', fences };
+  if (session.kind === 'http' && first !== undefined) {
+    const question = session.events().find((e) => e.dir === 'in' && e.kind === 'message' && isObj(e.message) && e.message.method === first && e.message.id === firstId);
+    obs.askedOn = question?.data?.stream === 'get' ? 'get' : 'request';
+  }
+  return obs;
 }

@@ -31,6 +31,8 @@ export const capableClientScenario = scenario<CapableClientObs>({
   title: 'tools, prompts and resources tried by a client that declares elicitation, sampling and roots, each with a progressToken: input_required flows played to the end (2026-07-28), server requests answered (2025)',
   versions: ALL_VERSIONS,
   legacyCapabilities: LEGACY_CAPABLE_CLIENT,
+  // Many servers ask on the standalone stream (roots/list after initialization, some a tool's elicitation).
+  legacyStandaloneStream: true,
   // It calls every tool one after another, waiting for each, slow ones included: overlap the rest.
   startEarly: true,
   async run(ctx) {

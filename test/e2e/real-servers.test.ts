@@ -74,14 +74,21 @@ describe('real servers from npm', () => {
   it('server-everything over Streamable HTTP (legacy 2025-11-25)', async () => {
     const run = await runHttp('everything');
     expect(run.era).toMatchObject({ era: 'legacy', version: '2025-11-25' });
+    // Its roots/list goes on the standalone GET stream (which the capable-client session opens) 350 ms
+    // after notifications/initialized, on a timer that the end of the session cancels: when the
+    // scenario's calls take longer than that, it arrives during one of them and the asks checks have
+    // something to judge (it passes); when not, they are untestable. Either way it is never asked
+    // again for a repeated call, so it is not known to belong to one (asks.on-request-stream).
+    const timing = ['asks.answered', 'asks.declared', 'asks.schema'];
+    for (const id of timing) expect(['pass', 'untestable'], id).toContain(run.checks.find((c) => c.id === id)?.status);
+    run.checks = run.checks.filter((c) => !timing.includes(c.id));
     expect(verdicts(run)).toEqual({
       // -32700 where -32600 is due; a foreign Origin is served (2025-11-25 requires 403); a
       // DELETEd session's id gets 400, not 404.
       fail: ['http.origin', 'http.unknown-session', 'jsonrpc.invalid-request', 'jsonrpc.params-type', 'tasks.required-without-task'],
       warn: ['jsonrpc.batch', 'logging.set-level-invalid', 'pagination.invalid-cursor', 'prompts.get', 'resources.unknown-legacy', 'tasks.forbidden-with-task', 'tools.unknown-tool'],
-      // Over HTTP its roots/list goes to the standalone GET stream, which mcpspec does not open.
       // It never closes an answer's stream early (no polling), so http.sse-retry has nothing to judge.
-      untestable: ['asks.answered', 'asks.declared', 'asks.schema', 'cancel.silent-after', 'capabilities.undeclared-method', 'http.sse-retry', 'lists.tools-changed-legacy', 'logging.set-level-filter', 'pagination.terminates', 'progress.notifications'],
+      untestable: ['asks.on-request-stream', 'cancel.silent-after', 'capabilities.undeclared-method', 'http.sse-retry', 'lists.tools-changed-legacy', 'logging.set-level-filter', 'pagination.terminates', 'progress.notifications'],
       error: [],
     });
   });

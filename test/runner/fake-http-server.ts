@@ -25,6 +25,8 @@ export interface FakeHttp {
 export interface FakeHttpOptions {
   mode: 'legacy' | 'legacy-plain' | 'modern';
   deleteStatus?: number;
+  /** A plain GET opens a standalone stream that asks the client roots/list (id "g1") at once. */
+  standalone?: boolean;
 }
 
 const SESSION = 'sess-123';
@@ -64,6 +66,10 @@ export async function startFakeHttp(opts: FakeHttpOptions): Promise<FakeHttp> {
           polled.delete(String(req.headers['last-event-id']));
           res.writeHead(200, { 'content-type': 'text/event-stream' });
           res.end(`id: ${parked.nextId}\nevent: message\ndata: ${JSON.stringify(parked.answer)}\n\n`);
+          return;
+        }
+        if (opts.standalone) {
+          sse(res)({ jsonrpc: '2.0', id: 'g1', method: 'roots/list', params: {} });
           return;
         }
         res.writeHead(405, { allow: 'POST' }).end();

@@ -129,6 +129,28 @@ describe('HttpTransport', () => {
     expect(t.recorder.events().some((e) => e.kind === 'http-response' && e.http?.method === 'GET' && e.http.status === 405)).toBe(true);
   });
 
+  it('legacy: opens the standalone GET stream on request, answers a server request on it, and ends it on close (HL-05)', async () => {
+    const s = await fake({ mode: 'legacy', standalone: true });
+    const t = await legacyTransport(s);
+    t.onServerRequest = (req) => ({ jsonrpc: '2.0', id: req.id, result: { roots: [] } });
+    expect(await t.openStandaloneStream(3000)).toEqual({ status: 200, contentType: 'text/event-stream' });
+    for (let i = 0; i < 50 && !s.seen.some((x) => x.json?.id === 'g1'); i++) await new Promise((r) => setTimeout(r, 20));
+    // The reply went back as a POST, in the session; the question is recorded as from the GET stream.
+    const reply = s.seen.find((x) => x.json?.id === 'g1')!;
+    expect(reply.json).toEqual({ jsonrpc: '2.0', id: 'g1', result: { roots: [] } });
+    expect(reply.headers['mcp-session-id']).toBe('sess-123');
+    expect(t.recorder.events().find((e) => e.dir === 'in' && e.kind === 'message' && (e.message as { id?: string }).id === 'g1')?.data?.stream).toBe('get');
+    await t.close();
+  });
+
+  it('a server without a standalone stream (405): nothing is opened', async () => {
+    const s = await fake({ mode: 'legacy' });
+    const t = await legacyTransport(s);
+    expect(await t.openStandaloneStream(3000)).toEqual({ status: 405 });
+    t.setModernHeaders(true);
+    expect(await t.openStandaloneStream(3000)).toBeUndefined(); // 2026-07-28 has no such stream
+  });
+
   it('tells whether an SSE answer was primed with an event id and empty data (HL-04)', async () => {
     const s = await fake({ mode: 'legacy' });
     const t = await legacyTransport(s);

@@ -117,3 +117,17 @@ describe('http.sse-retry (HL-04)', () => {
     expect(run([polled('b', [{ afterEventId: '5' }])], [cancel('b')]).outcome).toBe('untestable');
   });
 });
+
+describe('asks.on-request-stream (HL-04, HL-05)', () => {
+  const c = CHECKS.find((x) => x.id === 'asks.on-request-stream')!;
+  const ctx = { era: 'legacy' as const, version: '2025-11-25' as const, transport: 'http' as const, capabilities: {} };
+  const ask = { jsonrpc: '2.0', id: 's1', method: 'roots/list' };
+  const cancel = (askedOn?: 'get' | 'request') => ({ target: 'tools/call confirm_echo', call: got(200), asked: 'elicitation/create', fences: [], ...(askedOn ? { askedOn } : {}) });
+  it('judges only a question the same call asked again: on the call\'s own stream holds, on the GET stream warns', () => {
+    expect(c.judge({ calls: [] } as never, ctx).outcome).toBe('untestable');
+    // A roots/list that fell inside a call, not asked again when the call was repeated: not known to be the call's.
+    expect(c.judge({ calls: [{ target: 'tools/call x', exchange: got(200), asked: [ask] }] } as never, ctx)).toMatchObject({ outcome: 'untestable', message: expect.stringContaining('second time') });
+    expect(c.judge({ calls: [], cancel: cancel('request') } as never, ctx).outcome).toBe('holds');
+    expect(c.judge({ calls: [], cancel: cancel('get') } as never, ctx)).toMatchObject({ outcome: 'violated', message: expect.stringContaining('standalone GET stream') });
+  });
+});
