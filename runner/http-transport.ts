@@ -8,7 +8,7 @@
 // except Host, Connection and Content-Length.
 
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { BackgroundReads } from './background-reads.js';
+import type { BackgroundReads } from './background-reads.js';
 import { MAX_BODY_BYTES, readBounded } from './bounded-reader.js';
 import { checkHeaders, sendHttp, type HttpResponse } from './http-request.js';
 import { applyHeaderOverrides, modernHeadersFor } from '../protocol/http-headers.js';
@@ -36,7 +36,8 @@ export interface HttpTransportOptions {
   auxTimeoutMs?: number;
   /**
    * Where the rest of answered SSE streams is read on (see drainRest): shared by a run, which waits
-   * for them before judging. Without it the transport keeps its own, and close() waits for them.
+   * for them before judging. Without it a stream still open a moment after its answer is cut (its
+   * end stays unknown), so nothing outlives the exchange (fuzz campaigns, probes).
    */
   backgroundReads?: BackgroundReads;
 }
@@ -85,9 +86,8 @@ export class HttpTransport implements Transport {
   private closedInfo?: CloseInfo;
   private lastSent?: string;
   private readonly replies = new Set<Promise<void>>();
-  /** Answered SSE streams still open, read on in the background (see drainRest). */
-  private readonly drains: BackgroundReads;
-  private readonly ownDrains: boolean;
+  /** Answered SSE streams still open, read on in the background (see drainRest), if the run wants that. */
+  private readonly drains?: BackgroundReads;
   private readonly maxBody: number;
   private readonly auxTimeoutMs: number;
   private readonly paramHeaders: ParamHeaderBook;
@@ -100,8 +100,7 @@ export class HttpTransport implements Transport {
     this.maxBody = opts.maxBodyBytes ?? MAX_BODY_BYTES;
     this.paramHeaders = opts.paramHeaders ?? new ParamHeaderBook();
     this.auxTimeoutMs = opts.auxTimeoutMs ?? 2000;
-    this.ownDrains = !opts.backgroundReads;
-    this.drains = opts.backgroundReads ?? new BackgroundReads();
+    this.drains = opts.backgroundReads;
   }
 
   get closed(): CloseInfo | undefined {
@@ -396,6 +395,7 @@ export class HttpTransport implements Transport {
             ]);
             clearTimeout(grace);
             if (ended) afterAnswer = 'ended';
+            else if (!this.drains) controller.abort();
             else {
               // Read on in the background until the stream ends or the request's timeout runs out:
               // whether the server ends a stream after its response (HL-04, HM-04) is known only then.
@@ -523,7 +523,7 @@ export class HttpTransport implements Transport {
       // A stream cut by the server (a reset) after its response has ended too; one past the body cap is unknown.
       reading.then((o) => finish(o.overflow ? undefined : 'ended'), () => finish('ended'));
     });
-    this.drains.add(drained, () => finish(undefined));
+    this.drains?.add(drained, () => finish(undefined));
   }
 
   async close(): Promise<CloseInfo | undefined> {
@@ -532,11 +532,8 @@ export class HttpTransport implements Transport {
       standalone.controller.abort();
       await standalone.reading;
     }
-    // Let in-flight replies to server requests finish (bounded), and answered streams end (each bounded by its request's timeout).
-    await Promise.all([
-      Promise.race([Promise.allSettled([...this.replies]), new Promise((r) => setTimeout(r, this.auxTimeoutMs).unref())]),
-      this.ownDrains ? this.drains.settled() : undefined,
-    ]);
+    // Let in-flight replies to server requests finish (bounded).
+    await Promise.race([Promise.allSettled([...this.replies]), new Promise((r) => setTimeout(r, this.auxTimeoutMs).unref())]);
     if (this.sessionId !== undefined && !this.borrowed && !this.closedInfo && this.reachable) {
       // HL-07: a client SHOULD end its session with DELETE; 405 means the server does not allow it.
       try {

@@ -196,12 +196,14 @@ describe('HttpTransport', () => {
     expect(open.http?.sseAfterAnswer).toBeUndefined();
   });
 
-  it('without a shared registry, close() waits for the stream still open after its answer (bounded by its timeout)', async () => {
+  it('without a registry, a stream still open a moment after its answer is cut at once, its end unknown', async () => {
     const s = await fake({ mode: 'legacy' });
     const t = await legacyTransport(s);
-    const open = await t.exchange(req(2, 'sse/linger'), { expectId: 2, timeoutMs: 500 });
+    const open = await t.exchange(req(2, 'sse/linger'), { expectId: 2, timeoutMs: 60_000 });
+    const began = Date.now();
     await t.close();
-    expect(open.http?.sseAfterAnswer).toBe('open');
+    expect(Date.now() - began).toBeLessThan(2000);
+    expect(open.http?.sseAfterAnswer).toBeUndefined();
   });
 
   it('times out an SSE stream that never answers, keeping what arrived', async () => {
