@@ -22,7 +22,7 @@ export class HttpListener {
   readonly endpoint: ScriptedEndpoint;
   private eventId = 0;
   /** Answers of polled streams, by the event id the client resumes after. */
-  private readonly parked = new Map<string, { reply: ScriptedReply; entry: Received; record: RecordReply }>();
+  private readonly parked = new Map<string, { reply: ScriptedReply; entry: Received }>();
 
   constructor(
     readonly recorder: Recorder,
@@ -89,7 +89,7 @@ export class HttpListener {
       const parked = method === 'GET' && headers['last-event-id'] !== undefined ? this.parked.get(headers['last-event-id']) : undefined;
       if (parked) {
         this.parked.delete(headers['last-event-id']!);
-        return this.writeStream(res, parked.reply, parked.entry, parked.record);
+        return this.writeStream(res, parked.reply, parked.entry, this.recordReply('GET', url.pathname, parked.reply.headers ?? {}));
       }
       if (method === 'DELETE') res.writeHead(200).end();
       else res.writeHead(405, { Allow: 'POST, DELETE' }).end();
@@ -113,17 +113,14 @@ export class HttpListener {
     }
     const reply = await this.endpoint.accept(entry);
     const extra = reply.headers ?? {};
-    const record: RecordReply = (message, text, contentType, status) => {
-      const out = this.recorder.record({ dir: 'out', channel: 'http', raw: text, kind: 'message', message, http: { method: 'POST', status, headers: { 'content-type': contentType, ...extra }, url: url.pathname } });
-      return out.seq;
-    };
+    const record = this.recordReply('POST', url.pathname, extra);
     if (reply.poll) {
       // HL-04 polling: prime the stream with retry and an id, close it, keep the answer for the GET.
       const eventId = String(++this.eventId);
       res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no', ...extra });
       res.end(`retry: ${reply.poll.retryMs}\nid: ${eventId}\ndata:\n\n`);
       entry.polled = { eventId, retryMs: reply.poll.retryMs, closedAt: Date.now() };
-      this.parked.set(eventId, { reply, entry, record });
+      this.parked.set(eventId, { reply, entry });
       return;
     }
     if (!reply.sse && !reply.before?.length && !reply.stream) {
@@ -142,6 +139,11 @@ export class HttpListener {
     res.writeHead(reply.status ?? 200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no', ...extra });
     res.write(`id: ${++this.eventId}\ndata:\n\n: mcpspec keep-alive comment\n\n`);
     return this.writeStream(res, reply, entry, record);
+  }
+
+  /** Records what goes out on the answer to a `method` request. */
+  private recordReply(method: string, path: string, extra: Record<string, string>): RecordReply {
+    return (message, text, contentType, status) => this.recorder.record({ dir: 'out', channel: 'http', raw: text, kind: 'message', message, http: { method, status, headers: { 'content-type': contentType, ...extra }, url: path } }).seq;
   }
 
   /** The messages before, a stream's messages, then the response, as SSE events; then the stream ends. */
