@@ -327,7 +327,11 @@ export class HttpTransport implements Transport {
         return true;
       }
       const m = idMatch(id, opts.expectId!);
-      if (m === 'none') return false;
+      if (m === 'none') {
+        // On a resumed stream, a response to another request was replayed from another stream (HL-06).
+        if (resumptions.length) (resumptions[resumptions.length - 1].foreignIds ??= []).push(id);
+        return false;
+      }
       // An exact id wins; a loose one (1 vs "1") also ends the wait so a check can flag the id type.
       if (m === 'exact' || response === undefined) response = msg;
       return true;

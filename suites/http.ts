@@ -247,6 +247,26 @@ export const httpChecks = [
     },
   }),
   oracle({
+    id: 'http.resume-own-stream',
+    title: 'a stream resumed with Last-Event-ID replays only that stream\'s messages: no response to another request',
+    requirements: ['HL-06'],
+    level: 'MUST',
+    versions: LEGACY,
+    requires: HTTP,
+    spec: SPEC.transports25,
+    judge({ exchanges }) {
+      const resumed = exchanges.filter((ex) => ex.http?.resumed?.length);
+      if (resumed.length === 0) return untestable('no SSE answer had to be resumed (the server closed none before its response)');
+      const mixed = resumed.filter((ex) => ex.http!.resumed!.some((r) => r.foreignIds?.length));
+      if (mixed.length) {
+        const foreign = (ex: Exchange) => ex.http!.resumed!.flatMap((r) => r.foreignIds ?? []);
+        return violated(`${mixed.length} of ${resumed.length} resumed streams replayed responses to other requests (ids ${mixed.flatMap(foreign).slice(0, 5).map((id) => JSON.stringify(id)).join(', ')})`,
+          mixed.slice(0, 3).map((ex) => evidence(`stream of ${ex.method ?? 'a request'} resumed after event ${ex.http!.resumed![0].afterEventId}`, ex, { expected: `only messages of the stream of request ${JSON.stringify(ex.id)}`, actual: `responses to ${foreign(ex).map((id) => JSON.stringify(id)).join(', ')}` })));
+      }
+      return holds(`${resumed.length} resumed streams, each replaying only its own request's messages`);
+    },
+  }),
+  oracle({
     id: 'http.sse-ends-after-response',
     title: 'an SSE answer ends its stream once the response is sent',
     requirements: ['HL-04', 'HM-04'],

@@ -28,7 +28,7 @@ export interface HttpOutcome {
    * SSE, legacy: the server closed the answer's stream before the response, and mcpspec resumed it
    * (GET with Last-Event-ID, HL-04): the event it resumed after, and the `retry` the stream had named.
    */
-  resumed?: { afterEventId: string; retryMs?: number }[];
+  resumed?: { afterEventId: string; retryMs?: number; foreignIds?: RequestId[] }[];
 }
 
 export interface Exchange {

@@ -131,3 +131,18 @@ describe('asks.on-request-stream (HL-04, HL-05)', () => {
     expect(c.judge({ calls: [], cancel: cancel('get') } as never, ctx)).toMatchObject({ outcome: 'violated', message: expect.stringContaining('standalone GET stream') });
   });
 });
+
+describe('http.resume-own-stream (HL-06)', () => {
+  const oracle = CHECKS.find((c) => c.id === 'http.resume-own-stream')!;
+  const run = (exchanges: Exchange[]) =>
+    oracle.judge({ exchanges, events: [], version: '2025-11-25', transport: 'http', deliberate: () => false }, { era: 'legacy', version: '2025-11-25', transport: 'http', capabilities: {} });
+  const resumed = (foreignIds?: (string | number)[]): Exchange => {
+    const ex = got(200, { contentType: 'text/event-stream', result: {} });
+    return { ...ex, http: { ...ex.http!, resumed: [{ afterEventId: '4', retryMs: 100, ...(foreignIds ? { foreignIds } : {}) }] } };
+  };
+  it('judges resumed streams only; a response to another request on one fails', () => {
+    expect(run([got(200, { contentType: 'text/event-stream' })]).outcome).toBe('untestable');
+    expect(run([resumed()]).outcome).toBe('holds');
+    expect(run([resumed(), resumed([7])])).toMatchObject({ outcome: 'violated', message: expect.stringContaining('ids 7') });
+  });
+});
