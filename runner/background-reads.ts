@@ -1,6 +1,6 @@
 // Reads a run keeps going after their exchange returned: the rest of an answered SSE stream, read
-// until the server ends it or the request's timeout runs out (whether a server ends its streams is
-// known only then). Each read is bounded by its own timeout; the driver waits for them all before
+// until the server ends it or a request timeout has passed since the answer (whether a server ends
+// its streams is known only then). Each read is bounded by that timeout; the driver waits for them all before
 // the oracles judge the run, and ends them at once when the run itself ends.
 
 export class BackgroundReads {

@@ -401,10 +401,10 @@ export class HttpTransport implements Transport {
             if (ended) afterAnswer = 'ended';
             else if (!this.drains) controller.abort();
             else {
-              // Read on in the background until the stream ends or the request's timeout runs out:
+              // Read on in the background until the stream ends or a whole request timeout has passed
+              // since the answer (a slow server's late answer gets the same wait as a fast one's):
               // whether the server ends a stream after its response (HL-04, HM-04) is known only then.
-              const remainingMs = opts.timeoutMs - (Date.now() - started);
-              drainLater = (http) => this.drainRest(reading, controller, remainingMs, opts.signal, http, head.seq);
+              drainLater = (http) => this.drainRest(reading, controller, opts.timeoutMs, opts.signal, http, head.seq);
             }
           }
           return out;
@@ -435,12 +435,10 @@ export class HttpTransport implements Transport {
         // The answer came, but the stream stayed open until the timeout.
         timedOut = false;
         sseRead = 'open';
-        afterAnswer = 'open';
       } else if (trailing) {
         // After an InputRequiredResult the stream was read on until its end or the timeout (IR-15):
         // the answer itself came in time.
         timedOut = false;
-        afterAnswer = 'open';
         controller.abort();
         this.recorder.note('http', 'stream-open', 'the SSE stream stayed open after its InputRequiredResult until the timeout');
       } else if (timedOut) {
@@ -501,10 +499,10 @@ export class HttpTransport implements Transport {
 
   /**
    * The rest of an answered SSE stream, read and dropped in the background until the stream ends
-   * (`sseAfterAnswer: 'ended'`) or the request's timeout runs out (`'open'`, and the stream is cut).
-   * The run ending first leaves it unknown. Each is bounded by its request's timeout.
+   * (`sseAfterAnswer: 'ended'`) or `waitMs` (a request timeout) has passed since the answer (`'open'`,
+   * and the stream is cut). The run ending first leaves it unknown.
    */
-  private drainRest(reading: Promise<{ overflow: boolean }>, controller: AbortController, remainingMs: number, signal: AbortSignal | undefined, http: HttpOutcome, headSeq: number): void {
+  private drainRest(reading: Promise<{ overflow: boolean }>, controller: AbortController, waitMs: number, signal: AbortSignal | undefined, http: HttpOutcome, headSeq: number): void {
     let finish!: (how: 'ended' | 'open' | undefined) => void;
     const drained = new Promise<void>((resolve) => {
       let done = false;
@@ -515,13 +513,13 @@ export class HttpTransport implements Transport {
         signal?.removeEventListener('abort', onAbort);
         if (how) http.sseAfterAnswer = how;
         if (how === 'open') {
-          this.recorder.note('http', 'stream-open', 'the SSE stream stayed open after its response until the request timeout', { headSeq });
+          this.recorder.note('http', 'stream-open', `the SSE stream stayed open for ${waitMs} ms after its response`, { headSeq });
         }
         if (how !== 'ended') controller.abort();
         resolve();
       };
       const onAbort = () => finish(undefined);
-      const timer = setTimeout(() => finish('open'), Math.max(0, remainingMs));
+      const timer = setTimeout(() => finish('open'), waitMs);
       if (signal?.aborted) return finish(undefined);
       signal?.addEventListener('abort', onAbort, { once: true });
       // A stream cut by the server (a reset) after its response has ended too; one past the body cap is unknown.

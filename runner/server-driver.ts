@@ -192,7 +192,7 @@ export class ServerDriver implements Driver {
 
   async afterScenarios(signal: AbortSignal): Promise<void> {
     await this.endShared();
-    // Streams still open after their answer end by their request's timeout, or now if the run ends.
+    // Streams still open after their answer end within a request timeout of it, or now if the run ends.
     await this.backgroundReads.settled(signal);
     this.noteCrashes();
     const { outboundProblems } = await import('./outbound-check.js');

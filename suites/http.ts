@@ -280,8 +280,8 @@ export const httpChecks = [
       const open = streams.filter((ex) => ex.http!.sseAfterAnswer === 'open');
       if (open.length) {
         const methods = [...new Set(open.map((ex) => ex.method ?? 'request'))].join(', ');
-        return violated(`${open.length} of ${streams.length} SSE answers kept their stream open after the response until the request timeout (${methods}); every such stream holds a connection`,
-          open.slice(0, 3).map((ex) => evidence(`SSE answer to ${ex.method ?? 'a request'}`, ex, { expected: 'the stream ends after the response', actual: `still open ${ex.timeoutMs} ms after the request was sent` })));
+        return violated(`${open.length} of ${streams.length} SSE answers kept their stream open for a whole request timeout after the response (${methods}); every such stream holds a connection`,
+          open.slice(0, 3).map((ex) => evidence(`SSE answer to ${ex.method ?? 'a request'}`, ex, { expected: 'the stream ends after the response', actual: `still open ${ex.timeoutMs} ms after the response` })));
       }
       return holds(`${streams.length} SSE answers, each stream ended after its response`);
     },

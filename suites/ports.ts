@@ -18,7 +18,7 @@ export interface HttpOutcome {
   /** SSE: the stream's first event was a priming event (an event id and empty data, HL-04). */
   ssePrimed?: boolean;
   /**
-   * SSE: after its response, the stream ended, or was still open when the request's timeout ran out.
+   * SSE: after its response, the stream ended, or was still open a whole request timeout after it.
    * Streams still open a moment after the answer are read on in the background, so this may be set
    * after the exchange returns; it is final once the transport is closed (when oracles judge).
    * Absent: not known (the run ended first, or the answer was not read that far).

@@ -180,6 +180,16 @@ export async function startFakeHttp(opts: FakeHttpOptions): Promise<FakeHttp> {
           res.end(`retry: 150\nid: p-${String(id)}\ndata: \n\n`);
           return;
         }
+        case 'sse/late-end': {
+          // A slow answer (after `answerMs`), then the stream ends `endMs` later.
+          const { answerMs = 0, endMs = 0 } = (msg.params as { answerMs?: number; endMs?: number } | undefined) ?? {};
+          const send = sse(res);
+          setTimeout(() => {
+            send({ jsonrpc: '2.0', id, result: { late: true } });
+            setTimeout(() => res.end(), endMs);
+          }, answerMs);
+          return;
+        }
         case 'sse/poll-lost': {
           // Closed before the answer, and nothing parked: a GET to resume gets 405.
           res.writeHead(200, { 'content-type': 'text/event-stream' });

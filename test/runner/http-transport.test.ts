@@ -182,6 +182,18 @@ describe('HttpTransport', () => {
     expect(t.recorder.events().some((e) => e.note === 'stream-open')).toBe(true);
   });
 
+  it('a late answer gets a whole timeout for its stream to end: ending it after the request timeout has passed is still "ended"', async () => {
+    const s = await fake({ mode: 'legacy' });
+    const reads = new BackgroundReads();
+    const t = new HttpTransport({ url: s.url }, undefined, { backgroundReads: reads });
+    await t.exchange(req(0, 'initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } }), { expectId: 0, timeoutMs: 3000 });
+    // Answered at 500 ms of a 700 ms timeout; the stream ends 400 ms later, past the request's timeout.
+    const late = await t.exchange(req(3, 'sse/late-end', { answerMs: 500, endMs: 400 }), { expectId: 3, timeoutMs: 700 });
+    expect(late.response).toEqual({ jsonrpc: '2.0', id: 3, result: { late: true } });
+    await reads.settled();
+    expect(late.http?.sseAfterAnswer).toBe('ended');
+  });
+
   it('the run ending leaves a stream still open after its answer unknown, at once', async () => {
     const s = await fake({ mode: 'legacy' });
     const reads = new BackgroundReads();
