@@ -252,7 +252,7 @@ describe('era detection', () => {
     const t = stdioFactory({ FAKE_MODE: 'modern', FAKE_DISCOVER_DELAY: '600' })(new Recorder());
     transports.push(t);
     await t.open();
-    const d = await probeEra(t, { timeoutMs: 1000 });
+    const d = await probeEra(t, { timeoutMs: 5000 });
     expect(d.era).toBe('modern');
     expect(d.probe?.elapsedMs).toBeGreaterThanOrEqual(590);
   });
