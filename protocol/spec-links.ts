@@ -20,6 +20,7 @@ export const SPEC = {
   stdio26: `${BASE}/2026-07-28/basic/transports/stdio`,
   http26: `${BASE}/2026-07-28/basic/transports/streamable-http`,
   patterns26: `${BASE}/2026-07-28/basic/patterns`,
+  changelog26: `${BASE}/2026-07-28/changelog`,
   mrtr26: `${BASE}/2026-07-28/basic/patterns/mrtr`,
   progress26: `${BASE}/2026-07-28/basic/patterns/progress`,
   logging26: `${BASE}/2026-07-28/server/utilities/logging`,

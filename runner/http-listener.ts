@@ -1,7 +1,8 @@
 // The accepting side of Streamable HTTP: mcpspec listens on 127.0.0.1 (a port chosen at run time)
 // and answers a client under test. Every message the client sends and every answer is recorded.
 // Answers are JSON bodies, or SSE streams (primed with an event id and a comment line) when the
-// scenario asks; GET is refused with 405, DELETE (legacy session end) is recorded and accepted.
+// scenario asks, or streams closed before the answer (polled, or broken); a GET gets a polled answer,
+// any other GET 405; DELETE (legacy session end) is recorded and accepted.
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -121,6 +122,13 @@ export class HttpListener {
       res.end(`retry: ${reply.poll.retryMs}\nid: ${eventId}\ndata:\n\n`);
       entry.polled = { eventId, retryMs: reply.poll.retryMs, closedAt: Date.now() };
       this.parked.set(eventId, { reply, entry });
+      return;
+    }
+    if (reply.broken) {
+      // HM-05: a 2026-07-28 stream lost before its answer; nothing to resume, the request is lost.
+      res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no', ...extra });
+      res.end(': mcpspec breaks this stream before its answer\n\n');
+      entry.broken = { closedAt: Date.now() };
       return;
     }
     if (!reply.sse && !reply.before?.length && !reply.stream) {

@@ -20,7 +20,7 @@ import { judgeMetaKeyNames } from './meta.js';
 import type { RunObservations } from './observations.js';
 import type { Received } from './ports.js';
 import {
-  cachingServer, counterOffer, inputRequired, legacyTasksServer, LONG_TTL_MS, legacyServer, modernServer, MRTR_METHODS, nearValidAnswers, pollingServer, resultTypes, sdk1LegacyServer, sseAnswers, stderrLogs, targetOf, tasksServer, TASKS_EXTENSION, UNKNOWN_STATE,
+  brokenStreamServer, cachingServer, counterOffer, inputRequired, legacyTasksServer, LONG_TTL_MS, legacyServer, modernServer, MRTR_METHODS, nearValidAnswers, pollingServer, resultTypes, sdk1LegacyServer, sseAnswers, stderrLogs, targetOf, tasksServer, TASKS_EXTENSION, UNKNOWN_STATE,
   type ClientObs, type Round, type TaskLog,
 } from './scenarios/client.js';
 import { modernMetaOf, SESSION_ID, TOOL } from './scripted.js';
@@ -619,6 +619,37 @@ const sseRetryRespected = check(pollingServer, {
   },
 });
 
+const sameId = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+const reissuesBrokenRequest = check(brokenStreamServer, {
+  id: 'client.reissues-broken-request',
+  title: 'a request whose answer stream broke before the answer is sent again as a new request with a new id',
+  requirements: ['HM-05'],
+  level: 'MUST',
+  versions: MODERN,
+  role: 'client',
+  requires: { transports: ['http'] },
+  spec: SPEC.changelog26,
+  judge(o) {
+    const broken = o.received.filter((r) => r.broken && isRequest(r.message));
+    if (broken.length === 0) return untestable('the client sent no request after server/discover, so no answer stream was broken');
+    const problems: Evidence[] = [];
+    const reissued: string[] = [];
+    for (const b of broken) {
+      const m = b.message as Msg & { method: string };
+      const target = targetOf(m.params);
+      const what = `${m.method}${target ? ` ${target}` : ''} (id ${JSON.stringify(m.id)})`;
+      const again = o.received.filter((r) => r.seq > b.seq && isRequest(r.message) && r.message.method === m.method && targetOf(r.message.params) === target);
+      const fresh = again.find((r) => !sameId((r.message as Msg).id, m.id));
+      if (fresh) reissued.push(`${what} as id ${JSON.stringify((fresh.message as Msg).id)}`);
+      else if (again.length) problems.push(ev(`${what} sent again after its stream broke, with the same id`, again[0], { expected: 'a new request id', seq: [b.seq, again[0].seq] }));
+      else problems.push(ev(`${what}: its answer stream closed before the answer`, b, { expected: `${m.method} sent again with a new id`, actual: `never sent again; the client ${describeExit(o.exit)}` }));
+    }
+    if (problems.length) return violated(`${problems.length} of ${broken.length} requests whose stream broke were not re-issued with a new id: ${problems[0].what}`, problems.slice(0, 3));
+    return holds(`re-issued ${reissued.join(', ')}`);
+  },
+});
+
 const stderrIgnored = check(stderrLogs, {
   id: 'client.stderr-not-error',
   title: 'a server that logs to stderr is served as one that does not: the same requests, the same exit',
@@ -1094,7 +1125,7 @@ export const clientChecks = [
   cacheFresh,
   taskPolls, taskPollInterval, taskInput,
   legacyTaskPolls, legacyTaskUnasked,
-  nearValidSurvives, sseResponses, ssePollResumes, sseRetryRespected, stderrIgnored,
+  nearValidSurvives, sseResponses, ssePollResumes, sseRetryRespected, reissuesBrokenRequest, stderrIgnored,
   clientSchema, requestIds, notificationIds, noBatch, metaKeyNames,
   httpAccept, httpProtocolVersion, httpMethodHeader, httpNameHeader, httpParamHeaders,
 ];

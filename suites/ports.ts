@@ -191,6 +191,8 @@ export interface Received {
    * after a priming event naming `retry`, and keeps the answer for a GET with Last-Event-ID `eventId`.
    */
   polled?: { eventId: string; retryMs: number; closedAt: number };
+  /** HTTP: the scripted server broke this request's answer stream (ScriptedReply.broken): closed it, no answer. */
+  broken?: { closedAt: number };
 }
 
 /**
@@ -212,6 +214,11 @@ export interface ScriptedReply {
    * before the answer; the answer comes on the client's GET with that Last-Event-ID.
    */
   poll?: { retryMs: number };
+  /**
+   * HTTP, 2026-07-28 (HM-05): an SSE stream that closes before the answer, with no event id to
+   * resume from; the answer is never sent (a client must re-issue the request with a new id).
+   */
+  broken?: boolean;
   /** HTTP: extra response headers (e.g. Mcp-Session-Id). */
   headers?: Record<string, string>;
   /** HTTP status (default 200, or 202 with no response). */

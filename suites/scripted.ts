@@ -46,6 +46,11 @@ export interface ScriptOptions {
    * the stream names `retryMs` and closes, the answer waits for the client's GET with Last-Event-ID.
    */
   poll?: { retryMs: number; count: number };
+  /**
+   * HTTP, 2026-07-28 (HM-05): the answer streams of the first `n` requests other than server/discover
+   * close before their answers, which are never sent: the client must re-issue each with a new id.
+   */
+  breakStreams?: number;
 }
 
 export interface Request {
@@ -137,6 +142,7 @@ export function runScript(server: ScriptedServer, opts: ScriptOptions): ScriptLo
     return { ...r, sse: true };
   };
   let polls = 0;
+  let breaks = 0;
   /** A legacy answer, by polling while the scenario asks for it (2025-11-25 sessions over HTTP). */
   const legacy = (reply: unknown, version: string): unknown => {
     const r: ScriptedReply = isScriptedReplyLike(reply) ? reply : { scripted: true, response: reply };
@@ -173,6 +179,10 @@ export function runScript(server: ScriptedServer, opts: ScriptOptions): ScriptLo
       if (meta[META_PROTOCOL_VERSION] !== MODERN_VERSION) {
         log.refused.push({ id: req.id, version: meta[META_PROTOCOL_VERSION], supported: supportedList() });
         return answer(withStatus(rpcError(req.id, -32022, 'Unsupported protocol version', { supported: supportedList(), requested: meta[META_PROTOCOL_VERSION] }), http ? 400 : 200));
+      }
+      if (http && breaks < (opts.breakStreams ?? 0) && req.method !== 'server/discover') {
+        breaks++;
+        return { scripted: true, broken: true } satisfies ScriptedReply;
       }
       const capabilities = isObj(meta[META_CLIENT_CAPABILITIES]) ? (meta[META_CLIENT_CAPABILITIES] as Record<string, unknown>) : {};
       const own = opts.override?.(req, { received, era: 'modern', capabilities });

@@ -232,6 +232,21 @@ export const pollingServer = clientScenario<ClientObs>({
   run: (ctx) => observe(ctx, runScript(ctx.server, { modern: false, legacy: true, poll: { retryMs: POLL_RETRY_MS, count: POLL_COUNT }, timeoutMs: ctx.options.timeoutMs })),
 });
 
+/** How many requests the broken-stream server loses. */
+export const BROKEN_COUNT = 1;
+
+/**
+ * A 2026-07-28 server whose first answer stream (after server/discover) closes before the answer,
+ * with no event id: the request is lost, and the client must send it again with a new id (HM-05).
+ */
+export const brokenStreamServer = clientScenario<ClientObs>({
+  id: 'client-broken-stream',
+  title: 'a scripted 2026-07-28 server that closes the answer stream of the first request after server/discover before answering it',
+  versions: MODERN,
+  transports: ['http'],
+  run: (ctx) => observe(ctx, runScript(ctx.server, { modern: true, legacy: false, breakStreams: BROKEN_COUNT, timeoutMs: ctx.options.timeoutMs })),
+});
+
 /** The plain dual-era server again, over stdio, logging to its stderr as many servers do. */
 export const stderrLogs = clientScenario<ClientObs>({
   id: 'client-stderr',

@@ -153,3 +153,31 @@ describe('client.sse-poll-resumes and client.sse-retry-respected (HL-04)', () =>
     expect(retry.judge({ ...base, received: [polled(1, '7', 1000)] }, ctx).outcome).toBe('untestable');
   });
 });
+
+describe('client.reissues-broken-request (HM-05)', () => {
+  const reissues = CHECKS.find((x) => x.id === 'client.reissues-broken-request')!;
+  const ctx: JudgeContext = { era: 'modern', version: '2026-07-28', transport: 'http', capabilities: {} };
+  const base = { exit: exit({ exitCode: 0 }), transport: 'http' as const, log: { serverRequests: [], refused: [] } };
+  const req = (seq: number, id: unknown, method: string, params: Record<string, unknown> = {}) => ({ seq, connection: 0, httpMethod: 'POST', message: { jsonrpc: '2.0', id, method, params } });
+  const broken = (seq: number, id: unknown, method: string, params: Record<string, unknown> = {}) => ({ ...req(seq, id, method, params), broken: { closedAt: 1000 } });
+
+  it('no broken stream (nothing after server/discover): untestable', () => {
+    expect(reissues.judge({ ...base, received: [req(1, 1, 'server/discover')] }, ctx).outcome).toBe('untestable');
+  });
+
+  it('the same method and target sent again with a new id holds; "1" and 1 are different ids', () => {
+    expect(reissues.judge({ ...base, received: [req(1, 1, 'server/discover'), broken(2, 2, 'tools/list'), req(3, 3, 'tools/list')] }, ctx)).toMatchObject({ outcome: 'holds', message: expect.stringContaining('as id 3') });
+    expect(reissues.judge({ ...base, received: [broken(2, 2, 'tools/list'), req(3, '2', 'tools/list')] }, ctx).outcome).toBe('holds');
+  });
+
+  it('sent again with the same id fails; never sent again fails and says how the client ended', () => {
+    expect(reissues.judge({ ...base, received: [broken(2, 2, 'tools/list'), req(3, 2, 'tools/list')] }, ctx)).toMatchObject({ outcome: 'violated', evidence: [expect.objectContaining({ expected: 'a new request id', seq: [2, 3] })] });
+    const hung = reissues.judge({ ...base, exit: exit({ exitCode: null, timedOut: true }), received: [broken(2, 2, 'tools/list'), req(3, 3, 'prompts/list')] }, ctx);
+    expect(hung).toMatchObject({ outcome: 'violated', evidence: [expect.objectContaining({ actual: expect.stringContaining('never sent again') })] });
+  });
+
+  it('another target of the same method is not a re-issue (tools/call of another tool)', () => {
+    const v = reissues.judge({ ...base, received: [broken(2, 2, 'tools/call', { name: 'echo' }), req(3, 3, 'tools/call', { name: 'add' })] }, ctx);
+    expect(v.outcome).toBe('violated');
+  });
+});
