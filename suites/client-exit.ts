@@ -21,7 +21,7 @@ function firstErrorLine(text: string): string {
 
 /** One line describing an exit, for evidence. */
 export function describeExit(exit: ClientExit): string {
-  if (exit.timedOut) return 'still running at the timeout (stopped by mcpspec)';
+  if (exit.timedOut) return 'was still running at the timeout (stopped by mcpspec)';
   if (exit.signal) return `killed by ${exit.signal}`;
   return `exited with code ${exit.exitCode}`;
 }

@@ -20,7 +20,7 @@ import { judgeMetaKeyNames } from './meta.js';
 import type { RunObservations } from './observations.js';
 import type { Received } from './ports.js';
 import {
-  brokenStreamServer, cachingServer, counterOffer, inputRequired, legacyTasksServer, LONG_TTL_MS, legacyServer, modernServer, MRTR_METHODS, nearValidAnswers, pollingServer, resultTypes, sdk1LegacyServer, sseAnswers, stderrLogs, targetOf, tasksServer, TASKS_EXTENSION, UNKNOWN_STATE,
+  brokenStreamServer, cachingServer, counterOffer, UNSUPPORTED_VERSION, unsupportedVersionServer, inputRequired, legacyTasksServer, LONG_TTL_MS, legacyServer, modernServer, MRTR_METHODS, nearValidAnswers, pollingServer, resultTypes, sdk1LegacyServer, sseAnswers, stderrLogs, targetOf, tasksServer, TASKS_EXTENSION, UNKNOWN_STATE,
   type ClientObs, type Round, type TaskLog,
 } from './scenarios/client.js';
 import { modernMetaOf, SESSION_ID, TOOL } from './scripted.js';
@@ -352,6 +352,34 @@ const counterOfferCheck = check(counterOffer, {
     if (!first.supported.includes(String(version))) return violated(`after -32022 (supported: ${first.supported.join(', ')}) the client went on with version ${String(version)}`, [ev('the next request', next, { expected: first.supported })]);
     if (m.id === first.id && m.method !== 'initialize') return violated('the retry reuses the refused request\'s id', [ev('the retry', next)]);
     return holds(`after -32022 the client went on with ${String(version)}, a version the server listed`);
+  },
+});
+
+/** Messages that start over rather than go on with a session: a new initialize, a discover probe, ending the HTTP session. */
+const startsOver = (r: Received) => r.httpMethod === 'DELETE' || (isRequest(r.message) && (r.message.method === 'initialize' || r.message.method === 'server/discover'));
+
+const unsupportedVersionDisconnects = check(unsupportedVersionServer, {
+  id: 'client.unsupported-version-disconnects',
+  title: 'a client answered initialize with a protocol version it does not support does not go on with that session',
+  requirements: ['LC-04'],
+  level: 'SHOULD',
+  versions: ALL_VERSIONS,
+  role: 'client',
+  spec: SPEC_CLIENT.lifecycle25,
+  judge(o) {
+    const init = o.received.find((r) => isRequest(r.message) && r.message.method === 'initialize' && r.replySeq !== undefined);
+    if (!init) return untestable('the client sent no initialize (it spoke 2026-07-28 only, or never got an answer)');
+    const crashed = endedBadly(o, `after initialize was answered with ${UNSUPPORTED_VERSION}`);
+    if (crashed) return crashed;
+    // stdio: the same server process; HTTP: any session (every initialize got the same answer).
+    const after = o.received.filter((r) => r.seq > init.replySeq! && (o.transport === 'http' || r.connection === init.connection) && !startsOver(r));
+    if (after.length) {
+      const what = after.map((r) => (isObj(r.message) && typeof r.message.method === 'string' ? r.message.method : r.httpMethod ?? 'a message'));
+      return violated(`answered protocolVersion ${UNSUPPORTED_VERSION}, the client went on with ${[...new Set(what)].slice(0, 4).join(', ')} (${after.length} message(s))`,
+        [ev('initialize', init, { response: clipJson(init.reply), expected: 'no further message in that session (disconnect)' }), ...after.slice(0, 2).map((r) => ev('sent after the unsupported version', r))]);
+    }
+    return holds(`answered protocolVersion ${UNSUPPORTED_VERSION}, the client sent nothing more in that session (${describeExit(o.exit)})`,
+      [ev('initialize', init, { response: clipJson(init.reply) }), { what: 'client exit', actual: { ...o.exit, stderrTail: o.exit.stderrTail.slice(-400), stdoutTail: undefined } }]);
   },
 });
 
@@ -1119,7 +1147,7 @@ const httpParamHeaders = oracle({
 export const clientChecks = [
   metaRequired, metaClientInfo, staysModern,
   legacyFallback, legacyFallbackHttp, eraCached, initialized, initWait, sessionId, sessionDelete, serverRequests, undeclaredRequest,
-  counterOfferCheck,
+  counterOfferCheck, unsupportedVersionDisconnects,
   mrtrFulfils, mrtrRequestState, mrtrRetryId, mrtrScoped,
   resultTypeMissing, resultTypeUnknown,
   cacheFresh,

@@ -51,6 +51,8 @@ export interface ScriptOptions {
    * close before their answers, which are never sent: the client must re-issue each with a new id.
    */
   breakStreams?: number;
+  /** Legacy: answer every initialize with this protocolVersion, whatever was asked (LC-04). */
+  initializeVersion?: string;
 }
 
 export interface Request {
@@ -211,7 +213,7 @@ export function runScript(server: ScriptedServer, opts: ScriptOptions): ScriptLo
   function initialize(req: Request, received: Received): unknown {
     const asked = typeof req.params.protocolVersion === 'string' ? req.params.protocolVersion : '';
     if (!opts.legacy) return withStatus(rpcError(req.id, -32022, 'Unsupported protocol version: this server speaks 2026-07-28 only', { supported: supportedList(), requested: asked }), http ? 400 : 200);
-    const version = LEGACY_VERSIONS_SERVED.includes(asked) ? asked : LEGACY_VERSIONS_SERVED[0];
+    const version = opts.initializeVersion ?? (LEGACY_VERSIONS_SERVED.includes(asked) ? asked : LEGACY_VERSIONS_SERVED[0]);
     const capabilities = isObj(req.params.capabilities) ? req.params.capabilities : {};
     const key = http ? `http:${SESSION_ID}` : `stdio:${received.connection}`;
     sessions.set(key, { version, capabilities, initialized: false, requestsSent: false });

@@ -61,6 +61,20 @@ export const sdk1LegacyServer = clientScenario<ClientObs>({
   run: (ctx) => observe(ctx, runScript(ctx.server, { modern: false, legacy: true, sdk1Refusals: true, timeoutMs: ctx.options.timeoutMs })),
 });
 
+/** A protocol version no MCP revision has: no client can support it. */
+export const UNSUPPORTED_VERSION = '2024-01-01';
+
+/**
+ * A legacy-only server that answers every initialize with a protocolVersion no client supports
+ * (LC-04): the client should not go on with that session.
+ */
+export const unsupportedVersionServer = clientScenario<ClientObs>({
+  id: 'client-unsupported-version',
+  title: `a legacy-only scripted server that answers initialize with protocolVersion ${UNSUPPORTED_VERSION}, a version no client supports`,
+  versions: ALL_VERSIONS,
+  run: (ctx) => observe(ctx, runScript(ctx.server, { modern: false, legacy: true, initializeVersion: UNSUPPORTED_VERSION, timeoutMs: ctx.options.timeoutMs })),
+});
+
 /** Every modern request refused with -32022, naming only legacy versions: a counter-offer. */
 export const counterOffer = clientScenario<ClientObs>({
   id: 'client-counteroffer',

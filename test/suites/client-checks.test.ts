@@ -181,3 +181,40 @@ describe('client.reissues-broken-request (HM-05)', () => {
     expect(v.outcome).toBe('violated');
   });
 });
+
+describe('client.unsupported-version-disconnects (LC-04)', () => {
+  const disconnects = CHECKS.find((x) => x.id === 'client.unsupported-version-disconnects')!;
+  const ctx: JudgeContext = { era: 'legacy', version: '2025-11-25', transport: 'stdio', capabilities: {} };
+  const base = { exit: exit({ exitCode: 1 }), transport: 'stdio' as const, log: { serverRequests: [], refused: [] } };
+  const msg = (seq: number, connection: number, message: unknown, extra: Record<string, unknown> = {}) => ({ seq, connection, message, ...extra });
+  const init = (seq: number, connection = 1) => msg(seq, connection, { jsonrpc: '2.0', id: seq, method: 'initialize', params: { protocolVersion: '2025-11-25' } }, { replySeq: seq + 1, reply: { jsonrpc: '2.0', id: seq, result: { protocolVersion: '2024-01-01' } } });
+
+  it('no initialize answered (a 2026-07-28-only client): untestable', () => {
+    expect(disconnects.judge({ ...base, received: [msg(1, 1, { jsonrpc: '2.0', id: 1, method: 'server/discover' })] }, ctx).outcome).toBe('untestable');
+  });
+
+  it('nothing more after the answer holds; starting over (initialize, server/discover) or another process does not count', () => {
+    expect(disconnects.judge({ ...base, received: [init(1)] }, ctx).outcome).toBe('holds');
+    const over = [init(1), init(3), msg(5, 1, { jsonrpc: '2.0', id: 5, method: 'server/discover' }), msg(6, 2, { jsonrpc: '2.0', method: 'notifications/initialized' })];
+    expect(disconnects.judge({ ...base, received: over }, ctx).outcome).toBe('holds');
+  });
+
+  it('notifications/initialized or a request on the same connection after the answer violates; before the answer is not judged here', () => {
+    const early = msg(2, 1, { jsonrpc: '2.0', id: 9, method: 'tools/list' });
+    expect(disconnects.judge({ ...base, received: [{ ...init(1), replySeq: 3 }, early] }, ctx).outcome).toBe('holds');
+    const v = disconnects.judge({ ...base, received: [init(1), msg(3, 1, { jsonrpc: '2.0', method: 'notifications/initialized' }), msg(4, 1, { jsonrpc: '2.0', id: 4, method: 'tools/list' })] }, ctx);
+    expect(v).toMatchObject({ outcome: 'violated', message: expect.stringContaining('notifications/initialized, tools/list (2 message(s))') });
+  });
+
+  it('over HTTP a DELETE ends the session (holds); a GET stream or a POST goes on with it', () => {
+    const http = { ...base, transport: 'http' as const };
+    const httpCtx = { ...ctx, transport: 'http' as const };
+    expect(disconnects.judge({ ...http, received: [init(1, 0), msg(3, 0, undefined, { httpMethod: 'DELETE' })] }, httpCtx).outcome).toBe('holds');
+    expect(disconnects.judge({ ...http, received: [init(1, 0), msg(3, 0, undefined, { httpMethod: 'GET' })] }, httpCtx).outcome).toBe('violated');
+  });
+
+  it('a crash after the answer is a violation, not a disconnection', () => {
+    const crashed = { ...base, exit: exit({ exitCode: null, signal: 'SIGSEGV' }) };
+    expect(disconnects.judge({ ...crashed, received: [init(1)] }, ctx).outcome).toBe('violated');
+  });
+});
