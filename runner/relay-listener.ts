@@ -124,6 +124,12 @@ export class RelayListener {
       return;
     }
     const reply = await this.endpoint.accept(entry);
+    if (reply.die) {
+      // The relay process exits once its socket closes: to the client, its server died.
+      entry.died = { at: Date.now() };
+      socket.destroy();
+      return;
+    }
     const write = (m: unknown) => {
       if (socket.destroyed) return undefined;
       const text = serializeBody(m);

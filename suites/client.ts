@@ -20,7 +20,7 @@ import { judgeMetaKeyNames } from './meta.js';
 import type { RunObservations } from './observations.js';
 import type { Received } from './ports.js';
 import {
-  brokenStreamServer, cachingServer, counterOffer, UNSUPPORTED_VERSION, unsupportedVersionServer, inputRequired, legacyTasksServer, LONG_TTL_MS, legacyServer, modernServer, MRTR_METHODS, nearValidAnswers, pollingServer, resultTypes, sdk1LegacyServer, sseAnswers, stderrLogs, targetOf, tasksServer, TASKS_EXTENSION, UNKNOWN_STATE,
+  brokenStreamServer, cachingServer, dyingServer, counterOffer, UNSUPPORTED_VERSION, unsupportedVersionServer, inputRequired, legacyTasksServer, LONG_TTL_MS, legacyServer, modernServer, MRTR_METHODS, nearValidAnswers, pollingServer, resultTypes, sdk1LegacyServer, sseAnswers, stderrLogs, targetOf, tasksServer, TASKS_EXTENSION, UNKNOWN_STATE,
   type ClientObs, type Round, type TaskLog,
 } from './scenarios/client.js';
 import { modernMetaOf, SESSION_ID, TOOL } from './scripted.js';
@@ -678,6 +678,33 @@ const reissuesBrokenRequest = check(brokenStreamServer, {
   },
 });
 
+const restartsDeadServer = check(dyingServer, {
+  id: 'client.restarts-dead-server',
+  title: 'a client whose stdio server process exited unexpectedly starts it again',
+  requirements: ['IO-06'],
+  level: 'SHOULD',
+  versions: MODERN,
+  role: 'client',
+  requires: { transports: ['stdio'] },
+  spec: SPEC_CLIENT.stdio26,
+  judge(o) {
+    const death = o.received.find((r) => r.died);
+    if (!death) return untestable('the client sent no request after server/discover, so the server never died');
+    const m = death.message as Msg;
+    const what = `${String(m.method)} (id ${JSON.stringify(m.id)})`;
+    const crashed = endedBadly(o, 'after its server exited');
+    if (crashed) return crashed;
+    const later = o.received.filter((r) => r.connection > death.connection);
+    if (later.length === 0) {
+      return violated(`the server process exited on ${what}; the client never started it again (it ${describeExit(o.exit)})`,
+        [ev(`${what}: the server process exited instead of answering`, death, { expected: 'a new server process', actual: `none; the client ${describeExit(o.exit)}` })]);
+    }
+    const retried = later.find((r) => isRequest(r.message) && r.message.method === m.method && targetOf(r.message.params) === targetOf(m.params));
+    return holds(`the server process exited on ${what}; the client started it again (process ${later[0].connection})${retried ? ` and sent ${String(m.method)} again there` : ''}`,
+      [ev('the request the server died on', death), ev('the first message to the new process', later[0])]);
+  },
+});
+
 const stderrIgnored = check(stderrLogs, {
   id: 'client.stderr-not-error',
   title: 'a server that logs to stderr is served as one that does not: the same requests, the same exit',
@@ -1153,7 +1180,7 @@ export const clientChecks = [
   cacheFresh,
   taskPolls, taskPollInterval, taskInput,
   legacyTaskPolls, legacyTaskUnasked,
-  nearValidSurvives, sseResponses, ssePollResumes, sseRetryRespected, reissuesBrokenRequest, stderrIgnored,
+  nearValidSurvives, sseResponses, ssePollResumes, sseRetryRespected, reissuesBrokenRequest, restartsDeadServer, stderrIgnored,
   clientSchema, requestIds, notificationIds, noBatch, metaKeyNames,
   httpAccept, httpProtocolVersion, httpMethodHeader, httpNameHeader, httpParamHeaders,
 ];

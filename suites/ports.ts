@@ -193,6 +193,8 @@ export interface Received {
   polled?: { eventId: string; retryMs: number; closedAt: number };
   /** HTTP: the scripted server broke this request's answer stream (ScriptedReply.broken): closed it, no answer. */
   broken?: { closedAt: number };
+  /** stdio: the scripted server process ended on this request, unanswered (ScriptedReply.die). */
+  died?: { at: number };
 }
 
 /**
@@ -219,6 +221,8 @@ export interface ScriptedReply {
    * resume from; the answer is never sent (a client must re-issue the request with a new id).
    */
   broken?: boolean;
+  /** stdio: the server process ends at once, without answering (it died; the client should restart it). */
+  die?: boolean;
   /** HTTP: extra response headers (e.g. Mcp-Session-Id). */
   headers?: Record<string, string>;
   /** HTTP status (default 200, or 202 with no response). */

@@ -51,6 +51,8 @@ export interface ScriptOptions {
    * close before their answers, which are never sent: the client must re-issue each with a new id.
    */
   breakStreams?: number;
+  /** stdio, 2026-07-28 (IO-06): the server process dies on the first `n` requests other than server/discover. */
+  dieOn?: number;
   /** Legacy: answer every initialize with this protocolVersion, whatever was asked (LC-04). */
   initializeVersion?: string;
 }
@@ -145,6 +147,7 @@ export function runScript(server: ScriptedServer, opts: ScriptOptions): ScriptLo
   };
   let polls = 0;
   let breaks = 0;
+  let deaths = 0;
   /** A legacy answer, by polling while the scenario asks for it (2025-11-25 sessions over HTTP). */
   const legacy = (reply: unknown, version: string): unknown => {
     const r: ScriptedReply = isScriptedReplyLike(reply) ? reply : { scripted: true, response: reply };
@@ -185,6 +188,10 @@ export function runScript(server: ScriptedServer, opts: ScriptOptions): ScriptLo
       if (http && breaks < (opts.breakStreams ?? 0) && req.method !== 'server/discover') {
         breaks++;
         return { scripted: true, broken: true } satisfies ScriptedReply;
+      }
+      if (!http && deaths < (opts.dieOn ?? 0) && req.method !== 'server/discover') {
+        deaths++;
+        return { scripted: true, die: true } satisfies ScriptedReply;
       }
       const capabilities = isObj(meta[META_CLIENT_CAPABILITIES]) ? (meta[META_CLIENT_CAPABILITIES] as Record<string, unknown>) : {};
       const own = opts.override?.(req, { received, era: 'modern', capabilities });

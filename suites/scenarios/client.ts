@@ -61,6 +61,18 @@ export const sdk1LegacyServer = clientScenario<ClientObs>({
   run: (ctx) => observe(ctx, runScript(ctx.server, { modern: false, legacy: true, sdk1Refusals: true, timeoutMs: ctx.options.timeoutMs })),
 });
 
+/**
+ * A 2026-07-28 stdio server whose process exits, unanswering, on the first request after
+ * server/discover: the client should start it again (IO-06); the lost request may be retried.
+ */
+export const dyingServer = clientScenario<ClientObs>({
+  id: 'client-server-dies',
+  title: 'a scripted 2026-07-28 stdio server whose process exits on the first request after server/discover',
+  versions: MODERN,
+  transports: ['stdio'],
+  run: (ctx) => observe(ctx, runScript(ctx.server, { modern: true, legacy: false, dieOn: 1, timeoutMs: ctx.options.timeoutMs })),
+});
+
 /** A protocol version no MCP revision has: no client can support it. */
 export const UNSUPPORTED_VERSION = '2024-01-01';
 

@@ -218,3 +218,28 @@ describe('client.unsupported-version-disconnects (LC-04)', () => {
     expect(disconnects.judge({ ...crashed, received: [init(1)] }, ctx).outcome).toBe('violated');
   });
 });
+
+describe('client.restarts-dead-server (IO-06)', () => {
+  const restarts = CHECKS.find((x) => x.id === 'client.restarts-dead-server')!;
+  const ctx: JudgeContext = { era: 'modern', version: '2026-07-28', transport: 'stdio', capabilities: {} };
+  const base = { exit: exit({ exitCode: 0 }), transport: 'stdio' as const, log: { serverRequests: [], refused: [] } };
+  const req = (seq: number, connection: number, id: number, method: string) => ({ seq, connection, message: { jsonrpc: '2.0', id, method, params: {} } });
+  const died = (seq: number, id: number, method: string) => ({ ...req(seq, 1, id, method), died: { at: 1000 } });
+
+  it('no death (nothing after server/discover): untestable', () => {
+    expect(restarts.judge({ ...base, received: [req(1, 1, 1, 'server/discover')] }, ctx).outcome).toBe('untestable');
+  });
+
+  it('a message to a later process holds, and says whether the lost request was retried there', () => {
+    expect(restarts.judge({ ...base, received: [died(2, 2, 'tools/list'), req(3, 2, 3, 'tools/list')] }, ctx)).toMatchObject({ outcome: 'holds', message: expect.stringContaining('sent tools/list again there') });
+    const other = restarts.judge({ ...base, received: [died(2, 2, 'tools/list'), req(3, 2, 3, 'prompts/list')] }, ctx);
+    expect(other.outcome).toBe('holds');
+    expect(other.message).not.toContain('again there');
+  });
+
+  it('no later process violates (a SHOULD: warn), naming how the client ended; a crash is named as one', () => {
+    expect(restarts.judge({ ...base, received: [died(2, 2, 'tools/list')] }, ctx)).toMatchObject({ outcome: 'violated', message: expect.stringContaining('exited with code 0') });
+    const crash = restarts.judge({ ...base, exit: exit({ exitCode: null, signal: 'SIGABRT' }), received: [died(2, 2, 'tools/list')] }, ctx);
+    expect(crash).toMatchObject({ outcome: 'violated', message: expect.stringContaining('crashed') });
+  });
+});
