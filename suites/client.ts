@@ -109,6 +109,28 @@ const staysModern = check(modernServer, {
   },
 });
 
+const discoverFirst = check(modernServer, {
+  id: 'client.discover-first',
+  title: 'over stdio a 2026-07-28 client probes with server/discover before any other request',
+  requirements: ['ED-01', 'ED-03'],
+  level: 'SHOULD',
+  versions: MODERN,
+  role: 'client',
+  requires: { transports: ['stdio'] },
+  spec: SPEC_CLIENT.stdio26,
+  judge({ received }) {
+    const reqs = requestsOf(received);
+    if (reqs.length === 0) return untestable('the client sent no request');
+    const first = reqs[0];
+    if ((first.message as Msg).method !== 'server/discover') {
+      return violated(`the first request was ${String((first.message as Msg).method)}, not the server/discover probe (a legacy server could process it silently)`, [ev('the first request', first, { expected: 'server/discover' })]);
+    }
+    // A process started after the probe and never probed itself (the 2.x SDK probes on a sibling) is noted, not blamed.
+    const unprobed = [...new Set(reqs.map((r) => r.connection))].filter((c) => (reqs.find((r) => r.connection === c)!.message as Msg).method !== 'server/discover');
+    return holds(`server/discover was the first request${unprobed.length ? `; server process(es) ${unprobed.join(', ')}, started later, were not probed again (the era found first was reused)` : ''}`, [ev('the first request', first)]);
+  },
+});
+
 // ---------------------------------------------------------------- legacy server
 
 /** After its first modern request was refused by a legacy server, did the client go on with initialize? */
@@ -1172,7 +1194,7 @@ const httpParamHeaders = oracle({
 });
 
 export const clientChecks = [
-  metaRequired, metaClientInfo, staysModern,
+  metaRequired, metaClientInfo, staysModern, discoverFirst,
   legacyFallback, legacyFallbackHttp, eraCached, initialized, initWait, sessionId, sessionDelete, serverRequests, undeclaredRequest,
   counterOfferCheck, unsupportedVersionDisconnects,
   mrtrFulfils, mrtrRequestState, mrtrRetryId, mrtrScoped,

@@ -243,3 +243,21 @@ describe('client.restarts-dead-server (IO-06)', () => {
     expect(crash).toMatchObject({ outcome: 'violated', message: expect.stringContaining('crashed') });
   });
 });
+
+describe('client.discover-first (ED-01, ED-03)', () => {
+  const first = CHECKS.find((x) => x.id === 'client.discover-first')!;
+  const ctx: JudgeContext = { era: 'modern', version: '2026-07-28', transport: 'stdio', capabilities: {} };
+  const base = { exit: exit({ exitCode: 0 }), transport: 'stdio' as const, log: { serverRequests: [], refused: [] } };
+  const req = (seq: number, connection: number, method: string) => ({ seq, connection, message: { jsonrpc: '2.0', id: seq, method, params: {} } });
+
+  it('no request: untestable; server/discover first holds; anything else first violates', () => {
+    expect(first.judge({ ...base, received: [] }, ctx).outcome).toBe('untestable');
+    expect(first.judge({ ...base, received: [req(1, 1, 'server/discover'), req(2, 1, 'tools/list')] }, ctx).outcome).toBe('holds');
+    expect(first.judge({ ...base, received: [req(1, 1, 'tools/list'), req(2, 1, 'server/discover')] }, ctx)).toMatchObject({ outcome: 'violated', message: expect.stringContaining('tools/list') });
+  });
+
+  it('a later process used without its own probe (the probe ran on a sibling) is noted, not blamed', () => {
+    const v = first.judge({ ...base, received: [req(1, 1, 'server/discover'), req(2, 2, 'tools/list')] }, ctx);
+    expect(v).toMatchObject({ outcome: 'holds', message: expect.stringContaining('process(es) 2') });
+  });
+});
