@@ -8,7 +8,7 @@ import { check, holds, oracle, skip, untestable, violated } from './check.js';
 import { clipJson, errorCode, evidence, isObj, outcome, unanswerable } from './exchange.js';
 import type { Exchange } from './ports.js';
 import { sentHeaders, sentRequest } from './request-shape.js';
-import { httpScenario, STALE_SESSION_ID } from './scenarios/http.js';
+import { httpScenario, STALE_EVENT_ID, STALE_SESSION_ID } from './scenarios/http.js';
 import { paramHeadersScenario } from './scenarios/param-headers.js';
 
 const HTTP = { transports: ['http' as const] };
@@ -124,7 +124,7 @@ export const httpChecks = [
   }),
   check(httpScenario, {
     id: 'http.modern-only-legacy-traffic',
-    title: 'a server that speaks only 2026-07-28 answers GET and DELETE with 405 and ignores Mcp-Session-Id, never minting or echoing one',
+    title: 'a server that speaks only 2026-07-28 answers GET and DELETE with 405 and ignores Mcp-Session-Id (never minting or echoing one) and Last-Event-ID',
     requirements: ['HM-14'],
     level: 'SHOULD',
     versions: MODERN,
@@ -141,14 +141,14 @@ export const httpChecks = [
       const problems: [string, Exchange, unknown][] = [];
       if (get.http!.status !== 405) problems.push([`GET got HTTP ${get.http!.status}`, get, 'HTTP 405']);
       if (del.http!.status !== 405) problems.push([`DELETE got HTTP ${del.http!.status}`, del, 'HTTP 405']);
-      if (errorCode(withSessionId) !== undefined || withSessionId.response === undefined) problems.push([`a request carrying an unknown Mcp-Session-Id got ${outcome(withSessionId)}`, withSessionId, 'served as if the header were absent']);
+      if (errorCode(withSessionId) !== undefined || withSessionId.response === undefined) problems.push([`a request carrying an unknown Mcp-Session-Id and Last-Event-ID got ${outcome(withSessionId)}`, withSessionId, 'served as if the header were absent']);
       for (const ex of all) {
         const sid = ex.http!.headers['mcp-session-id'];
         if (sid !== undefined) problems.push([`${ex.http!.status} answer to ${ex === get ? 'GET' : ex === del ? 'DELETE' : ex.method} carries Mcp-Session-Id ${sid}`, ex, 'no Mcp-Session-Id header']);
       }
-      const sent = (ex: Exchange) => (ex === get ? `GET with Mcp-Session-Id ${STALE_SESSION_ID}` : ex === del ? `DELETE with Mcp-Session-Id ${STALE_SESSION_ID}` : ex.request);
+      const sent = (ex: Exchange) => (ex === get ? `GET with Mcp-Session-Id ${STALE_SESSION_ID}` : ex === del ? `DELETE with Mcp-Session-Id ${STALE_SESSION_ID}` : { headers: { 'Mcp-Session-Id': STALE_SESSION_ID, 'Last-Event-ID': STALE_EVENT_ID }, body: ex.request });
       if (problems.length) return violated(problems.map(([p]) => p).join('; '), problems.map(([what, ex, expected]) => evidence(what, ex, { request: sent(ex), expected })));
-      return holds('GET and DELETE got 405; a request carrying a stale Mcp-Session-Id was served, and no answer carried a session id');
+      return holds('GET and DELETE got 405; a request carrying a stale Mcp-Session-Id and Last-Event-ID was served, and no answer carried a session id');
     },
   }),
   oracle({

@@ -23,6 +23,7 @@ export interface HttpObs {
 
 /** A session id no server issued: what an older client would still send. */
 export const STALE_SESSION_ID = 'mcpspec-stale-session-0';
+export const STALE_EVENT_ID = 'mcpspec-stale-event-0';
 
 /** The versions server/discover listed, if it listed any. */
 function discoveredVersions(session: Session): string[] | undefined {
@@ -68,7 +69,8 @@ export const httpScenario = scenario<HttpObs>({
         const [get, del, withSessionId] = await Promise.all([
           ctx.probe('', { httpMethod: 'GET', sseHeadOnly: true, headers: { 'Mcp-Session-Id': STALE_SESSION_ID } }),
           ctx.probe('', { httpMethod: 'DELETE', headers: { 'Mcp-Session-Id': STALE_SESSION_ID } }),
-          ctx.deliberate(session.request(method, {}, { headers: { 'Mcp-Session-Id': STALE_SESSION_ID } })),
+          // A 2025-era client's resumption header rides along: streams are not resumable, so it is ignored too.
+          ctx.deliberate(session.request(method, {}, { headers: { 'Mcp-Session-Id': STALE_SESSION_ID, 'Last-Event-ID': STALE_EVENT_ID } })),
         ]);
         obs.legacyTraffic = { get, del, withSessionId };
       }

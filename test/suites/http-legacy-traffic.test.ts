@@ -39,7 +39,7 @@ describe('http.modern-only-legacy-traffic (HM-14)', () => {
       legacyTraffic: { get: got(200, { contentType: 'text/event-stream' }), del: got(404), withSessionId: got(404, { error: { code: -32600, message: 'Unknown session' } }) },
     });
     expect(v).toMatchObject({ outcome: 'violated' });
-    expect(v.message).toMatch(/GET got HTTP 200.*DELETE got HTTP 404.*unknown Mcp-Session-Id got/);
+    expect(v.message).toMatch(/GET got HTTP 200.*DELETE got HTTP 404.*unknown Mcp-Session-Id and Last-Event-ID got/);
     const echoed = judge('http.modern-only-legacy-traffic', { supportedVersions: ['2026-07-28'], legacyTraffic: { ...fine, withSessionId: got(200, { result: {}, headers: { 'mcp-session-id': 'abc' } }) } });
     expect(echoed).toMatchObject({ outcome: 'violated', message: expect.stringContaining('carries Mcp-Session-Id abc') });
     const silent = judge('http.modern-only-legacy-traffic', { supportedVersions: ['2026-07-28'], legacyTraffic: { ...fine, del: { ...got(0), http: undefined, timedOut: true } } });
