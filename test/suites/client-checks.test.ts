@@ -261,3 +261,32 @@ describe('client.discover-first (ED-01, ED-03)', () => {
     expect(v).toMatchObject({ outcome: 'holds', message: expect.stringContaining('process(es) 2') });
   });
 });
+
+describe('client.cancellations (CN-01, LC-09, TA-16)', () => {
+  const c = CHECKS.find((x) => x.id === 'client.cancellations')!;
+  const ctx: JudgeContext = { era: 'legacy', version: '2025-11-25', transport: 'stdio', capabilities: {} };
+  let seq = 0;
+  const ev = (dir: 'in' | 'out', message: unknown, connection = 1): WireEvent => ({ seq: ++seq, t: seq, dir, channel: 'stdio', raw: '', kind: 'message', message, data: dir === 'in' ? { connection } : undefined, source: 's' });
+  const req = (id: unknown, method: string, params: Record<string, unknown> = {}, connection = 1) => ev('in', { jsonrpc: '2.0', id, method, params }, connection);
+  const cancel = (requestId: unknown, connection = 1) => ev('in', { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId, reason: 'x' } }, connection);
+  const obs = (events: WireEvent[]): RunObservations => ({ exchanges: [], events, version: '2025-11-25', transport: 'stdio', deliberate: () => false });
+
+  it('no cancellation: untestable; cancelling its own request in flight holds', () => {
+    expect(c.judge(obs([req(1, 'tools/list')]), ctx).outcome).toBe('untestable');
+    expect(c.judge(obs([req(1, 'tools/list'), cancel(1)]), ctx).outcome).toBe('holds');
+  });
+
+  it('an id the client never sent (or sent to another server process, or with another JSON type) violates', () => {
+    expect(c.judge(obs([req(1, 'tools/list'), cancel('never')]), ctx).outcome).toBe('violated');
+    expect(c.judge(obs([req(1, 'tools/list', {}, 1), cancel(1, 2)]), ctx).outcome).toBe('violated');
+    expect(c.judge(obs([req(1, 'tools/list'), cancel('1')]), ctx).outcome).toBe('violated');
+  });
+
+  it('cancelling initialize, or a request that created a task, violates', () => {
+    expect(c.judge(obs([req(1, 'initialize'), cancel(1)]), ctx)).toMatchObject({ outcome: 'violated', message: expect.stringContaining('initialize') });
+    const task = [req(2, 'tools/call', { name: 'x', task: { ttl: 1000 } }), ev('out', { jsonrpc: '2.0', id: 2, result: { task: { taskId: 't', status: 'working' } } }), cancel(2)];
+    expect(c.judge(obs(task), ctx)).toMatchObject({ outcome: 'violated', message: expect.stringContaining('only tasks/cancel') });
+    const modernTask = [req(3, 'tools/call', { name: 'x' }), ev('out', { jsonrpc: '2.0', id: 3, result: { resultType: 'task', taskId: 't', status: 'working' } }), cancel(3)];
+    expect(c.judge(obs(modernTask), ctx).outcome).toBe('violated');
+  });
+});

@@ -23,12 +23,19 @@ function checksFor(ids: string[]): Check[] {
 
 const bad = (s: string) => s === 'fail' || s === 'warn' || s === 'error';
 
+// The one thing the reference client abandons is its subscriptions/listen stream, and only over stdio in
+// 2026-07-28 is that a notifications/cancelled (over HTTP closing the stream is the cancellation), so
+// elsewhere it gives client.cancellations nothing to judge. Its fault shows the check failing.
+const NOTHING_CANCELLED = 'client.cancellations: untestable: the client cancelled nothing';
+const notPassed = (run: { checks: { id: string; status: string; message: string }[] }, transport: string, version: string) =>
+  run.checks.filter((c) => c.status !== 'pass').map((c) => `${c.id}: ${c.status}: ${c.message}`).filter((v) => !(v === NOTHING_CANCELLED && !(transport === 'stdio' && version === '2026-07-28')));
+
 describe('the reference client, clean', () => {
   it('passes every client check over HTTP in a 2026-07-28 run, none untestable (no vacuous pass)', async () => {
     const run = await runReferenceClient('http', '2026-07-28');
     const overHttp = CLIENT.filter((c) => (!c.requires.transports || c.requires.transports.includes('http')) && c.versions.includes('2026-07-28'));
     expect(run.checks.map((c) => c.id).sort()).toEqual(overHttp.map((c) => c.id).sort());
-    expect(run.checks.filter((c) => c.status !== 'pass').map((c) => `${c.id}: ${c.status}: ${c.message}`)).toEqual([]);
+    expect(notPassed(run, 'http', '2026-07-28')).toEqual([]);
     expect(run.findings).toEqual([]);
     expect(liveCount()).toBe(0);
   });
@@ -39,7 +46,7 @@ describe('the reference client, clean', () => {
       expect(run.checks.length).toBeGreaterThan(5);
       // What only stdio can show is judged there (and passes: nothing vacuous).
       if (transport === 'stdio') expect(run.checks.map((c) => c.id)).toEqual(expect.arrayContaining(CLIENT.filter((c) => c.requires.transports?.join() === 'stdio' && c.versions.includes(version)).map((c) => c.id)));
-      expect(run.checks.filter((c) => c.status !== 'pass').map((c) => `${c.id}: ${c.status}: ${c.message}`)).toEqual([]);
+      expect(notPassed(run, transport, version)).toEqual([]);
       expect(run.findings).toEqual([]);
     });
   }
