@@ -3,9 +3,11 @@
 // CN-03): after notifications/cancelled (stdio) or the request's stream closed (HTTP) the server
 // MUST NOT send anything more for the request, and keeps serving.
 
+import { isObj } from '../protocol/jsonrpc.js';
 import { SPEC } from '../protocol/spec-links.js';
 import { LEGACY, MODERN } from '../protocol/versions.js';
-import { check, holds, untestable, violated, type Judgement } from './check.js';
+import type { Evidence } from '../results/verdict.js';
+import { check, holds, oracle, untestable, violated, type Judgement } from './check.js';
 import { clipJson, evidence, outcome } from './exchange.js';
 import { modernCancelScenario, type ModernCancelObs } from './scenarios/cancel-modern.js';
 import { capableClientScenario } from './scenarios/capable-client.js';
@@ -46,6 +48,29 @@ export const cancelChecks = [
     requires: { capabilities: ['tools'], transports: ['http'] },
     spec: SPEC.http26,
     judge: (obs) => judgeModernCancel(obs),
+  }),
+  oracle({
+    id: 'cancel.server-references',
+    title: 'legacy: a notifications/cancelled from the server names a request the server itself sent and has not had answered',
+    requirements: ['CN-01'],
+    level: 'MUST',
+    versions: LEGACY,
+    spec: SPEC.cancellation25,
+    judge({ events }) {
+      const cancels = events.filter((e) => e.dir === 'in' && isObj(e.message) && e.message.method === 'notifications/cancelled' && !('id' in e.message));
+      if (cancels.length === 0) return untestable('the server cancelled nothing');
+      const bad: Evidence[] = [];
+      for (const c of cancels) {
+        const params = (c.message as Record<string, unknown>).params;
+        const id = JSON.stringify(isObj(params) ? params.requestId : undefined);
+        const before = events.filter((e) => e.seq < c.seq && isObj(e.message) && typeof e.message.method === 'string' && 'id' in e.message && JSON.stringify(e.message.id) === id);
+        if (before.some((e) => e.dir === 'in')) continue; // a request the server sent: the same direction
+        const theirs = before.find((e) => e.dir === 'out');
+        bad.push({ what: `notifications/cancelled for ${id}: ${theirs ? `names mcpspec's ${String((theirs.message as Record<string, unknown>).method)}, a request of the other direction` : 'the server sent no request with that id'}`, actual: clipJson(c.message, 400), seq: [...(theirs ? [theirs.seq] : []), c.seq] });
+      }
+      if (bad.length) return violated(`${bad.length} of ${cancels.length} cancellations from the server name what they may not; first: ${bad[0].what}`, bad.slice(0, 4));
+      return holds(`${cancels.length} cancellation(s) from the server, each of a request it had sent`);
+    },
   }),
 ];
 

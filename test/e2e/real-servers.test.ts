@@ -66,7 +66,7 @@ describe('real servers from npm', () => {
       // resources send no update unless its (not read-only) toggle-subscriber-updates tool is called.
       // An unknown logging level gets -32603 (the SDK's params validation), not -32602; nothing it does
       // by default logs, and no tool known to change its tool list is listed.
-      untestable: ['asks.answered', 'cancel.silent-after', 'capabilities.undeclared-method', 'lists.tools-changed-legacy', 'logging.set-level-filter', 'pagination.terminates', 'progress.notifications', 'subscriptions.unsubscribe-legacy', 'subscriptions.updated-legacy'],
+      untestable: ['asks.answered', 'cancel.server-references', 'cancel.silent-after', 'capabilities.undeclared-method', 'lists.tools-changed-legacy', 'logging.set-level-filter', 'pagination.terminates', 'progress.notifications', 'subscriptions.unsubscribe-legacy', 'subscriptions.updated-legacy'],
       error: [],
     });
   });
@@ -89,7 +89,7 @@ describe('real servers from npm', () => {
       warn: ['jsonrpc.batch', 'logging.set-level-invalid', 'pagination.invalid-cursor', 'prompts.get', 'resources.unknown-legacy', 'tasks.forbidden-with-task', 'tools.unknown-tool'],
       // It never closes an answer's stream early (no polling), so http.sse-retry and
       // http.resume-own-stream have nothing to judge.
-      untestable: ['asks.on-request-stream', 'cancel.silent-after', 'capabilities.undeclared-method', 'http.resume-own-stream', 'http.sse-retry', 'lists.tools-changed-legacy', 'logging.set-level-filter', 'pagination.terminates', 'progress.notifications'],
+      untestable: ['asks.on-request-stream', 'cancel.server-references', 'cancel.silent-after', 'capabilities.undeclared-method', 'http.resume-own-stream', 'http.sse-retry', 'lists.tools-changed-legacy', 'logging.set-level-filter', 'pagination.terminates', 'progress.notifications'],
       error: [],
     });
   });
@@ -101,7 +101,7 @@ describe('real servers from npm', () => {
       warn: ['jsonrpc.batch', 'pagination.invalid-cursor', 'tools.unknown-tool'],
       // nothing near-valid was answered at all, so rejection cannot be judged; roots/list comes on
       // initialization (asks.declared and asks.schema pass), never during a call
-      untestable: ['asks.answered', 'cancel.silent-after', 'lists.tools-changed-legacy', 'pagination.terminates', 'progress.notifications', 'robustness.rejects-near-valid'],
+      untestable: ['asks.answered', 'cancel.server-references', 'cancel.silent-after', 'lists.tools-changed-legacy', 'pagination.terminates', 'progress.notifications', 'robustness.rejects-near-valid'],
       error: [],
     });
     // A tools-only server is not failed on prompts or resources.
@@ -119,7 +119,7 @@ describe('real servers from npm', () => {
       fail: SDK1_STDIO_FAILS,
       warn: ['jsonrpc.batch', 'pagination.invalid-cursor', 'resources.unknown-legacy', 'tools.unknown-tool'],
       // Its one resource (the knowledge graph) sends no update while nothing writes to it.
-      untestable: ['asks.answered', 'asks.declared', 'asks.schema', 'cancel.silent-after', 'lists.tools-changed-legacy', 'pagination.terminates', 'progress.notifications', 'robustness.rejects-near-valid', 'subscriptions.unsubscribe-legacy', 'subscriptions.updated-legacy'],
+      untestable: ['asks.answered', 'asks.declared', 'asks.schema', 'cancel.server-references', 'cancel.silent-after', 'lists.tools-changed-legacy', 'pagination.terminates', 'progress.notifications', 'robustness.rejects-near-valid', 'subscriptions.unsubscribe-legacy', 'subscriptions.updated-legacy'],
       error: [],
     });
   });
