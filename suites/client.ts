@@ -716,7 +716,10 @@ const restartsDeadServer = check(dyingServer, {
     const what = `${String(m.method)} (id ${JSON.stringify(m.id)})`;
     const crashed = endedBadly(o, 'after its server exited');
     if (crashed) return crashed;
-    const later = o.received.filter((r) => r.connection > death.connection);
+    // A restart is a server process whose first message came after the death (not one already running).
+    const firstSeq = new Map<number, number>();
+    for (const r of o.received) if (!firstSeq.has(r.connection)) firstSeq.set(r.connection, r.seq);
+    const later = o.received.filter((r) => r.connection !== death.connection && firstSeq.get(r.connection)! > death.seq);
     if (later.length === 0) {
       return violated(`the server process exited on ${what}; the client never started it again (it ${describeExit(o.exit)})`,
         [ev(`${what}: the server process exited instead of answering`, death, { expected: 'a new server process', actual: `none; the client ${describeExit(o.exit)}` })]);

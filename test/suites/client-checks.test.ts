@@ -237,6 +237,11 @@ describe('client.restarts-dead-server (IO-06)', () => {
     expect(other.message).not.toContain('again there');
   });
 
+  it('a process already running before the death is no restart', () => {
+    const v = restarts.judge({ ...base, received: [req(1, 2, 1, 'server/discover'), { ...died(3, 2, 'tools/list'), connection: 1 }, req(4, 2, 4, 'tools/list')] }, ctx);
+    expect(v.outcome).toBe('violated');
+  });
+
   it('no later process violates (a SHOULD: warn), naming how the client ended; a crash is named as one', () => {
     expect(restarts.judge({ ...base, received: [died(2, 2, 'tools/list')] }, ctx)).toMatchObject({ outcome: 'violated', message: expect.stringContaining('exited with code 0') });
     const crash = restarts.judge({ ...base, exit: exit({ exitCode: null, signal: 'SIGABRT' }), received: [died(2, 2, 'tools/list')] }, ctx);
