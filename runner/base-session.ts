@@ -314,7 +314,10 @@ export function handshakeFailure(ex: Exchange, what: string, transport: Transpor
   }
   if ('error' in resp) {
     const err = resp.error as { code?: unknown; message?: unknown } | undefined;
-    return new HandshakeError(`${label} was rejected: ${String(err?.code)} ${String(err?.message)} (${serializeBody(resp.error).slice(0, 300)})`, ex, stderrTail);
+    // A target that writes back what it reads sends mcpspec its own request; mcpspec's refusal of it comes back as the "answer".
+    const echoed = transport.recorder.events().some((e) => e.dir === 'in' && typeof e.message === 'object' && e.message !== null && (e.message as { method?: unknown }).method === ex.method && 'id' in e.message);
+    const echo = echoed ? `; the target sent mcpspec's own ${ex.method} back to it, as a program that echoes its input does (no MCP server)` : '';
+    return new HandshakeError(`${label} was rejected: ${String(err?.code)} ${String(err?.message)} (${serializeBody(resp.error).slice(0, 300)})${echo}`, ex, stderrTail);
   }
   if (typeof resp.result !== 'object' || resp.result === null || Array.isArray(resp.result)) {
     return new HandshakeError(`${label} returned no result object`, ex, stderrTail);

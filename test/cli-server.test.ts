@@ -108,6 +108,7 @@ describe('mcpspec server: targets that cannot be tested, and usage mistakes (exi
     [['server', '--url', 'http://127.0.0.1:9/mcp'], /cannot test the target: cannot reach http:\/\/127\.0\.0\.1:9\/mcp/],
     [['server', '--timeout', '800', '--stdio', '--', 'node', '-e', 'setInterval(() => {}, 1000)'], /cannot test the target: .*(no answer|did not answer|timed out|within)/i],
     [['server', '--stdio', '--', 'node', '-e', 'process.exit(3)'], /cannot test the target: .*(exit|code 3)/i],
+    [['server', '--stdio', '--', 'node', '-e', 'process.stdin.pipe(process.stdout)'], /cannot test the target: initialize .* the target sent mcpspec's own initialize back to it, as a program that echoes its input does/],
   ])('%j', async (args, message) => {
     const r = await cli(args as string[], 30_000);
     expect(r.code, r.out + r.err).toBe(2);
