@@ -137,4 +137,19 @@ describe('mcpspec server: targets that cannot be tested, and usage mistakes (exi
     expect(r.out).not.toContain('lifecycle.ping');
     expect(r.out).toMatch(/\d+ checks\n$/);
   });
+
+  it('mcpspec list finds the check for a requirement, a role or an id glob', async () => {
+    const byRequirement = await cli(['list', '--requirement', 'ca-02']);
+    expect(byRequirement.code).toBe(0);
+    expect(byRequirement.out).toMatch(/^caching\.fields +MUST +CA-01,CA-02,CA-03 .*\n1 check\n$/);
+    const clients = await cli(['list', '--role', 'client', '--only', 'client.http-*,client.sse-*', '--json']);
+    const rows = JSON.parse(clients.out) as { id: string; role: string }[];
+    expect(rows.length).toBeGreaterThan(5);
+    expect(rows.every((r) => r.role === 'client' && /^client\.(http|sse)-/.test(r.id))).toBe(true);
+    for (const args of [['list', '--requirement', 'XX-99'], ['list', '--format', 'md', '--role', 'client']]) {
+      const r = await cli(args);
+      expect(r.code, r.err).toBe(2);
+      expect(r.err.trim().split('\n')).toHaveLength(1);
+    }
+  });
 });

@@ -5,6 +5,7 @@ import type { Argv } from 'yargs';
 import { packageRoot } from '../../protocol/package-root.js';
 import { isSpecVersion, SPEC_VERSIONS } from '../../protocol/versions.js';
 import { catalogueMarkdown, type FaultNote } from '../../reports/catalogue-markdown.js';
+import { matchesGlobs } from '../../runner/globs.js';
 import { catalogue } from '../../suites/catalogue.js';
 import { UsageError } from '../usage-error.js';
 
@@ -13,6 +14,9 @@ const FORMATS = ['text', 'json', 'md'] as const;
 export function listOptions(y: Argv) {
   return y
     .option('spec-version', { type: 'string', describe: 'only checks that apply to this version' })
+    .option('role', { type: 'string', choices: ['server', 'client'], describe: 'only checks on a server, or on a client, under test' })
+    .option('only', { type: 'string', array: true, describe: 'only checks whose id matches a glob (tools.*, *.unknown-*); repeatable or comma-separated' })
+    .option('requirement', { type: 'string', array: true, describe: 'only checks citing a requirement ID (CA-02), from the requirements digest; repeatable or comma-separated' })
     .option('format', { type: 'string', default: 'text', choices: FORMATS as unknown as string[], describe: 'text, json, or md (the page docs/checks.md)' })
     .option('json', { type: 'boolean', default: false, describe: 'same as --format json' });
 }
@@ -26,10 +30,16 @@ async function faults(kind: 'servers' | 'clients' = 'servers'): Promise<FaultNot
 }
 
 /** Print the check catalogue: id, level, requirement IDs, title. */
-export async function runList(args: { 'spec-version'?: string; json: boolean; format: string }): Promise<void> {
+export async function runList(args: { 'spec-version'?: string; json: boolean; format: string; role?: string; only?: string[]; requirement?: string[] }): Promise<void> {
   const v = args['spec-version'];
   if (v && !isSpecVersion(v)) throw new UsageError(`unknown --spec-version ${v}; known: ${SPEC_VERSIONS.join(', ')}`);
-  const rows = catalogue(v);
+  const split = (xs: string[] | undefined) => (xs ?? []).flatMap((x) => x.split(',')).map((x) => x.trim()).filter(Boolean);
+  const only = split(args.only);
+  const requirements = new Set(split(args.requirement).map((r) => r.toUpperCase()));
+  const filtered = only.length > 0 || requirements.size > 0 || args.role !== undefined;
+  if (filtered && args.format === 'md') throw new UsageError('--format md prints the whole catalogue (docs/checks.md); drop --role, --only and --requirement, or use text or json');
+  const rows = catalogue(v).filter((r) => (!args.role || r.role === args.role) && matchesGlobs(r.id, only, undefined) && (requirements.size === 0 || r.requirements.some((id) => requirements.has(id))));
+  if (filtered && rows.length === 0) throw new UsageError(`no check matches${args.role ? ` --role ${args.role}` : ''}${only.length ? ` --only ${only.join(',')}` : ''}${requirements.size ? ` --requirement ${[...requirements].join(',')}` : ''}${v ? ` in ${v}` : ''}`);
   const format = args.json ? 'json' : args.format;
   if (format === 'json') {
     console.log(JSON.stringify(rows, null, 2));
@@ -44,5 +54,5 @@ export async function runList(args: { 'spec-version'?: string; json: boolean; fo
     const where = [r.versions.join(','), r.requires.transports?.join(','), r.kind === 'oracle' ? 'oracle' : ''].filter(Boolean).join(' ');
     console.log(`${r.id.padEnd(w)}  ${r.level.padEnd(6)}  ${r.requirements.join(',').padEnd(14)}  ${r.title}  [${where}]`);
   }
-  console.log(`${rows.length} checks`);
+  console.log(`${rows.length} check${rows.length === 1 ? '' : 's'}`);
 }
