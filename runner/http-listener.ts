@@ -14,6 +14,9 @@ import { ScriptedEndpoint } from './scripted-endpoint.js';
 
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
+/** The head of every SSE answer: unbuffered by proxies (HM-04), plus the reply's own headers. */
+const sseHead = (extra: Record<string, string>): Record<string, string> => ({ 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no', ...extra });
+
 /** Records one message of an answer; its recording sequence number. */
 type RecordReply = (message: unknown, text: string, contentType: string, status: number) => number;
 
@@ -118,7 +121,7 @@ export class HttpListener {
     if (reply.poll) {
       // HL-04 polling: prime the stream with retry and an id, close it, keep the answer for the GET.
       const eventId = String(++this.eventId);
-      res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no', ...extra });
+      res.writeHead(200, sseHead(extra));
       res.end(`retry: ${reply.poll.retryMs}\nid: ${eventId}\ndata:\n\n`);
       entry.polled = { eventId, retryMs: reply.poll.retryMs, closedAt: Date.now() };
       this.parked.set(eventId, { reply, entry });
@@ -126,7 +129,7 @@ export class HttpListener {
     }
     if (reply.broken) {
       // HM-05: a 2026-07-28 stream lost before its answer; nothing to resume, the request is lost.
-      res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no', ...extra });
+      res.writeHead(200, sseHead(extra));
       res.end(': mcpspec breaks this stream before its answer\n\n');
       entry.broken = { closedAt: Date.now() };
       return;
@@ -144,7 +147,7 @@ export class HttpListener {
       return;
     }
     // An SSE response: a priming event (id, empty data), a comment line, the messages before, then the response.
-    res.writeHead(reply.status ?? 200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no', ...extra });
+    res.writeHead(reply.status ?? 200, sseHead(extra));
     res.write(`id: ${++this.eventId}\ndata:\n\n: mcpspec keep-alive comment\n\n`);
     return this.writeStream(res, reply, entry, record);
   }
@@ -156,7 +159,7 @@ export class HttpListener {
 
   /** The messages before, a stream's messages, then the response, as SSE events; then the stream ends. */
   private async writeStream(res: ServerResponse, reply: ScriptedReply, entry: Received, record: RecordReply): Promise<void> {
-    if (!res.headersSent) res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no', ...(reply.headers ?? {}) });
+    if (!res.headersSent) res.writeHead(200, sseHead(reply.headers ?? {}));
     for (const m of reply.before ?? []) {
       const text = serializeBody(m);
       record(m, text, 'text/event-stream', 200);

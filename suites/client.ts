@@ -1042,14 +1042,14 @@ const cancellations = oracle({
       const params = (c.message as Msg).params;
       const id = isObj(params) ? params.requestId : undefined;
       const what = `notifications/cancelled for ${JSON.stringify(id)}`;
-      const req = [...sent].reverse().find((e) => e.seq < c.seq && sessionOf(e) === sessionOf(c) && isRequest(e.message) && JSON.stringify(e.message.id) === JSON.stringify(id));
+      const req = [...sent].reverse().find((e) => e.seq < c.seq && sessionOf(e) === sessionOf(c) && isRequest(e.message) && sameId(e.message.id, id));
       if (!req) {
         bad.push({ what: `${what}: the client sent no request with that id before`, actual: clipJson(c.message, 400), seq: [c.seq] });
         continue;
       }
       const method = String((req.message as Msg).method);
       if (method === 'initialize') bad.push({ what: `${what}: it cancels initialize`, actual: clipJson(c.message, 400), seq: [req.seq, c.seq] });
-      const answer = obs.events.find((x) => x.dir === 'out' && x.source === c.source && x.seq > req.seq && x.seq < c.seq && isResponse(x.message) && JSON.stringify(x.message.id) === JSON.stringify(id));
+      const answer = obs.events.find((x) => x.dir === 'out' && x.source === c.source && x.seq > req.seq && x.seq < c.seq && isResponse(x.message) && sameId(x.message.id, id));
       if (answer && createsTask(answer.message)) bad.push({ what: `${what}: ${method} had created a task, which only tasks/cancel may cancel`, actual: clipJson(c.message, 400), seq: [req.seq, answer.seq, c.seq] });
     }
     if (bad.length) return violated(`${bad.length} of ${cancels.length} cancellations name what they may not; first: ${bad[0].what}`, bad.slice(0, 4));
