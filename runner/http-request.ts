@@ -3,9 +3,10 @@
 // request through its web streams; a conformance run sends hundreds of small requests, so the plain
 // client is used instead. What fetch did that the transport relied on is kept: redirects are
 // followed (at most 5; 307/308 resend the method and body, 301/302/303 turn a POST into a GET as
-// fetch does), response header names are lower case and repeated ones are joined with ", ", and an
-// invalid header name or value throws before anything is sent. Unlike fetch, nothing is added
-// (no Accept, User-Agent or Accept-Encoding) and header names keep their case.
+// fetch does) without carrying credentials to another origin, response header names are lower case
+// and repeated ones are joined with ", ", and an invalid header name or value throws before anything
+// is sent. Unlike fetch, nothing is added (no Accept, User-Agent or Accept-Encoding) and header names
+// keep their case.
 
 import { Agent as HttpAgent, request as httpRequest, validateHeaderName, validateHeaderValue, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
@@ -28,6 +29,8 @@ export interface HttpResponse {
 }
 
 const MAX_REDIRECTS = 5;
+/** Dropped when a redirect leaves the origin (the Fetch standard drops Authorization; cookies and proxy credentials go too). */
+const CREDENTIAL_HEADERS = /^(authorization|proxy-authorization|cookie)$/i;
 // Keep-alive: a run sends hundreds of requests to one endpoint.
 const httpAgent = new HttpAgent({ keepAlive: true, noDelay: true } as ConstructorParameters<typeof HttpAgent>[0]);
 const httpsAgent = new HttpsAgent({ keepAlive: true, noDelay: true } as ConstructorParameters<typeof HttpsAgent>[0]);
@@ -102,7 +105,10 @@ export async function sendHttp(target: string, req: HttpRequest): Promise<HttpRe
     const location = res.headers.location;
     if (hops < MAX_REDIRECTS && location && [301, 302, 303, 307, 308].includes(status)) {
       res.resume(); // drain the redirect's own body so the socket can be reused
-      url = new URL(location, url);
+      const next = new URL(location, url);
+      // As fetch does: credentials are for the origin they were given for, never for where a redirect points.
+      if (next.origin !== url.origin) current = { ...current, headers: Object.fromEntries(Object.entries(current.headers).filter(([k]) => !CREDENTIAL_HEADERS.test(k))) };
+      url = next;
       if (status !== 307 && status !== 308 && current.method === 'POST') {
         const headers = Object.fromEntries(Object.entries(current.headers).filter(([k]) => !/^content-/i.test(k)));
         current = { ...current, method: 'GET', headers, body: undefined };

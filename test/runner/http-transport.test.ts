@@ -361,6 +361,27 @@ describe('HttpTransport', () => {
     }
   });
 
+  it('a redirect to another origin does not carry the configured credentials there (as fetch does)', async () => {
+    const s = await fake({ mode: 'legacy' });
+    const seen: Record<string, string | string[] | undefined>[] = [];
+    const hop = createHttpServer((q, r) => {
+      seen.push(q.headers);
+      r.writeHead(307, { location: s.url }).end();
+    });
+    await new Promise<void>((r) => hop.listen(0, '127.0.0.1', r));
+    try {
+      const port = (hop.address() as { port: number }).port;
+      const t = new HttpTransport({ url: `http://127.0.0.1:${port}/mcp`, headers: { Authorization: 'Bearer secret-token-1', Cookie: 'c=1', 'X-Other': 'kept' } });
+      const init = req(3, 'initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } });
+      expect((await t.exchange(init, { expectId: 3, timeoutMs: 3000 })).response).toMatchObject({ id: 3 });
+      expect(seen[0].authorization).toBe('Bearer secret-token-1');
+      const arrived = s.seen.at(-1)!.headers;
+      expect([arrived.authorization, arrived.cookie, arrived['x-other']]).toEqual([undefined, undefined, 'kept']);
+    } finally {
+      await new Promise((r) => hop.close(r));
+    }
+  });
+
   it('sends configured target headers but redacts credentials in the recording', async () => {
     const s = await fake({ mode: 'legacy' });
     const t = new HttpTransport({ url: s.url, headers: { Authorization: 'Bearer s3cret' } });
