@@ -26,4 +26,7 @@ export const SPEC = {
   logging26: `${BASE}/2026-07-28/server/utilities/logging`,
   logging25: `${BASE}/2025-11-25/server/utilities/logging`,
   cancellation25: `${BASE}/2025-11-25/basic/utilities/cancellation`,
+  authorization26: `${BASE}/2026-07-28/basic/authorization`,
+  authorizationDiscovery26: `${BASE}/2026-07-28/basic/authorization/authorization-server-discovery`,
+  authorizationSecurity26: `${BASE}/2026-07-28/basic/authorization/security-considerations`,
 };

@@ -32,7 +32,7 @@ export function badgeFacts(report: Report): BadgeFacts {
   const verdict = verdictWord(report);
   const untested = s.total ? (s.skip + s.untestable) / s.total : 1;
   const color: BadgeFacts['color'] =
-    verdict === 'NOTHING JUDGED' ? 'lightgrey' : verdict !== 'CONFORMANT' ? 'red' : s.warn > 0 || untested >= MANY_UNTESTED ? 'yellow' : 'brightgreen';
+    verdict === 'NOTHING JUDGED' || verdict === 'AUTHORIZATION ONLY' ? 'lightgrey' : verdict !== 'CONFORMANT' ? 'red' : s.warn > 0 || untested >= MANY_UNTESTED ? 'yellow' : 'brightgreen';
   const message = verdict === 'CONFORMANT' || verdict === 'NONCONFORMANT' ? parts.join(' · ') : verdict.toLowerCase();
   return { label: `MCP ${report.era.version}`, message, color, digest: report.digest, verdict };
 }

@@ -1,8 +1,9 @@
 // The console report: grouped by area, counts per area, every failure with its evidence and spec link.
 
-import { TRAFFIC_ONLY, type CheckResult } from '../results/run.js';
+import { NO_SESSION, TRAFFIC_ONLY, type CheckResult } from '../results/run.js';
 import type { Status } from '../results/verdict.js';
 import type { Report } from './report.js';
+import { verdictWord } from './shared.js';
 
 const MARK: Record<Status, string> = { pass: 'PASS', fail: 'FAIL', warn: 'WARN', skip: 'SKIP', untestable: 'N/T ', error: 'ERR ' };
 
@@ -28,7 +29,9 @@ export function renderConsole(report: Report, opts: { color: boolean; verbose?: 
   const info = report.peer.info as { name?: string; version?: string } | undefined;
   out.push(`${report.role}: ${info?.name ?? 'unnamed'} ${info?.version ?? ''} | era: ${report.era.era} ${report.era.version} (${report.era.reason}) | capabilities: ${Object.keys(report.peer.capabilities).join(', ') || 'none'}`);
   const areas = new Map<string, CheckResult[]>();
-  for (const r of report.checks) areas.set(r.area, [...(areas.get(r.area) ?? []), r]);
+  // Checks that could not run for want of a session make one line at the end, not one each.
+  const sessionless = report.checks.filter((r) => r.status === 'skip' && r.message === NO_SESSION);
+  for (const r of report.checks) if (!sessionless.includes(r)) areas.set(r.area, [...(areas.get(r.area) ?? []), r]);
   for (const [area, rows] of areas) {
     const counts = (['pass', 'fail', 'warn', 'skip', 'untestable', 'error'] as Status[]).map((s) => [s, rows.filter((r) => r.status === s).length] as const).filter(([, n]) => n > 0);
     out.push('');
@@ -73,8 +76,10 @@ export function renderConsole(report: Report, opts: { color: boolean; verbose?: 
   }
   const s = report.summary;
   out.push('');
-  const judged = s.pass + s.fail + s.warn;
-  const verdict = s.error || s.harnessErrors ? c(31, 'MCPSPEC ERROR') : judged === 0 ? c(31, 'NOTHING JUDGED') : s.conformant ? c(32, 'CONFORMANT') : c(31, 'NONCONFORMANT');
+  if (sessionless.length) out.push(c(90, `${sessionless.length} checks skipped, not run without a session: ${[...new Set(sessionless.map((r) => r.area))].join(', ')}`));
+  if (report.limited) out.push(c(33, `only part of the suite ran: ${report.limited}`));
+  const word = verdictWord(report);
+  const verdict = c(word === 'CONFORMANT' ? 32 : word === 'AUTHORIZATION ONLY' ? 33 : 31, word);
   out.push(`${verdict}: ${s.pass} passed, ${s.fail} failed, ${s.warn} warnings${report.options.strict ? ' (strict)' : ''}, ${s.skip} skipped, ${s.untestable} untestable, ${s.error} errors; ${s.targetFailures} crash/hang findings; ${(report.durationMs / 1000).toFixed(1)} s`);
   return out.join('\n');
 }

@@ -32,7 +32,7 @@ body { margin: 1.5rem auto; max-width: 72rem; padding: 0 1rem; line-height: 1.4;
 h1 { font-size: 1.4rem; margin: 0 0 .3rem; }
 .meta { color:#57606a; margin: .2rem 0; word-break: break-all; }
 .verdict { padding: .1rem .5rem; border-radius: .3rem; color: #fff; }
-.v-CONFORMANT { background: var(--pass); } .v-NONCONFORMANT, .v-MCPSPEC-ERROR { background: var(--fail); } .v-NOTHING-JUDGED { background: var(--skip); }
+.v-CONFORMANT { background: var(--pass); } .v-NONCONFORMANT, .v-MCPSPEC-ERROR { background: var(--fail); } .v-NOTHING-JUDGED, .v-AUTHORIZATION-ONLY { background: var(--skip); }
 .counts { display:flex; gap:.6rem; list-style:none; padding:0; flex-wrap: wrap; }
 .counts li { border:1px solid #d0d7de; border-radius:.4rem; padding:.3rem .7rem; }
 .counts .n { font-weight: 700; font-size: 1.2rem; margin-right: .3rem; }

@@ -57,6 +57,8 @@ export interface Report {
   digest: string;
   /** Present when the run was one shard of a sharded run. */
   shard?: { index: number; count: number };
+  /** Present when only part of the suite could run (no session: authorization required), and why. */
+  limited?: string;
   scenarios: ScenarioResult[];
   checks: CheckResult[];
   findings: Finding[];
@@ -99,6 +101,7 @@ export function buildReport(run: RunResult, options: ReportOptions, toolVersion:
     scenarios: run.scenarios,
     checks: run.checks,
     findings: run.findings,
+    ...(run.limited ? { limited: run.limited } : {}),
   };
 }
 
@@ -106,5 +109,7 @@ export function buildReport(run: RunResult, options: ReportOptions, toolVersion:
 export function exitCodeOf(report: Report): 0 | 1 | 2 {
   if (report.summary.error > 0 || report.summary.harnessErrors > 0) return 2;
   if (report.summary.pass + report.summary.fail + report.summary.warn === 0) return 2;
+  // Only the authorization checks ran: passing them says nothing about the rest.
+  if (report.limited && report.summary.conformant) return 2;
   return report.summary.conformant ? 0 : 1;
 }

@@ -40,10 +40,11 @@ export function implementationName(report: Report): string {
 }
 
 /** The one-word result, as the console report says it. */
-export function verdictWord(report: Report): 'CONFORMANT' | 'NONCONFORMANT' | 'MCPSPEC ERROR' | 'NOTHING JUDGED' {
+export function verdictWord(report: Report): 'CONFORMANT' | 'NONCONFORMANT' | 'MCPSPEC ERROR' | 'NOTHING JUDGED' | 'AUTHORIZATION ONLY' {
   const s = report.summary;
   if (s.error > 0 || s.harnessErrors > 0) return 'MCPSPEC ERROR';
   if (s.pass + s.fail + s.warn === 0) return 'NOTHING JUDGED';
+  if (report.limited && s.conformant) return 'AUTHORIZATION ONLY';
   return s.conformant ? 'CONFORMANT' : 'NONCONFORMANT';
 }
 

@@ -18,6 +18,9 @@ export type ScenarioStatus = 'judged' | 'no-judgement' | 'not-applicable' | 'abo
 /** The message of a scenario that ran only so that the selected oracles had its messages to judge. */
 export const TRAFFIC_ONLY = "run for the oracles' traffic only";
 
+/** The skip reason of a check that needs an MCP session in a run that could not have one (RunResult.limited says why). */
+export const NO_SESSION = 'not run: no MCP session could be had with this server (see the end of the report)';
+
 export interface ScenarioResult {
   id: string;
   title: string;
@@ -82,6 +85,11 @@ export interface RunResult {
   startedAt: string;
   durationMs: number;
   recording: Recording;
+  /**
+   * Only part of the suite could run, and why: the server requires authorization and mcpspec has
+   * no credentials, so only the checks that need no session (auth.*) ran; the rest are skips.
+   */
+  limited?: string;
 }
 
 export type RunEvent =

@@ -4,7 +4,7 @@
 
 import { setMaxListeners } from 'node:events';
 import { type Role, type TransportKind } from '../results/check-record.js';
-import { TRAFFIC_ONLY, type CheckResult, type EraInfo, type Finding, type PeerInfo, type RunEvent, type RunResult, type ScenarioResult, type TargetInfo } from '../results/run.js';
+import { NO_SESSION, TRAFFIC_ONLY, type CheckResult, type EraInfo, type Finding, type PeerInfo, type RunEvent, type RunResult, type ScenarioResult, type TargetInfo } from '../results/run.js';
 import type { Verdict } from '../results/verdict.js';
 import type { Recording } from '../results/wire.js';
 import { CHECKS } from '../suites/catalogue.js';
@@ -26,6 +26,11 @@ export interface Driver {
   readonly target: TargetInfo;
   /** Reach the peer once: era, and what it declares. Throws when it cannot be started or reached. (The server driver may be started before the engine runs; the engine's call then joins that start.) */
   start(signal: AbortSignal): Promise<{ era: EraInfo; peer: PeerInfo }>;
+  /**
+   * Once started: why no session could be had (a server that requires authorization mcpspec has
+   * no credentials for), so only sessionless scenarios run; undefined when the peer was reached.
+   */
+  limited?(): string | undefined;
   runScenario(s: Scenario, signal: AbortSignal): Promise<ScenarioOutcome>;
   /** Once every scenario has ended: end what they shared (before the oracles look at the run); `signal` is the run's end. */
   afterScenarios?(signal: AbortSignal): Promise<void>;
@@ -131,9 +136,11 @@ export async function runSuite(driver: Driver, opts: EngineOptions): Promise<Run
     };
 
     // Gating, once, from the records: a check the peer's declarations rule out is a skip with its reason.
+    // Without a session (limited), only the checks of sessionless scenarios can run.
+    const limited = driver.limited?.();
     const gated = new Map<Check, string>();
     for (const c of selected) {
-      const why = skipReason(c, peer.capabilities);
+      const why = limited && !c.scenario?.sessionless ? NO_SESSION : skipReason(c, peer.capabilities);
       if (why) gated.set(c, why);
     }
     const plan = new Map<Scenario, Check[]>();
@@ -145,10 +152,10 @@ export async function runSuite(driver: Driver, opts: EngineOptions): Promise<Run
       plan.set(c.scenario, [...(plan.get(c.scenario) ?? []), c]);
     }
     if (selected.some((c) => c.kind === 'oracle')) {
-      const wanted = (c: Check) => belongsTo(c, driver.role, version, driver.transport) && matchesGlobs(c.id, undefined, opts.skip) && !skipReason(c, peer.capabilities);
+      const wanted = (c: Check) => belongsTo(c, driver.role, version, driver.transport) && matchesGlobs(c.id, undefined, opts.skip) && !skipReason(c, peer.capabilities) && (!limited || !!c.scenario?.sessionless);
       const traffic = opts.traffic ?? [...new Set(all.filter((c) => c.scenario && wanted(c)).map((c) => c.scenario!))];
       for (const s of traffic) {
-        if (plan.has(s) || (inShard && !inShard.has(s.id))) continue;
+        if (plan.has(s) || (inShard && !inShard.has(s.id)) || (limited && !s.sessionless)) continue;
         if (s.versions.includes(version) && (!s.transports || s.transports.includes(driver.transport))) plan.set(s, []);
       }
     }
@@ -235,6 +242,7 @@ export async function runSuite(driver: Driver, opts: EngineOptions): Promise<Run
       startedAt: new Date(started).toISOString(),
       durationMs: Date.now() - started,
       recording: driver.recording(),
+      ...(limited ? { limited } : {}),
     };
   } finally {
     clearTimeout(deadlineTimer);

@@ -3,12 +3,12 @@
 // stops answering even a fence request is declared hung once and restarted where it can be.
 
 import { setMaxListeners } from 'node:events';
-import { isModernVersion, judgedVersion, type SpecVersion, type VersionChoice } from '../protocol/versions.js';
+import { DEFAULT_MODERN_VERSION, eraOf, isModernVersion, judgedVersion, type SpecVersion, type VersionChoice } from '../protocol/versions.js';
 import type { EraInfo, Finding, PeerInfo, TargetInfo } from '../results/run.js';
 import type { Recording } from '../results/wire.js';
 import type { RunObservations } from '../suites/observations.js';
 import type { Exchange, ProbeOptions, RawConnection, Session } from '../suites/ports.js';
-import type { AskedHook, RunOptions, Scenario, ScenarioContext } from '../suites/scenario.js';
+import type { AskedHook, EndpointScenarioContext, RunOptions, Scenario, ScenarioContext } from '../suites/scenario.js';
 import { HandshakeError, type BaseSession } from './base-session.js';
 import type { Driver, ScenarioOutcome } from './engine.js';
 import { HttpTransport } from './http-transport.js';
@@ -20,6 +20,7 @@ import { ParamHeaderBook } from './param-header-book.js';
 import { StdioTransport } from './stdio-transport.js';
 import { makeSandbox, type EnvOptions, type TargetSandbox } from './target-env.js';
 import { BackgroundReads } from './background-reads.js';
+import { plainHttp } from './plain-http.js';
 import { TargetStartError, type Transport, type TransportFactory } from './transport.js';
 
 export type ServerTarget = { kind: 'stdio'; command: string; args: string[]; cwd?: string } | { kind: 'http'; url: string; headers?: Record<string, string> };
@@ -56,6 +57,8 @@ export class ServerDriver implements Driver {
   /** Legacy HTTP: the first session, kept open for the scenarios that share a session (ended by afterScenarios). */
   private shared?: LegacySession;
   private slowNoted = false;
+  /** Set when no session could be had (see unauthorized). */
+  private noSession?: string;
   /** HTTP: the rest of answered SSE streams, read on until they end (http.sse-ends-after-response). */
   private readonly backgroundReads = new BackgroundReads();
 
@@ -91,7 +94,14 @@ export class ServerDriver implements Driver {
   }
 
   private async reach(signal: AbortSignal): Promise<{ era: EraInfo; peer: PeerInfo }> {
-    const first = await openSession(this.factory, { specVersion: this.versionChoice, timeoutMs: this.opts.timeoutMs, recorder: this.scenarioRecorder('handshake'), signal });
+    let first: BaseSession;
+    try {
+      first = await openSession(this.factory, { specVersion: this.versionChoice, timeoutMs: this.opts.timeoutMs, recorder: this.scenarioRecorder('handshake'), signal });
+    } catch (e) {
+      const unauthorized = this.unauthorized(e);
+      if (unauthorized) return unauthorized;
+      throw e;
+    }
     this.exchanges.push(first.handshake);
     if (first.detection?.probe) {
       this.exchanges.push(first.detection.probe);
@@ -114,6 +124,26 @@ export class ServerDriver implements Driver {
     else await first.close();
     this.noteCrashes();
     return { era, peer };
+  }
+
+  limited(): string | undefined {
+    return this.noSession;
+  }
+
+  /**
+   * An HTTP server that answered the handshake with 401: it requires authorization and mcpspec was
+   * given no (working) credentials. The run goes on with the checks that need no session (auth.*),
+   * judged by the version asked for (auto: the newest); everything else is a skip saying why.
+   */
+  private unauthorized(e: unknown): { era: EraInfo; peer: PeerInfo } | undefined {
+    if (!(e instanceof HandshakeError) || this.spec.kind !== 'http' || e.exchange.http?.status !== 401) return undefined;
+    const given = Object.keys(this.spec.headers ?? {}).some((h) => h.toLowerCase() === 'authorization');
+    this.noSession = given
+      ? `the server refused mcpspec's credentials (HTTP 401 to ${e.exchange.method ?? 'the handshake'}); only the authorization checks could run`
+      : `the server requires authorization (HTTP 401 to ${e.exchange.method ?? 'the handshake'}) and mcpspec has no credentials: only the authorization checks could run; pass a token with --header "Authorization: Bearer <token>" to test the rest`;
+    this.version = this.versionChoice === 'auto' ? DEFAULT_MODERN_VERSION : this.versionChoice;
+    const reason = `no session: HTTP 401${this.versionChoice === 'auto' ? `; judged by the ${this.version} rules, --spec-version picks another` : ''}`;
+    return { era: { era: eraOf(this.version), version: this.version, judgedBy: this.version, detected: false, reason }, peer: { capabilities: {} } };
   }
 
   async runScenario(s: Scenario, runSignal: AbortSignal): Promise<ScenarioOutcome> {
@@ -156,6 +186,7 @@ export class ServerDriver implements Driver {
       return session;
     };
     try {
+      if (s.sessionless) return await this.runSessionless(s, recorder, stop.signal);
       const session = await open(s.skipInitialized);
       const ctx = this.context(s, session, open, recorder, stop, opened);
       ctx.whenAsked = (h) => void (hook = h);
@@ -185,6 +216,23 @@ export class ServerDriver implements Driver {
   }
 
   private readonly deliberate = (ex: Exchange): boolean => this.deliberateSet.has(ex);
+
+  /** A scenario that opens no MCP session: plain HTTP to the endpoint (authorization). */
+  private async runSessionless(s: Scenario, recorder: Recorder, signal: AbortSignal): Promise<ScenarioOutcome> {
+    if (this.spec.kind !== 'http') return { harness: `scenario ${s.id} needs an HTTP target` };
+    const { url: endpoint, headers = {} } = this.spec;
+    const ctx: EndpointScenarioContext = {
+      endpoint,
+      version: this.version,
+      options: { ...this.opts, httpModern: isModernVersion(this.version) },
+      targetHeaderNames: Object.keys(headers),
+      signal,
+      http: (req) => plainHttp(req, { endpoint, targetHeaders: headers, timeoutMs: this.opts.timeoutMs, recorder, signal }),
+    };
+    const observed = await s.run(ctx);
+    if (signal.aborted) return { aborted: runSignalText(signal) };
+    return { observed };
+  }
 
   observations(): RunObservations {
     return { exchanges: this.exchanges, events: this.recorder.events(), version: this.version, transport: this.transport, deliberate: this.deliberate };

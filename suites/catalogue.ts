@@ -2,6 +2,7 @@
 // area file (suites/<area>.ts, the id's prefix) + its fault in the reference fixture.
 
 import { areaOf, type CheckRecord } from '../results/check-record.js';
+import { authChecks } from './auth.js';
 import { cachingChecks } from './caching.js';
 import { cancelChecks } from './cancel.js';
 import { capabilitiesChecks } from './capabilities.js';
@@ -53,6 +54,7 @@ export const CHECKS: Check[] = [
   ...tasksChecks,
   ...subscriptionsChecks,
   ...httpChecks,
+  ...authChecks,
   ...robustnessChecks,
   ...wireChecks,
   ...stdioChecks,

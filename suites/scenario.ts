@@ -3,7 +3,7 @@
 
 import type { Role, TransportKind } from '../results/check-record.js';
 import type { SpecVersion } from '../protocol/versions.js';
-import type { ClientExit, Exchange, ProbeOptions, RawConnection, ScriptedServer, Session } from './ports.js';
+import type { ClientExit, Exchange, PlainHttpRequest, PlainHttpResponse, ProbeOptions, RawConnection, ScriptedServer, Session } from './ports.js';
 
 export interface RunOptions {
   /** Call tools whose annotations do not say read-only / non-destructive. */
@@ -55,6 +55,22 @@ export interface ScenarioContext {
 }
 
 /**
+ * What a sessionless scenario gets (server role, HTTP): no MCP session is opened, so it runs even
+ * when the server refuses mcpspec one (a server that requires authorization mcpspec has no token for).
+ */
+export interface EndpointScenarioContext {
+  /** The MCP endpoint under test. */
+  endpoint: string;
+  version: SpecVersion;
+  options: RunOptions;
+  /** The names of the headers the user gave the target (`--header`), e.g. Authorization. */
+  targetHeaderNames: string[];
+  /** One plain HTTP request, with the request timeout; recorded, never judged as JSON-RPC. */
+  http(req: PlainHttpRequest): Promise<PlainHttpResponse>;
+  readonly signal: AbortSignal;
+}
+
+/**
  * What a client-role scenario gets: mcpspec plays a scripted server, starts the client under test
  * against it, and observes what the client sends.
  */
@@ -97,6 +113,11 @@ export interface Scenario<O = any, C = any> {
   sharesSession?: boolean;
   /** Client role, stdio: the scripted server writes log lines to its stderr, as many servers do (IO-03). */
   serverStderr?: boolean;
+  /**
+   * Server role, HTTP: the scenario opens no MCP session; it gets an EndpointScenarioContext and
+   * speaks plain HTTP to the endpoint (and to the documents it names).
+   */
+  sessionless?: boolean;
   /** Longer scenarios start first so they overlap the rest. */
   startEarly?: boolean;
   run(ctx: C): Promise<O>;
@@ -105,6 +126,11 @@ export interface Scenario<O = any, C = any> {
 /** A scenario where mcpspec is the client of the server under test. */
 export function scenario<O>(s: Omit<Scenario<O, ScenarioContext>, 'role'>): Scenario<O, ScenarioContext> {
   return { ...s, role: 'server' };
+}
+
+/** A server-role scenario that opens no MCP session: plain HTTP to the endpoint under test. */
+export function endpointScenario<O>(s: Omit<Scenario<O, EndpointScenarioContext>, 'role' | 'sessionless' | 'transports'>): Scenario<O, EndpointScenarioContext> {
+  return { ...s, role: 'server', sessionless: true, transports: ['http'] };
 }
 
 /** A scenario where mcpspec plays the server of the client under test. */

@@ -88,6 +88,32 @@ describe('mcpspec server (built CLI) against the reference fixture', () => {
     expect(bad.err).toMatch(/--format needs --out DIR/);
   });
 
+  it('a server that requires authorization and no token: the auth checks run, the rest is one line, exit 2 (1 when an auth check fails)', async () => {
+    const guarded = await startHttpTarget('reference', { args: ['--auth-token', 'cli-test-token'] });
+    const faulty = await startHttpTarget('reference', { args: ['--auth-token', 'cli-test-token', '--fault', 'auth.invalid-token'] });
+    try {
+      const dir = mkdtempSync(join(tmpdir(), 'mcpspec-auth-'));
+      const r = await cli(['server', '--seed', '3', '--out', dir, '--format', 'badge', '--url', guarded.url]);
+      expect(r.code, r.out + r.err).toBe(2);
+      expect(r.out).toMatch(/^auth {2}8 pass$/m);
+      expect(r.out).toMatch(/^\d+ checks skipped, not run without a session: lifecycle|^\d+ checks skipped, not run without a session: discover/m);
+      expect(r.out).toContain('AUTHORIZATION ONLY: 8 passed, 0 failed');
+      expect(r.err.trim().split('\n')).toEqual([expect.stringMatching(/^mcpspec: the server requires authorization \(HTTP 401 to initialize\) and mcpspec has no credentials: .*--header "Authorization: Bearer <token>"/)]);
+      const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8'));
+      expect(report.limited).toContain('requires authorization');
+      expect(readFileSync(join(dir, 'badge.svg'), 'utf8')).toContain('authorization only');
+      const failing = await cli(['server', '--seed', '3', '--url', faulty.url]);
+      expect(failing.code, failing.out + failing.err).toBe(1);
+      expect(failing.out).toContain('FAIL auth.invalid-token');
+      const withToken = await cli(['server', '--seed', '3', '--only', 'auth.*', '--only', 'tools.*', '--header', 'Authorization: Bearer cli-test-token', '--url', guarded.url]);
+      expect(withToken.code, withToken.out + withToken.err).toBe(0);
+      expect(withToken.out).toMatch(/^tools {2}7 pass/m);
+      expect(withToken.out).toContain('CONFORMANT: 15 passed');
+    } finally {
+      await Promise.all([guarded.stop(), faulty.stop()]);
+    }
+  });
+
   it('a server that crashes on some input: the crash is reported and the run goes on', async () => {
     const r = await cli(['server', '--seed', '1', '--only', 'robustness.*', '--stdio', '--', ...REF, '--fault', 'robustness.survives-near-valid']);
     expect(r.code).toBe(1);
@@ -117,14 +143,15 @@ describe('mcpspec server: targets that cannot be tested, and usage mistakes (exi
     expect(r.err).not.toMatch(/\n\s+at /); // no stack trace
   });
 
-  it('an endpoint that answers 401: exit 2, and the line says how to pass credentials', async () => {
+  it('an endpoint that answers 401 to everything, its metadata included: the authorization checks fail it, and the report says how to pass credentials', async () => {
     const server = createServer((_req, res) => res.writeHead(401, { 'WWW-Authenticate': 'Bearer' }).end('{"error":"unauthorized"}'));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const r = await cli(['server', '--url', `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`], 30_000);
-      expect(r.code, r.out + r.err).toBe(2);
-      expect(r.err).toMatch(/cannot test the target: .*HTTP 401.*pass them with --header "Authorization: Bearer <token>"/);
-      expect(r.err.trim().split('\n')).toHaveLength(1);
+      expect(r.code, r.out + r.err).toBe(1);
+      expect(r.out).toContain('FAIL auth.metadata-discovery');
+      expect(r.out).toMatch(/only part of the suite ran: the server requires authorization \(HTTP 401 to initialize\).*--header "Authorization: Bearer <token>"/);
+      expect(r.err).toBe('');
     } finally {
       server.close();
     }

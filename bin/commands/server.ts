@@ -231,6 +231,8 @@ export async function runServerCommand(args: ServerArgs): Promise<number> {
     throw new UsageError(`nothing was judged (${report.summary.skip} skipped, ${report.summary.untestable} untestable${args.only ? `; --only ${args.only.join(' ')} matched ${report.summary.total} checks` : ''}): a run that judges nothing is never conformant`);
   }
   const code = exitCodeOf(report);
+  // The authorization checks passed, and nothing else could run: not a verdict on the server.
+  if (code === 2 && report.limited && report.summary.conformant) throw new UsageError(report.limited);
   if (comparison && code !== 2) return baselineExitCode(comparison);
   return code;
 }

@@ -170,6 +170,17 @@ describe('real servers from npm', () => {
     expect(run.checks.find((c) => c.id === 'tools.x-mcp-header')).toMatchObject({ status: 'pass' });
   });
 
+  it('the SDK 1.x example behind OAuth (simpleStreamableHttp --oauth), with no token: the authorization checks run, the rest is skipped', async () => {
+    const run = await runHttp('sdk1-oauth');
+    expect(run.limited).toContain('the server requires authorization (HTTP 401');
+    expect(run.era).toMatchObject({ judgedBy: '2026-07-28', detected: false });
+    // Its demo token check (introspection) answers an unknown token with 500, not 401; its challenge names no scope.
+    expect(verdicts(run)).toEqual({ fail: ['auth.invalid-token'], warn: ['auth.challenge-scope'], untestable: [], error: [] });
+    expect(run.checks.find((c) => c.id === 'auth.invalid-token')?.message).toBe('a made-up bearer token got HTTP 500, not 401');
+    expect(run.checks.filter((c) => c.status === 'pass').map((c) => c.id).sort()).toEqual(['auth.challenge', 'auth.metadata-discovery', 'auth.metadata-resource', 'auth.metadata-servers', 'auth.server-metadata', 'auth.server-pkce']);
+    expect(run.checks.filter((c) => !c.id.startsWith('auth.')).every((c) => c.status === 'skip')).toBe(true);
+  });
+
   it('a server on @modelcontextprotocol/server 2.x over stdio, 2025-11-25: the SDK asks elicitation/create itself', async () => {
     const t = stdioTarget('sdk2');
     const run = await runServerSuite({ kind: 'stdio', command: t.command, args: t.args, cwd: t.cwd }, { ...OPTIONS, specVersion: '2025-11-25', only: ['asks.*', 'cancel.*'] });

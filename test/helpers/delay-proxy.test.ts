@@ -151,6 +151,9 @@ describe('stdio delay proxy (delay-proxy.mjs)', () => {
     const result = '{"jsonrpc":"2.0","id":2,"result":{"error":"a result that mentions error"}}';
     const notJson = 'log line with "error": in it';
     const array = '[{"jsonrpc":"2.0","id":4,"result":{}}]';
+    // Timed from once the target is up: on a loaded machine starting it alone can take over a second.
+    p.child.stdin!.write('{"jsonrpc":"2.0","id":0,"result":{}}\n');
+    await p.nextLine();
     const t0 = Date.now() - p.startedAt;
     p.child.stdin!.write(`${error}\n${result}\n${notJson}\n${array}\n`);
     const got = [await p.nextLine(), await p.nextLine(), await p.nextLine(), await p.nextLine()];

@@ -19,7 +19,7 @@ const require = createRequire(import.meta.url);
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 export type StdioTargetName = 'everything' | 'filesystem' | 'memory' | 'sdk2' | 'reference';
-export type HttpTargetName = 'everything' | 'sdk2' | 'reference';
+export type HttpTargetName = 'everything' | 'sdk2' | 'reference' | 'sdk1-oauth';
 
 /** How to spawn a stdio target. `env` holds only the variables to add to the parent's environment. */
 export interface StdioTarget {
@@ -499,6 +499,31 @@ async function startListeningLineTarget(
 }
 
 /**
+ * The SDK 1.x example `simpleStreamableHttp --oauth`: /mcp behind bearer auth, its demo authorization
+ * server on a second port. Both ports come from MCP_PORT / MCP_AUTH_PORT; the example names itself
+ * `localhost` in its metadata, so the URL says localhost too (the preload keeps it on 127.0.0.1).
+ */
+async function startSdk1OAuth(options: HttpTargetOptions, timeoutMs: number): Promise<HttpTarget> {
+  const entry = require.resolve('@modelcontextprotocol/sdk/examples/server/simpleStreamableHttp.js').replace(/([\/])cjs([\/])/, '$1esm$2');
+  let lastError: unknown;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const [port, authPort] = [await freePort(), await freePort()];
+    const spawned = spawnTracked(NODE, ['--import', LOOPBACK_PRELOAD, entry, '--oauth', ...(options.args ?? [])], REPO_ROOT, { ...options.env, MCP_PORT: String(port), MCP_AUTH_PORT: String(authPort) });
+    spawned.child.stdout?.on('data', (chunk: string) => spawned.tail.add('[stdout] ', chunk));
+    try {
+      await waitForPort(spawned, 'sdk1-oauth', port, timeoutMs);
+      await waitForPort(spawned, 'sdk1-oauth', authPort, timeoutMs);
+      return makeHttpTarget('sdk1-oauth', `http://localhost:${port}/mcp`, spawned, noCleanup);
+    } catch (error) {
+      lastError = error;
+      await killProcessTree(spawned.child);
+      if (!/EADDRINUSE|already in use/.test(spawned.tail.toString())) break;
+    }
+  }
+  throw lastError;
+}
+
+/**
  * Starts a target in its Streamable HTTP mode on 127.0.0.1 and resolves once it accepts
  * connections. `stop()` kills it (and its children); it is also killed when the test process exits.
  */
@@ -510,6 +535,8 @@ export async function startHttpTarget(name: HttpTargetName, options: HttpTargetO
     case 'sdk2':
     case 'reference':
       return startListeningLineTarget(name, options, timeoutMs);
+    case 'sdk1-oauth':
+      return startSdk1OAuth(options, timeoutMs);
     default:
       throw new Error(`unknown HTTP target: ${String(name)}`);
   }

@@ -35,10 +35,19 @@ describe('the check catalogue', () => {
 
   // The requirements digest lives beside the project (../shared), not in the package: checked when present.
   const digest = '../shared/spec/requirements.md';
-  it.skipIf(!existsSync(digest))('cites only requirement IDs (or source keys) that the requirements digest defines', () => {
-    const text = readFileSync(digest, 'utf8');
+  // Authorization is not in the digest: its IDs (AZ-nn) are defined in the project's own supplement.
+  const supplement = 'docs/requirements-authorization.md';
+  it.skipIf(!existsSync(digest))('cites only requirement IDs (or source keys) that the requirements digest or its authorization supplement defines', () => {
+    const text = readFileSync(digest, 'utf8') + readFileSync(supplement, 'utf8');
     for (const c of checks) {
       for (const r of c.requirements) expect(text, `${c.id} cites ${r}`).toMatch(new RegExp(`\\| (${r}) \\||\`${r}\``));
     }
+  });
+
+  it('the authorization supplement defines each AZ ID once, and every one is cited by a check', () => {
+    const ids = [...readFileSync(supplement, 'utf8').matchAll(/^\| (AZ-\d\d) \|/gm)].map((m) => m[1]);
+    expect(new Set(ids).size).toBe(ids.length);
+    const cited = new Set(checks.flatMap((c) => c.requirements));
+    expect(ids.filter((id) => !cited.has(id))).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { FAULTS } from '../../fixtures/servers/reference/faults.js';
 import { CHECKS, ORACLES } from '../../suites/catalogue.js';
 import type { Check } from '../../suites/check.js';
-import { runReference, type Version } from './run-reference.js';
+import { AUTH, runReference, type Version } from './run-reference.js';
 
 const byId = new Map(CHECKS.filter((c) => c.role === 'server').map((c) => [c.id, c]));
 // Proven on stdio: the survives fault makes the server process exit (over HTTP that takes the
@@ -37,7 +37,8 @@ describe.concurrent('every check is proven able to fail', () => {
     const transport = c.requires.transports?.length === 1 ? c.requires.transports[0] : STDIO_ONLY_FAULTS.has(fault.id) ? 'stdio' : 'http';
     it(`--fault ${fault.id} makes ${fault.id} ${c.level === 'MUST' ? 'fail' : 'warn'} (${version}, ${transport}${c.kind === 'oracle' ? ', oracle' : ''})`, async () => {
       const related = [fault.id, ...(fault.alsoFails ?? []), ...(fault.mayAlsoFail ?? [])];
-      const run = await runReference(transport, version, [fault.id], { checks: checksFor(related) });
+      // The auth.* faults need the fixture's --auth-token mode (and mcpspec its token).
+      const run = await runReference(transport, version, [fault.id], { checks: checksFor(related), ...(fault.id.startsWith('auth.') ? AUTH : {}) });
       const results = new Map(run.checks.map((r) => [r.id, r]));
       expect(results.get(fault.id)?.status, results.get(fault.id)?.message).toBe(c.level === 'MUST' ? 'fail' : 'warn');
       // What the fault record says it also breaks does break, and nothing else does.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { catalogue, CHECKS } from '../../suites/catalogue.js';
-import { runReference, type Version } from './run-reference.js';
+import { AUTH, runReference, type Version } from './run-reference.js';
 
 // The reference fixture is correct: on every version and transport, every applicable check must
 // pass on real evidence: no fail, no warning, and no skip or untestable (that would be vacuous).
@@ -8,6 +8,7 @@ const UNDECLARED = 'capabilities.undeclared-method';
 // The fixture is dual-era (it serves initialize): what only a modern-only server is asked (how it
 // refuses initialize, and 2025-era HTTP traffic) is judged on a second server started --modern-only.
 const MODERN_ONLY = ['version.initialize-names-versions', 'http.modern-only-legacy-traffic'];
+const isAuth = (id: string) => id.startsWith('auth.');
 
 describe('the reference fixture without faults', () => {
   for (const version of ['2026-07-28', '2025-11-25', '2025-06-18'] as Version[]) {
@@ -16,7 +17,9 @@ describe('the reference fixture without faults', () => {
         // The fixture declares every gated capability; capabilities.undeclared-method is judged on a
         // second server that leaves `logging` out of its legacy initialize (--without-logging).
         const legacy = version !== '2026-07-28';
-        const run = await runReference(transport, version, [], { checks: CHECKS.filter((c) => (legacy ? c.id !== UNDECLARED : !MODERN_ONLY.includes(c.id))) });
+        // The fixture asks for no credentials; the auth.* checks are judged on a second one started --auth-token.
+        const run = await runReference(transport, version, [], { checks: CHECKS.filter((c) => !isAuth(c.id) && (legacy ? c.id !== UNDECLARED : !MODERN_ONLY.includes(c.id))) });
+        if (transport === 'http') run.checks.push(...(await runReference(transport, version, [], { checks: CHECKS.filter((c) => isAuth(c.id)), ...AUTH })).checks);
         if (legacy) run.checks.push(...(await runReference(transport, version, [], { checks: CHECKS.filter((c) => c.id === UNDECLARED), serverArgs: ['--without-logging'] })).checks);
         else run.checks.push(...(await runReference(transport, version, [], { checks: CHECKS.filter((c) => MODERN_ONLY.includes(c.id)), serverArgs: ['--modern-only'] })).checks);
         const notPassed = run.checks.filter((c) => c.status !== 'pass').map((c) => `${c.id}: ${c.status}: ${c.message}`);
@@ -28,6 +31,16 @@ describe('the reference fixture without faults', () => {
       });
     }
   }
+
+  it('behind authorization: with the token every other check passes as without it; the auth.* checks pass too, and skip on a server that asks for no credentials', async () => {
+    const run = await runReference('http', '2026-07-28', [], { checks: CHECKS.filter((c) => !MODERN_ONLY.includes(c.id)), ...AUTH });
+    expect(run.checks.filter((c) => c.status !== 'pass').map((c) => `${c.id}: ${c.status}: ${c.message}`)).toEqual([]);
+    expect(run.checks.filter((c) => isAuth(c.id))).toHaveLength(8);
+    expect(run.findings.filter((f) => f.kind !== 'note')).toEqual([]);
+    const open = await runReference('http', '2026-07-28', [], { checks: CHECKS.filter((c) => isAuth(c.id)) });
+    expect(open.checks.map((c) => [c.id, c.status])).toEqual(CHECKS.filter((c) => isAuth(c.id)).map((c) => [c.id, 'skip']));
+    expect(open.checks[0].message).toContain('answered a request without an Authorization header with HTTP 200');
+  });
 
   const called = (run: Awaited<ReturnType<typeof runReference>>) => run.recording.events().filter((e) => e.dir === 'out' && (e.message as any)?.method === 'tools/call').map((e) => (e.message as any).params.name);
   const stderr = (run: Awaited<ReturnType<typeof runReference>>) => run.recording.events().filter((e) => e.channel === 'stderr').map((e) => e.raw).join('\n');

@@ -22,8 +22,13 @@ const TASK_MS = '1000';
 const SLOW_MS = '1000';
 
 /** Run the server suite (or only `checks`) against the reference fixture with the given faults switched on. */
-export async function runReference(transport: 'stdio' | 'http', version: Version, faults: string[] = [], extra: Partial<ServerRunOptions> & { checks?: Check[]; serverArgs?: string[] } = {}): Promise<RunResult> {
-  const { serverArgs = [], ...rest } = extra;
+export async function runReference(
+  transport: 'stdio' | 'http',
+  version: Version,
+  faults: string[] = [],
+  extra: Partial<ServerRunOptions> & { checks?: Check[]; serverArgs?: string[]; headers?: Record<string, string> } = {},
+): Promise<RunResult> {
+  const { serverArgs = [], headers, ...rest } = extra;
   const args = [...serverArgs, ...faults.flatMap((f) => ['--fault', f])];
   const env = { ...rest.env, set: { MCPSPEC_REFERENCE_TASK_MS: TASK_MS, MCPSPEC_REFERENCE_SLOW_MS: SLOW_MS, ...rest.env?.set } };
   const options: ServerRunOptions = { ...REFERENCE_OPTIONS, specVersion: version, ...rest, env };
@@ -33,11 +38,15 @@ export async function runReference(transport: 'stdio' | 'http', version: Version
   }
   const server = await startHttpTarget('reference', { args, env: env.set });
   try {
-    return await runServerSuite({ kind: 'http', url: server.url }, options);
+    return await runServerSuite({ kind: 'http', url: server.url, ...(headers ? { headers } : {}) }, options);
   } finally {
     await server.stop();
   }
 }
+
+/** The fixture's --auth-token mode: what the auth.* checks are judged on, and the header that passes it. */
+export const AUTH_TOKEN = 'reference-test-token';
+export const AUTH = { serverArgs: ['--auth-token', AUTH_TOKEN], headers: { Authorization: `Bearer ${AUTH_TOKEN}` } };
 
 export function statusTable(run: RunResult): Record<string, string> {
   return Object.fromEntries(run.checks.map((c) => [c.id, c.status]));

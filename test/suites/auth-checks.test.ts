@@ -1,0 +1,163 @@
+import { describe, expect, it } from 'vitest';
+import { bearerChallenge, parseChallenges } from '../../protocol/www-authenticate.js';
+import type { SpecVersion } from '../../protocol/versions.js';
+import { CHECKS } from '../../suites/catalogue.js';
+import type { PlainHttpResponse } from '../../suites/ports.js';
+import { authServerMetadataUrls, wellKnown, type AuthObs } from '../../suites/scenarios/authorization.js';
+
+const ENDPOINT = 'http://127.0.0.1:4000/mcp';
+const PRM_URL = 'http://127.0.0.1:4000/.well-known/oauth-protected-resource/mcp';
+const AS = 'http://127.0.0.1:4000';
+
+const judge = (id: string, obs: AuthObs, version: SpecVersion = '2026-07-28') =>
+  CHECKS.find((c) => c.id === id)!.judge(obs, { era: version === '2026-07-28' ? 'modern' : 'legacy', version, transport: 'http', capabilities: {} });
+
+function answer(status: number, extra: { headers?: Record<string, string>; body?: unknown; url?: string; method?: 'GET' | 'POST' } = {}): PlainHttpResponse {
+  const body = extra.body === undefined ? '' : typeof extra.body === 'string' ? extra.body : JSON.stringify(extra.body);
+  return { url: extra.url ?? ENDPOINT, method: extra.method ?? 'POST', status, headers: extra.headers ?? {}, body, timedOut: false, elapsedMs: 3, seq: [1, 2] };
+}
+
+const CHALLENGE = `Bearer resource_metadata="${PRM_URL}", scope="mcp"`;
+const PRM = { resource: ENDPOINT, authorization_servers: [AS] };
+const AS_METADATA = { issuer: AS, authorization_endpoint: `${AS}/authorize`, token_endpoint: `${AS}/token`, code_challenge_methods_supported: ['S256'] };
+
+/** A protected server that does everything right; each test breaks one thing. */
+function good(): AuthObs {
+  return {
+    endpoint: ENDPOINT,
+    anonymous: answer(401, { headers: { 'www-authenticate': CHALLENGE } }),
+    bogus: answer(401, { headers: { 'www-authenticate': `Bearer error="invalid_token", ${CHALLENGE.slice('Bearer '.length)}` } }),
+    resourceMetadata: [{ via: 'header', url: PRM_URL, response: answer(200, { url: PRM_URL, method: 'GET', body: PRM }), document: PRM }],
+    servers: [{ identifier: AS, tried: [{ url: `${AS}/.well-known/oauth-authorization-server`, response: answer(200, { method: 'GET', body: AS_METADATA }), document: AS_METADATA }] }],
+  };
+}
+
+const IDS = ['auth.challenge', 'auth.invalid-token', 'auth.metadata-discovery', 'auth.metadata-servers', 'auth.metadata-resource', 'auth.challenge-scope', 'auth.server-metadata', 'auth.server-pkce'];
+
+describe('the WWW-Authenticate parser', () => {
+  it('reads schemes and their parameters, quoted or not, with escapes and several challenges', () => {
+    expect(parseChallenges('Basic realm="a, b", Bearer error=invalid_token, scope="x y", resource_metadata="https://h/p\\"q"')).toEqual([
+      { scheme: 'Basic', params: { realm: 'a, b' } },
+      { scheme: 'Bearer', params: { error: 'invalid_token', scope: 'x y', resource_metadata: 'https://h/p"q' } },
+    ]);
+    expect(bearerChallenge('bearer Scope="a"')).toEqual({ scheme: 'bearer', params: { scope: 'a' } });
+    expect(bearerChallenge('Basic realm="x"')).toBeUndefined();
+    expect(bearerChallenge(undefined)).toBeUndefined();
+    expect(parseChallenges('Negotiate abc==, Bearer')).toEqual([{ scheme: 'Negotiate', params: {} }, { scheme: 'Bearer', params: {} }]);
+  });
+});
+
+describe('the well-known URIs a client tries', () => {
+  it('inserts the suffix between host and path, dropping a terminating slash (RFC 9728, RFC 8414)', () => {
+    expect(wellKnown(new URL('https://h.example/public/mcp/'), 'oauth-protected-resource')).toBe('https://h.example/.well-known/oauth-protected-resource/public/mcp');
+    expect(wellKnown(new URL('https://h.example/'), 'oauth-authorization-server')).toBe('https://h.example/.well-known/oauth-authorization-server');
+  });
+  it('for an issuer with a path: OAuth, then OpenID Connect inserted and appended; 2025-06-18 only OAuth', () => {
+    expect(authServerMetadataUrls(new URL('https://auth.example/tenant1'), '2026-07-28')).toEqual([
+      'https://auth.example/.well-known/oauth-authorization-server/tenant1',
+      'https://auth.example/.well-known/openid-configuration/tenant1',
+      'https://auth.example/tenant1/.well-known/openid-configuration',
+    ]);
+    expect(authServerMetadataUrls(new URL('https://auth.example'), '2025-11-25')).toEqual(['https://auth.example/.well-known/oauth-authorization-server', 'https://auth.example/.well-known/openid-configuration']);
+    expect(authServerMetadataUrls(new URL('https://auth.example/tenant1'), '2025-06-18')).toEqual(['https://auth.example/.well-known/oauth-authorization-server/tenant1']);
+  });
+});
+
+describe('auth.* judgements', () => {
+  it('a server that does everything right passes every check', () => {
+    for (const id of IDS) expect(judge(id, good()), id).toMatchObject({ outcome: 'holds' });
+  });
+
+  it('a server that serves requests without credentials is a skip for every check; no answer at all is untestable', () => {
+    const open = { ...good(), anonymous: answer(200, { body: { jsonrpc: '2.0', id: 1, result: {} } }) };
+    for (const id of IDS) expect(judge(id, open), id).toMatchObject({ outcome: 'skip', message: expect.stringContaining('does not require authorization') });
+    const silent = { ...good(), anonymous: { ...answer(0), status: undefined, timedOut: true } };
+    for (const id of IDS) expect(judge(id, silent).outcome, id).toBe('untestable');
+  });
+
+  it('auth.challenge: a 401 without a Bearer challenge, or 403 to a request without credentials, fails', () => {
+    const bare = { ...good(), bogus: answer(401) };
+    expect(judge('auth.challenge', bare)).toMatchObject({ outcome: 'violated', message: expect.stringContaining('with an invalid token has no Bearer challenge') });
+    const basic = { ...good(), anonymous: answer(401, { headers: { 'www-authenticate': 'Basic realm="x"' } }) };
+    expect(judge('auth.challenge', basic).outcome).toBe('violated');
+    expect(judge('auth.challenge', { ...good(), anonymous: answer(403) })).toMatchObject({ outcome: 'violated', message: expect.stringContaining('403') });
+  });
+
+  it('auth.invalid-token: accepted or refused with anything but 401 fails; a timeout is untestable', () => {
+    expect(judge('auth.invalid-token', { ...good(), bogus: answer(200) })).toMatchObject({ outcome: 'violated', message: expect.stringContaining('was accepted') });
+    expect(judge('auth.invalid-token', { ...good(), bogus: answer(500) })).toMatchObject({ outcome: 'violated', message: expect.stringContaining('HTTP 500, not 401') });
+    expect(judge('auth.invalid-token', { ...good(), bogus: answer(403) }).outcome).toBe('violated');
+    expect(judge('auth.invalid-token', { ...good(), bogus: { ...answer(0), status: undefined, timedOut: true } }).outcome).toBe('untestable');
+  });
+
+  it('auth.metadata-discovery: the header or a well-known URI; a header URL that does not serve it fails; 2025-06-18 needs the header', () => {
+    const viaPath: AuthObs = {
+      ...good(),
+      anonymous: answer(401, { headers: { 'www-authenticate': 'Bearer scope="mcp"' } }),
+      resourceMetadata: [{ via: 'path', url: PRM_URL, response: answer(200, { method: 'GET', body: PRM }), document: PRM }],
+    };
+    expect(judge('auth.metadata-discovery', viaPath)).toMatchObject({ outcome: 'holds', message: expect.stringContaining('well-known') });
+    expect(judge('auth.metadata-discovery', viaPath, '2025-06-18')).toMatchObject({ outcome: 'violated', message: expect.stringContaining('2025-06-18') });
+    const broken = { ...good(), resourceMetadata: [{ via: 'header' as const, url: PRM_URL, response: answer(404, { method: 'GET' }) }] };
+    expect(judge('auth.metadata-discovery', broken)).toMatchObject({ outcome: 'violated', message: expect.stringContaining('does not serve the document') });
+    const none: AuthObs = {
+      ...viaPath,
+      resourceMetadata: [
+        { via: 'path', url: PRM_URL, response: answer(404, { method: 'GET' }) },
+        { via: 'root', url: `${AS}/.well-known/oauth-protected-resource`, response: answer(200, { method: 'GET', body: '<html>' }) },
+      ],
+    };
+    expect(judge('auth.metadata-discovery', none)).toMatchObject({ outcome: 'violated', message: expect.stringContaining('not a JSON object') });
+    const elsewhere = { ...good(), resourceMetadata: [{ via: 'header' as const, url: 'https://far.example/prm', response: { ...answer(0), status: undefined, error: 'on another host (far.example); mcpspec reads it only with --allow-open-world' } }] };
+    expect(judge('auth.metadata-discovery', elsewhere).outcome).toBe('untestable');
+  });
+
+  it('auth.metadata-servers: empty, absent or not URLs fails; no document is untestable', () => {
+    const withServers = (servers: unknown): AuthObs => {
+      const doc = { ...PRM, authorization_servers: servers };
+      return { ...good(), resourceMetadata: [{ via: 'header', url: PRM_URL, response: answer(200, { method: 'GET', body: doc }), document: doc }] };
+    };
+    expect(judge('auth.metadata-servers', withServers([])).outcome).toBe('violated');
+    expect(judge('auth.metadata-servers', withServers(undefined)).outcome).toBe('violated');
+    expect(judge('auth.metadata-servers', withServers(['auth.example'])).outcome).toBe('violated');
+    expect(judge('auth.metadata-servers', { ...good(), resourceMetadata: [] }).outcome).toBe('untestable');
+  });
+
+  it('auth.metadata-resource: identical to the URL it was fetched for (case and default port aside); the root document names the origin', () => {
+    const withResource = (resource: unknown, via: 'header' | 'path' | 'root' = 'header'): AuthObs => {
+      const doc = { ...PRM, resource };
+      return { ...good(), resourceMetadata: [{ via, url: PRM_URL, response: answer(200, { method: 'GET', body: doc }), document: doc }] };
+    };
+    expect(judge('auth.metadata-resource', withResource('HTTP://127.0.0.1:4000/mcp')).outcome).toBe('holds');
+    expect(judge('auth.metadata-resource', withResource('http://127.0.0.1:4000/')).outcome).toBe('violated');
+    expect(judge('auth.metadata-resource', withResource('http://127.0.0.1:4000/mcp/')).outcome).toBe('violated');
+    expect(judge('auth.metadata-resource', withResource('http://127.0.0.1:4000/mcp#x')).outcome).toBe('violated');
+    expect(judge('auth.metadata-resource', withResource(undefined)).outcome).toBe('violated');
+    expect(judge('auth.metadata-resource', withResource('http://localhost:4000/mcp'))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('test it with that URL') });
+    expect(judge('auth.metadata-resource', withResource('http://127.0.0.1:4000', 'root')).outcome).toBe('holds');
+    expect(judge('auth.metadata-resource', withResource(ENDPOINT, 'root')).outcome).toBe('violated');
+  });
+
+  it('auth.challenge-scope: a challenge without scope warns; no challenge to read is untestable', () => {
+    expect(judge('auth.challenge-scope', { ...good(), anonymous: answer(401, { headers: { 'www-authenticate': `Bearer resource_metadata="${PRM_URL}"` } }) }).outcome).toBe('violated');
+    expect(judge('auth.challenge-scope', { ...good(), anonymous: answer(401) }).outcome).toBe('untestable');
+  });
+
+  it('auth.server-metadata: an issuer that differs, or no metadata at any URI, fails; servers on other hosts are untestable', () => {
+    const withAs = (document: Record<string, unknown> | undefined, status = 200): AuthObs => ({
+      ...good(),
+      servers: [{ identifier: AS, tried: [{ url: `${AS}/.well-known/oauth-authorization-server`, response: answer(status, { method: 'GET', body: document }), ...(document ? { document } : {}) }] }],
+    });
+    expect(judge('auth.server-metadata', withAs({ ...AS_METADATA, issuer: `${AS}/` }))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('names issuer') });
+    expect(judge('auth.server-metadata', withAs(undefined, 404))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('no metadata') });
+    expect(judge('auth.server-metadata', { ...good(), servers: [{ identifier: 'https://far.example', tried: [], notFetched: 'on another host (far.example); mcpspec reads it only with --allow-open-world' }] }).outcome).toBe('untestable');
+    expect(judge('auth.server-metadata', { ...good(), servers: [] }).outcome).toBe('untestable');
+  });
+
+  it('auth.server-pkce: S256 missing fails; no metadata read is untestable', () => {
+    const doc = { ...AS_METADATA, code_challenge_methods_supported: ['plain'] };
+    const plain: AuthObs = { ...good(), servers: [{ identifier: AS, tried: [{ url: `${AS}/.well-known/oauth-authorization-server`, response: answer(200, { method: 'GET', body: doc }), document: doc }] }] };
+    expect(judge('auth.server-pkce', plain).outcome).toBe('violated');
+    expect(judge('auth.server-pkce', { ...good(), servers: [] }).outcome).toBe('untestable');
+  });
+});
