@@ -232,7 +232,16 @@ export class ClientDriver implements Driver {
     child.stdin?.on('error', () => {});
     child.stdout?.on('data', (c: Buffer) => stdout.push(c.toString('utf8')));
     child.stderr?.on('data', (c: Buffer) => stderr.push(c.toString('utf8')));
+    // Once the client itself has exited (or was stopped at the timeout), what it left running in its
+    // group may still hold the output pipes, and the run would wait on them until its deadline
+    // (seen: mcp-remote's proxy, started by the client under test, waiting for an OAuth callback).
+    let leftovers: NodeJS.Timeout | undefined;
+    child.once('exit', () => {
+      leftovers = setTimeout(() => killGroup(child.pid, 'SIGKILL'), LEFTOVER_GRACE_MS);
+      leftovers.unref();
+    });
     const res = await child;
+    clearTimeout(leftovers);
     child.stdin?.destroy();
     killGroup(child.pid, 'SIGKILL'); // whatever the client left running goes with it
     unregister();
@@ -273,6 +282,9 @@ export function methodsOf(received: Received[]): string[] {
 }
 
 const lastLine = stderrSummary;
+
+/** How long after the client exits what it left behind may still write to mcpspec's pipes. */
+const LEFTOVER_GRACE_MS = 1000;
 
 function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
   if (pid === undefined) return;

@@ -1,9 +1,11 @@
-import { resolve } from 'node:path';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MODERN } from '../../protocol/versions.js';
 import { ClientDriver } from '../../runner/client-driver.js';
 import { runSuite } from '../../runner/engine.js';
-import { liveCount } from '../../runner/reaper.js';
+import { isAlive, liveCount } from '../../runner/reaper.js';
 import { check, holds, untestable, violated } from '../../suites/check.js';
 import type { ClientExit, Received } from '../../suites/ports.js';
 import { clientScenario } from '../../suites/scenario.js';
@@ -57,6 +59,20 @@ describe('the engine with mcpspec as the server of a client under test', () => {
     expect(run.target).toMatchObject({ role: 'client', transport: 'http' });
     expect(run.checks).toEqual([expect.objectContaining({ id: 'toy.meta-on-every-request', role: 'client', status: 'pass' })]);
     expect(run.recording.events().filter((e) => e.dir === 'in' && e.kind === 'message')).toHaveLength(2);
+    expect(liveCount()).toBe(0);
+  });
+
+  it('a client that leaves a process behind holding its output: the run does not wait on it, and it is reaped', async () => {
+    const pidFile = join(mkdtempSync(join(tmpdir(), 'mcpspec-leftover-')), 'pid');
+    const t0 = Date.now();
+    const run = await judgeToy(['--leave-child', pidFile]);
+    // The client's timeout is 10 s; the leftover would hold the pipes until the run's 30 s deadline.
+    expect(Date.now() - t0).toBeLessThan(10_000);
+    expect(run.checks[0]).toMatchObject({ status: 'pass' });
+    expect(run.findings).toEqual([]);
+    const pid = Number(readFileSync(pidFile, 'utf8'));
+    await new Promise((r) => setTimeout(r, 200));
+    expect(isAlive(pid)).toBe(false);
     expect(liveCount()).toBe(0);
   });
 
