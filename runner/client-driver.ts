@@ -22,7 +22,7 @@ import { registerLive } from './reaper.js';
 import { Recorder } from './recorder.js';
 import { RelayListener } from './relay-listener.js';
 import { TailBuffer } from './tail-buffer.js';
-import { makeSandbox, type EnvOptions } from './target-env.js';
+import { withHeadlessBrowser, makeSandbox, type EnvOptions } from './target-env.js';
 import { TargetStartError } from './transport.js';
 
 export interface ClientTarget {
@@ -163,18 +163,25 @@ export class ClientDriver implements Driver {
     const observed = await this.withEndpoint(s.id, recorder, runSignal, (server, signal) => {
       const ctx: ClientScenarioContext = { server, version: this.version, options: this.opts, signal, plain: this.plain };
       return s.run(ctx);
-    }, s.serverStderr);
+    }, { serverStderr: s.serverStderr, headlessBrowser: s.headlessBrowser });
     if (runSignal.aborted) return { aborted: runSignal.reason instanceof Error && runSignal.reason.message === 'interrupted' ? 'the run was interrupted' : 'the overall deadline passed' };
     return { observed };
   }
 
   /** A fresh endpoint for one client run (or several, in one scenario), closed and reaped afterwards. */
-  private async withEndpoint<T>(name: string, recorder: Recorder, runSignal: AbortSignal, body: (server: ScriptedServer, signal: AbortSignal) => Promise<T>, serverStderr = false): Promise<T> {
+  private async withEndpoint<T>(
+    name: string,
+    recorder: Recorder,
+    runSignal: AbortSignal,
+    body: (server: ScriptedServer, signal: AbortSignal) => Promise<T>,
+    { serverStderr = false, headlessBrowser = false }: { serverStderr?: boolean; headlessBrowser?: boolean } = {},
+  ): Promise<T> {
     const stop = new AbortController();
     setMaxListeners(0, stop.signal);
     const onRun = () => stop.abort(runSignal.reason);
     runSignal.addEventListener('abort', onRun, { once: true });
     const sandbox = makeSandbox(this.opts.env, this.opts.cwd);
+    if (headlessBrowser) withHeadlessBrowser(sandbox);
     const http = this.transport === 'http' ? new HttpListener(recorder, `/mcp/${encodeURIComponent(name)}`, stop.signal) : undefined;
     const relay = this.transport === 'stdio' ? new RelayListener(recorder, stop.signal) : undefined;
     try {
@@ -191,6 +198,7 @@ export class ClientDriver implements Driver {
         received: () => endpoint.received(),
         runClient: (timeoutMs = this.opts.timeoutMs) => this.runClient(argv, sandbox, timeoutMs, stop.signal, name, recorder),
       };
+      if (http) server.requireAuthorization = (opts) => http.requireAuthorization(opts);
       return await body(server, stop.signal);
     } finally {
       runSignal.removeEventListener('abort', onRun);

@@ -7,7 +7,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isJsonRpcMessage, serializeBody, tryParseJson } from '../protocol/jsonrpc.js';
-import type { Received, ScriptedHandler, ScriptedReply } from '../suites/ports.js';
+import type { OAuthLog, Received, ScriptedHandler, ScriptedReply } from '../suites/ports.js';
+import { OAuthServer } from './oauth-server.js';
 import { redactHeaders } from './redact.js';
 import type { Recorder } from './recorder.js';
 import { ScriptedEndpoint } from './scripted-endpoint.js';
@@ -25,6 +26,8 @@ export class HttpListener {
   private urlValue?: string;
   readonly endpoint: ScriptedEndpoint;
   private eventId = 0;
+  /** Set when the scenario put the endpoint behind OAuth. */
+  private oauth?: OAuthServer;
   /** Answers of polled streams, by the event id the client resumes after. */
   private readonly parked = new Map<string, { reply: ScriptedReply; entry: Received }>();
 
@@ -80,6 +83,8 @@ export class HttpListener {
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (this.oauth && (await this.oauth.handle(req, res, url, headers, () => readBody(req)))) return;
+    if (this.oauth && url.pathname === this.path && !this.oauth.authorized(headers, url)) return this.refuse(req, res, url, headers, this.oauth);
     if (url.pathname !== this.path) {
       res.writeHead(404).end();
       return;
@@ -88,7 +93,7 @@ export class HttpListener {
     if (method !== 'POST') {
       // Recorded as what the client did (a legacy session's DELETE is judged), never handed to the script.
       const ev = this.recorder.record({ dir: 'in', channel: 'http', raw: '', http: { method, headers: redactHeaders(headers), url: url.pathname } });
-      this.endpoint.log({ message: undefined, headers, httpMethod: method, connection: 0, seq: ev.seq, at: Date.now() });
+      this.endpoint.log({ message: undefined, headers, httpMethod: method, connection: 0, seq: ev.seq, at: Date.now(), ...(url.search ? { query: url.search } : {}) });
       // A GET resuming a polled answer (Last-Event-ID naming its priming event) gets that answer.
       const parked = method === 'GET' && headers['last-event-id'] !== undefined ? this.parked.get(headers['last-event-id']) : undefined;
       if (parked) {
@@ -109,7 +114,7 @@ export class HttpListener {
       message: parsed.ok ? parsed.value : undefined,
       http: { method: 'POST', headers: redactHeaders(headers), url: url.pathname },
     });
-    const entry: Received = { message: parsed.ok ? parsed.value : body, headers, httpMethod: 'POST', connection: 0, seq: ev.seq };
+    const entry: Received = { message: parsed.ok ? parsed.value : body, headers, httpMethod: 'POST', connection: 0, seq: ev.seq, ...(url.search ? { query: url.search } : {}) };
     if (!parsed.ok) {
       this.endpoint.log(entry);
       res.writeHead(400, { 'Content-Type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error' } }));
@@ -150,6 +155,27 @@ export class HttpListener {
     res.writeHead(reply.status ?? 200, sseHead(extra));
     res.write(`id: ${++this.eventId}\ndata:\n\n: mcpspec keep-alive comment\n\n`);
     return this.writeStream(res, reply, entry, record);
+  }
+
+  /**
+   * Put the endpoint behind OAuth (runner/oauth-server.ts): requests without a token the scripted
+   * authorization server issued get 401; its metadata, registration, authorize and token endpoints
+   * are served on the same origin.
+   */
+  requireAuthorization(opts: { wrongIssuer?: boolean } = {}): OAuthLog {
+    this.oauth ??= new OAuthServer(this.url, this.recorder, opts);
+    return this.oauth.log;
+  }
+
+  /** A request to the endpoint without a valid token: logged as what the client sent (never handed to the script), then 401. */
+  private async refuse(req: IncomingMessage, res: ServerResponse, url: URL, headers: Record<string, string>, oauth: OAuthServer): Promise<void> {
+    const method = req.method ?? 'GET';
+    const body = method === 'POST' ? await readBody(req) : undefined;
+    const parsed = body === undefined ? ({ ok: false } as const) : tryParseJson(body);
+    const message = parsed.ok && isJsonRpcMessage(parsed.value) ? parsed.value : undefined;
+    const ev = this.recorder.record({ dir: 'in', channel: 'http', raw: body ?? '', kind: message ? 'message' : undefined, message, http: { method, headers: redactHeaders(headers), url: url.pathname }, data: { refused: 401 } });
+    this.endpoint.log({ message, headers, httpMethod: method, connection: 0, seq: ev.seq, at: Date.now(), unauthorized: true, ...(url.search ? { query: url.search } : {}) });
+    oauth.refuse(res, headers);
   }
 
   /** Records what goes out on the answer to a `method` request. */

@@ -2,9 +2,11 @@
 // what the user passes (--env K=V, --pass-env K). mcpspec's own environment (CI secrets included)
 // stays out of reach of tools that print their environment.
 
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { packageRoot } from '../protocol/package-root.js';
 
 export interface EnvOptions {
   /** Variables to set for the target. */
@@ -21,6 +23,27 @@ export interface TargetSandbox {
   env: Record<string, string>;
   /** Removes the temporary folders. Idempotent. */
   dispose(): void;
+}
+
+/** The headless browser program, compiled: beside this module in dist/, or in dist/ when this runs from source (tests). */
+const BROWSER_PROGRAM = ((): string => {
+  const beside = fileURLToPath(new URL('./headless-browser.js', import.meta.url));
+  return existsSync(beside) ? beside : join(packageRoot(), 'dist', 'runner', 'headless-browser.js');
+})();
+/** The names clients and their opener libraries look for on PATH (and `BROWSER`). */
+const BROWSER_NAMES = ['xdg-open', 'x-www-browser', 'sensible-browser', 'www-browser', 'open'];
+
+/**
+ * Give a sandbox a browser that approves at once (runner/headless-browser.ts): shims under those
+ * names first on its PATH, and BROWSER pointing at one, for clients that authorize by opening a URL.
+ */
+export function withHeadlessBrowser(sandbox: TargetSandbox): void {
+  const bin = join(sandbox.home, '.mcpspec-browser');
+  mkdirSync(bin, { recursive: true });
+  const script = `#!/bin/sh\nexec "${process.execPath}" "${BROWSER_PROGRAM}" "$1"\n`;
+  for (const name of BROWSER_NAMES) writeFileSync(join(bin, name), script, { mode: 0o755 });
+  sandbox.env.PATH = [bin, sandbox.env.PATH].filter(Boolean).join(delimiter);
+  sandbox.env.BROWSER = join(bin, 'x-www-browser');
 }
 
 /** Create a temporary HOME and working directory and the minimal environment around them. */

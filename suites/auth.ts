@@ -1,14 +1,20 @@
-// auth.*: an HTTP server that requires authorization, judged as an OAuth client meets it (AZ-01 to
-// AZ-09, docs/requirements-authorization.md): the 401 challenge, an invalid token refused, the
-// Protected Resource Metadata (RFC 9728) and the authorization servers' metadata (RFC 8414). A
-// server that serves requests without credentials is a skip for all of them.
+// auth.*: authorization over HTTP (docs/requirements-authorization.md). Servers (AZ-01 to AZ-09), as
+// an OAuth client meets them: the 401 challenge, an invalid token refused, the Protected Resource
+// Metadata (RFC 9728) and the authorization servers' metadata (RFC 8414); a server that serves
+// requests without credentials is a skip for all of them. Clients (auth.client-*, AZ-10 to AZ-14),
+// against mcpspec's scripted server behind OAuth: discovery, PKCE, resource, the bearer header,
+// scope; a client that does not try to authorize (it is optional) leaves them untestable.
 
+import { createHash } from 'node:crypto';
+import { isObj } from '../protocol/jsonrpc.js';
 import { SPEC } from '../protocol/spec-links.js';
 import { ALL_VERSIONS, type SpecVersion } from '../protocol/versions.js';
 import { bearerChallenge } from '../protocol/www-authenticate.js';
 import type { Evidence } from '../results/verdict.js';
+import { describeExit } from './client-exit.js';
 import { check, holds, skip, untestable, violated, type Check, type CheckDefinition, type Judgement } from './check.js';
-import type { PlainHttpResponse } from './ports.js';
+import type { OAuthRequest, PlainHttpResponse, Received } from './ports.js';
+import { authorizationServer, wrongIssuerServer, type AuthClientObs } from './scenarios/client.js';
 import { authorizationScenario, type AuthObs, type FetchedDocument, type ResourceMetadataFetch } from './scenarios/authorization.js';
 
 const HTTP = { transports: ['http' as const] };
@@ -254,3 +260,157 @@ function safeProtocol(x: unknown): string {
     return '';
   }
 }
+
+// --- The client side: mcpspec's scripted server behind OAuth (scenario client-authorization) ---
+
+/** base64url(SHA-256(verifier)): the S256 code challenge (RFC 7636 §4.2). */
+function s256(verifier: string): string {
+  return createHash('sha256').update(verifier).digest('base64url');
+}
+
+const isGet = (r: OAuthRequest, path: string) => r.method === 'GET' && r.path === path;
+const isFlowStep = (r: OAuthRequest) => (r.method === 'GET' && r.path === '/authorize') || (r.method === 'POST' && (r.path === '/register' || r.path === '/token'));
+
+/** Whether the client tried to authorize at all (authorization is optional for clients). */
+function unlessTried(o: AuthClientObs): Judgement | undefined {
+  if (o.oauth.requests.length > 0) return undefined;
+  if (o.received.some((r) => r.unauthorized)) return untestable(`the client got 401 and made no OAuth request (it may not support authorization; it ${describeExit(o.exit)})`);
+  return untestable('the client sent nothing to the protected endpoint');
+}
+
+function authClientCheck(d: Omit<CheckDefinition<AuthClientObs>, 'requires' | 'role'>, scenario = authorizationServer): Check<AuthClientObs> {
+  return check(scenario, { ...d, role: 'client', requires: HTTP, judge: (o, ctx) => unlessTried(o) ?? d.judge(o, ctx) });
+}
+
+const oauthEvidence = (what: string, r: OAuthRequest, extra: Partial<Evidence> = {}): Evidence => ({ what: `${what}: ${r.method} ${r.path}`, request: r.body ?? r.query, seq: [r.seq], ...extra });
+
+export const authClientChecks = [
+  authClientCheck({
+    id: 'auth.client-discovery',
+    title: 'after a 401 the client reads the Protected Resource Metadata the challenge names, then the authorization server metadata, before authorizing',
+    requirements: ['AZ-10'],
+    level: 'MUST',
+    versions: ALL_VERSIONS,
+    spec: SPEC.authorizationDiscovery26,
+    judge(o) {
+      const reqs = o.oauth.requests;
+      const prmPath = new URL(o.oauth.resourceMetadataUrl).pathname;
+      const prm = reqs.findIndex((r) => isGet(r, prmPath));
+      const asMeta = reqs.findIndex((r) => r.method === 'GET' && (r.path === new URL(o.oauth.serverMetadataUrl).pathname || r.path.startsWith('/.well-known/openid-configuration')));
+      const step = reqs.findIndex(isFlowStep);
+      const ev = reqs.slice(0, 6).map((r) => oauthEvidence('OAuth request', r));
+      if (prm < 0) return violated(`the client never read the Protected Resource Metadata the challenge named (${o.oauth.resourceMetadataUrl}); its OAuth requests: ${reqs.map((r) => `${r.method} ${r.path}`).join(', ')}`, ev);
+      if (asMeta >= 0 && asMeta < prm) return violated('the client read the authorization server metadata before the Protected Resource Metadata that names the authorization server', ev);
+      if (step >= 0 && (asMeta < 0 || asMeta > step)) return violated(`the client's ${reqs[step].method} ${reqs[step].path} came before it read the authorization server metadata`, ev);
+      if (asMeta < 0) return untestable('the client read the Protected Resource Metadata and went no further');
+      return holds('read the Protected Resource Metadata at the challenge\'s URL, then the authorization server metadata, before authorizing', ev);
+    },
+  }),
+  authClientCheck({
+    id: 'auth.client-pkce',
+    title: 'the authorization request carries an S256 code_challenge, and the token request its code_verifier',
+    requirements: ['AZ-11'],
+    level: 'MUST',
+    versions: ALL_VERSIONS,
+    spec: SPEC.authorizationSecurity26,
+    judge(o) {
+      const authorizes = o.oauth.requests.filter((r) => isGet(r, '/authorize'));
+      if (authorizes.length === 0) return untestable('the client made no authorization request');
+      const bad: string[] = [];
+      const ev: Evidence[] = [];
+      for (const a of authorizes) {
+        if (!a.query.code_challenge || a.query.code_challenge_method !== 'S256') {
+          bad.push(`an authorization request with code_challenge ${a.query.code_challenge ? 'present' : 'absent'} and code_challenge_method ${a.query.code_challenge_method ?? 'absent'}`);
+          ev.push(oauthEvidence('authorization request', a, { expected: { code_challenge_method: 'S256' } }));
+        }
+      }
+      const exchanges = o.oauth.requests.filter((r) => r.method === 'POST' && r.path === '/token' && r.body?.grant_type === 'authorization_code');
+      for (const t of exchanges) {
+        const from = authorizes.find((a) => a.code !== undefined && a.code === t.body?.code);
+        const verifier = t.body?.code_verifier;
+        if (typeof verifier !== 'string') bad.push('a token request without code_verifier');
+        else if (from?.query.code_challenge && s256(verifier) !== from.query.code_challenge) bad.push('a token request whose code_verifier does not hash (S256) to the code_challenge of its authorization request');
+        else continue;
+        ev.push(oauthEvidence('token request', t));
+      }
+      if (bad.length) return violated(bad.join('; '), ev);
+      return holds(`${authorizes.length} authorization request(s) with an S256 challenge${exchanges.length ? `, ${exchanges.length} code exchange(s) with the matching verifier` : ''}`);
+    },
+  }),
+  authClientCheck({
+    id: 'auth.client-resource',
+    title: 'authorization and token requests name the MCP server in resource (RFC 8707)',
+    requirements: ['AZ-12'],
+    level: 'MUST',
+    versions: ALL_VERSIONS,
+    spec: SPEC.authorization26,
+    judge(o) {
+      const asked = o.oauth.requests.filter((r) => isGet(r, '/authorize') || (r.method === 'POST' && r.path === '/token'));
+      if (asked.length === 0) return untestable('the client made no authorization or token request');
+      const resourceOf = (r: OAuthRequest) => (r.method === 'GET' ? r.query.resource : r.body?.resource);
+      const bad = asked.filter((r) => typeof resourceOf(r) !== 'string' || !sameResource(resourceOf(r) as string, o.oauth.resource));
+      if (bad.length) {
+        const first = bad[0];
+        return violated(`${bad.length} of ${asked.length} authorization/token requests without resource ${o.oauth.resource}; first, ${first.method} ${first.path}: resource ${JSON.stringify(resourceOf(first)) ?? 'absent'}`, bad.slice(0, 3).map((r) => oauthEvidence('OAuth request', r, { expected: { resource: o.oauth.resource }, actual: resourceOf(r) })));
+      }
+      return holds(`${asked.length} authorization/token request(s), each with resource ${o.oauth.resource}`);
+    },
+  }),
+  authClientCheck({
+    id: 'auth.client-bearer',
+    title: 'with a token, every request to the MCP server carries it as Authorization: Bearer, never in the query',
+    requirements: ['AZ-13'],
+    level: 'MUST',
+    versions: ALL_VERSIONS,
+    spec: SPEC.authorization26,
+    judge(o) {
+      const inQuery = o.received.filter((r) => /[?&]access_token=/.test(r.query ?? ''));
+      if (inQuery.length) return violated(`${inQuery.length} request(s) carry the token in the URI query (access_token=)`, inQuery.slice(0, 3).map((r) => ({ what: `${r.httpMethod ?? 'POST'} ?${(r.query ?? '').slice(1, 40)}…`, seq: [r.seq] })));
+      const issuedAt = o.oauth.requests.find((r) => r.method === 'POST' && r.path === '/token' && r.status === 200)?.at;
+      if (issuedAt === undefined) return untestable('the client obtained no token');
+      const after = o.received.filter((r) => (r.at ?? 0) >= issuedAt);
+      if (after.length === 0) return untestable('the client sent nothing to the MCP server after it obtained its token');
+      const bearer = (r: Received) => /^Bearer\s+(\S+)$/i.exec(r.headers?.authorization ?? '')?.[1];
+      const bad = after.filter((r) => !o.oauth.tokens.includes(bearer(r) ?? ''));
+      if (bad.length) return violated(`${bad.length} of ${after.length} requests after the token was issued lack it in Authorization: Bearer`, bad.slice(0, 3).map((r) => ({ what: `${r.httpMethod ?? 'POST'} ${isObj(r.message) ? String(r.message.method ?? 'response') : ''}`, actual: r.headers?.authorization ? 'another value' : '(absent)', seq: [r.seq] })));
+      return holds(`${after.length} request(s) after the token was issued, each with Authorization: Bearer and the token`);
+    },
+  }),
+  authClientCheck({
+    id: 'auth.client-scope',
+    title: 'the authorization request asks for the scope the 401 challenge named',
+    requirements: ['AZ-14'],
+    level: 'SHOULD',
+    versions: SCOPED,
+    spec: SPEC.authorization26,
+    judge(o) {
+      const authorizes = o.oauth.requests.filter((r) => isGet(r, '/authorize'));
+      if (authorizes.length === 0) return untestable('the client made no authorization request');
+      const bad = authorizes.filter((a) => !(a.query.scope ?? '').split(' ').includes(o.oauth.scope));
+      if (bad.length) return violated(`the authorization request asks for scope ${JSON.stringify(bad[0].query.scope) ?? '(absent)'}, not the challenge's "${o.oauth.scope}"`, bad.slice(0, 2).map((a) => oauthEvidence('authorization request', a, { expected: { scope: o.oauth.scope } })));
+      return holds(`scope "${authorizes[0].query.scope}"`);
+    },
+  }),
+  authClientCheck(
+    {
+      id: 'auth.client-issuer',
+      title: 'the client does not use authorization server metadata whose issuer is not the identifier it was fetched for',
+      requirements: ['AZ-15'],
+      level: 'MUST',
+      versions: ALL_VERSIONS,
+      spec: SPEC.authorizationDiscovery26,
+      judge(o) {
+        const reqs = o.oauth.requests;
+        const metadata = reqs.findIndex((r) => isGet(r, new URL(o.oauth.serverMetadataUrl).pathname));
+        if (metadata < 0) return untestable('the client never read the authorization server metadata');
+        const used = reqs.slice(metadata + 1).filter(isFlowStep);
+        if (used.length) {
+          return violated(`the metadata names issuer ${o.oauth.issuer}, not ${o.oauth.identifier}, and the client used it anyway: ${used.map((r) => `${r.method} ${r.path}`).join(', ')}`, used.slice(0, 3).map((r) => oauthEvidence('used the mismatched metadata', r)));
+        }
+        return holds(`refused the metadata naming issuer ${o.oauth.issuer} (fetched for ${o.oauth.identifier}): no registration, authorization or token request followed`);
+      },
+    },
+    wrongIssuerServer,
+  ),
+];
+

@@ -2,7 +2,7 @@
 // area file (suites/<area>.ts, the id's prefix) + its fault in the reference fixture.
 
 import { areaOf, type CheckRecord } from '../results/check-record.js';
-import { authChecks } from './auth.js';
+import { authChecks, authClientChecks } from './auth.js';
 import { cachingChecks } from './caching.js';
 import { cancelChecks } from './cancel.js';
 import { capabilitiesChecks } from './capabilities.js';
@@ -59,6 +59,7 @@ export const CHECKS: Check[] = [
   ...wireChecks,
   ...stdioChecks,
   ...clientChecks,
+  ...authClientChecks,
 ];
 
 /** The scenarios the checks are bound to, in catalogue order. */

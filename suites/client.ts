@@ -987,7 +987,8 @@ const requestIds = oracle({
   role: 'client',
   spec: SPEC_CLIENT.basic26,
   judge(obs) {
-    const reqs = clientMessages(obs).filter((e) => isRequest(e.message));
+    // A request refused at the HTTP layer (401: no token yet) never reached the server: sent again with its id, it is a retry, not a reuse.
+    const reqs = clientMessages(obs).filter((e) => isRequest(e.message) && e.data?.refused === undefined);
     if (reqs.length === 0) return untestable('the client sent no request');
     const bad: Evidence[] = [];
     // Connections: stdio relay connections are not visible in events; a source (scenario) plus era is the session bound.

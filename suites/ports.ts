@@ -195,6 +195,46 @@ export interface Received {
   broken?: { closedAt: number };
   /** stdio: the scripted server process ended on this request, unanswered (ScriptedReply.die). */
   died?: { at: number };
+  /** HTTP: the request URL's query string, when it had one (`?access_token=...` is a token where it must not be). */
+  query?: string;
+  /** HTTP, behind authorization: refused with 401 (no token the scripted authorization server issued); the script never saw it. */
+  unauthorized?: boolean;
+}
+
+/** One request the client under test made to the scripted authorization side (metadata, register, authorize, token). */
+export interface OAuthRequest {
+  /** `GET /authorize`, `POST /token`, ... */
+  method: string;
+  path: string;
+  /** The query parameters. */
+  query: Record<string, string>;
+  /** A form (token) or JSON (register) body's fields. */
+  body?: Record<string, unknown>;
+  /** What the scripted side answered. */
+  status: number;
+  /** `GET /authorize`: the authorization code the redirect carried. */
+  code?: string;
+  at: number;
+  seq: number;
+}
+
+/** The scripted authorization server, as the checks read it afterwards. */
+export interface OAuthLog {
+  /** The MCP endpoint (the resource clients must name). */
+  resource: string;
+  /** The Protected Resource Metadata URL the 401 challenge names. */
+  resourceMetadataUrl: string;
+  /** The authorization server's metadata URL (its issuer is the endpoint's origin). */
+  serverMetadataUrl: string;
+  /** The scope the challenge names. */
+  scope: string;
+  /** The issuer the authorization server metadata names (not its identifier when the scenario says so). */
+  issuer: string;
+  /** The identifier the Protected Resource Metadata lists for the authorization server. */
+  identifier: string;
+  requests: OAuthRequest[];
+  /** The access tokens issued, in order. */
+  tokens: string[];
 }
 
 /**
@@ -250,6 +290,14 @@ export interface ScriptedServer {
   runClient(timeoutMs?: number): Promise<ClientExit>;
   /** Everything the client sent, in order. */
   received(): Received[];
+  /**
+   * HTTP: put the endpoint behind OAuth. Requests without a token the scripted authorization server
+   * issued get 401 with a Bearer challenge; the same origin serves the Protected Resource Metadata,
+   * the authorization server's metadata, registration, authorize (redirects at once with a code) and
+   * token. Call before runClient; the returned log fills as the client goes. `wrongIssuer`: the
+   * authorization server metadata names an issuer other than the identifier it is fetched for.
+   */
+  requireAuthorization?(opts?: { wrongIssuer?: boolean }): OAuthLog;
 }
 
 /**

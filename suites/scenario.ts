@@ -114,6 +114,11 @@ export interface Scenario<O = any, C = any> {
   /** Client role, stdio: the scripted server writes log lines to its stderr, as many servers do (IO-03). */
   serverStderr?: boolean;
   /**
+   * Client role: the client gets a browser that approves at once (BROWSER and xdg-open-like names
+   * on its PATH, runner/headless-browser.ts), for clients that authorize by opening a URL.
+   */
+  headlessBrowser?: boolean;
+  /**
    * Server role, HTTP: the scenario opens no MCP session; it gets an EndpointScenarioContext and
    * speaks plain HTTP to the endpoint (and to the documents it names).
    */

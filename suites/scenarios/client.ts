@@ -10,7 +10,7 @@ import { isObj } from '../../protocol/jsonrpc.js';
 import { META_SERVER_INFO } from '../../protocol/meta.js';
 import { loadSchema } from '../../protocol/schema-registry.js';
 import { ALL_VERSIONS, MODERN } from '../../protocol/versions.js';
-import type { ClientExit, Received } from '../ports.js';
+import type { ClientExit, OAuthLog, Received } from '../ports.js';
 import { clientScenario, type ClientScenarioContext, type PlainRun } from '../scenario.js';
 import { discoverResult, inputRequestsFor, MODERN_VERSION, runScript, SCRIPTED_INFO, TOOL, type Request, type ScriptLog } from '../scripted.js';
 
@@ -272,6 +272,48 @@ export const brokenStreamServer = clientScenario<ClientObs>({
   transports: ['http'],
   run: (ctx) => observe(ctx, runScript(ctx.server, { modern: true, legacy: false, breakStreams: BROKEN_COUNT, timeoutMs: ctx.options.timeoutMs })),
 });
+
+export interface AuthClientObs extends ClientObs {
+  oauth: OAuthLog;
+}
+
+/** The plain dual-era server behind the scripted OAuth side (runner/oauth-server.ts), with a browser that approves at once. */
+function behindOAuth(id: string, title: string, opts: { wrongIssuer?: boolean } = {}) {
+  return clientScenario<AuthClientObs>({
+    id,
+    title,
+    versions: ALL_VERSIONS,
+    transports: ['http'],
+    headlessBrowser: true,
+    async run(ctx) {
+      const oauth = ctx.server.requireAuthorization!(opts);
+      const log = runScript(ctx.server, { modern: true, legacy: true, timeoutMs: ctx.options.timeoutMs });
+      return { ...(await observe(ctx, log)), oauth };
+    },
+  });
+}
+
+/**
+ * Every request without a token the scripted authorization server issued gets 401 with a Bearer
+ * challenge naming resource_metadata and scope; the same origin serves both metadata documents,
+ * registration, an authorize endpoint that redirects at once with a code, and tokens. A client that
+ * supports authorization (it is optional) is judged on the flow.
+ */
+export const authorizationServer = behindOAuth(
+  'client-authorization',
+  'the plain scripted server behind OAuth: 401 with a Bearer challenge until the client brings a token from the scripted authorization server on the same origin',
+);
+
+/**
+ * The same, but the authorization server's metadata names another issuer than the identifier the
+ * resource metadata lists (RFC 8414 §3.3): a client must not use it, so it never registers,
+ * authorizes or asks for a token there.
+ */
+export const wrongIssuerServer = behindOAuth(
+  'client-authorization-wrong-issuer',
+  'the scripted server behind OAuth, its authorization server metadata naming another issuer than the identifier it is fetched for',
+  { wrongIssuer: true },
+);
 
 /** The plain dual-era server again, over stdio, logging to its stderr as many servers do. */
 export const stderrLogs = clientScenario<ClientObs>({

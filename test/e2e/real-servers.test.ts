@@ -53,6 +53,12 @@ describe('real servers from npm', () => {
   it('server-everything over stdio (legacy 2025-11-25)', async () => {
     const run = await runStdio('everything');
     expect(run.era).toMatchObject({ era: 'legacy', version: '2025-11-25', detected: true });
+    // Its roots/list right after initialization may land while one of the scenario's calls is in
+    // flight (a race on a loaded machine): then that call is judged (and completes: pass); otherwise
+    // no call asked anything (untestable). Both are honest; nothing else may vary.
+    const answered = run.checks.find((c) => c.id === 'asks.answered');
+    expect(['untestable', 'pass']).toContain(answered?.status);
+    run.checks = run.checks.filter((c) => c !== answered);
     expect(verdicts(run)).toEqual({
       // simulate-research-query (taskSupport required) called without params.task answers an isError
       // result wrapping "-32601" instead of the -32601 error (TA-03).
@@ -66,7 +72,7 @@ describe('real servers from npm', () => {
       // resources send no update unless its (not read-only) toggle-subscriber-updates tool is called.
       // An unknown logging level gets -32603 (the SDK's params validation), not -32602; nothing it does
       // by default logs, and no tool known to change its tool list is listed.
-      untestable: ['asks.answered', 'cancel.server-references', 'cancel.silent-after', 'capabilities.undeclared-method', 'lists.tools-changed-legacy', 'logging.set-level-filter', 'pagination.terminates', 'progress.notifications', 'subscriptions.unsubscribe-legacy', 'subscriptions.updated-legacy'],
+      untestable: ['cancel.server-references', 'cancel.silent-after', 'capabilities.undeclared-method', 'lists.tools-changed-legacy', 'logging.set-level-filter', 'pagination.terminates', 'progress.notifications', 'subscriptions.unsubscribe-legacy', 'subscriptions.updated-legacy'],
       error: [],
     });
   });

@@ -1,17 +1,22 @@
 // A small client on the 1.x SDK (@modelcontextprotocol/sdk), for mcpspec's real-client tests:
 // `--http URL` or `--stdio <server command...>` (it declares elicitation and sampling, not roots); lists and uses a tool, a prompt and a resource.
+// Over HTTP it authorizes when the server answers 401 (the SDK's OAuth, with a browserless provider).
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CreateMessageRequestSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { connectWithOAuth, headlessProvider } from './headless-oauth.mjs';
 
 const [mode, ...rest] = process.argv.slice(2);
 const client = new Client({ name: 'sdk1-example-client', version: '1.0.0' }, { capabilities: { elicitation: {}, sampling: {} } });
 client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: { name: 'sdk1' } }));
 client.setRequestHandler(CreateMessageRequestSchema, async () => ({ model: 'example-model', role: 'assistant', content: { type: 'text', text: 'hello' } }));
-const transport = mode === '--http' ? new StreamableHTTPClientTransport(new URL(rest[0])) : new StdioClientTransport({ command: rest[0], args: rest.slice(1) });
+const provider = headlessProvider();
+let transport;
 try {
-  await client.connect(transport);
+  if (mode === '--http') transport = await connectWithOAuth(client, () => new StreamableHTTPClientTransport(new URL(rest[0]), { authProvider: provider }), provider, UnauthorizedError);
+  else await client.connect((transport = new StdioClientTransport({ command: rest[0], args: rest.slice(1) })));
 } catch (e) {
   console.error(`connect failed: ${e.message}`);
   process.exit(1);

@@ -1,0 +1,54 @@
+// An OAuth client provider for the SDK wrappers (sdk1-client.mjs, sdk2-client.mjs) with no browser:
+// the SDK does discovery, registration, PKCE and the token exchange; "opening" the authorization URL
+// is a GET whose redirect is read for the code, as a user who approves at once would produce.
+const REDIRECT_URI = 'http://127.0.0.1:1/callback';
+
+export function headlessProvider() {
+  let clientInformation;
+  let tokens;
+  let verifier;
+  let code;
+  return {
+    get redirectUrl() {
+      return REDIRECT_URI;
+    },
+    get clientMetadata() {
+      return { client_name: 'mcpspec SDK test client', redirect_uris: [REDIRECT_URI], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
+    },
+    clientInformation: () => clientInformation,
+    saveClientInformation: (info) => void (clientInformation = info),
+    tokens: () => tokens,
+    saveTokens: (t) => void (tokens = t),
+    saveCodeVerifier: (v) => void (verifier = v),
+    codeVerifier: () => verifier,
+    async redirectToAuthorization(url) {
+      const res = await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(8000) });
+      const location = res.headers.get('location');
+      code = location ? new URL(location).searchParams.get('code') ?? undefined : undefined;
+    },
+    /** The code the last authorization redirect carried. */
+    takeCode() {
+      const c = code;
+      code = undefined;
+      return c;
+    },
+  };
+}
+
+/**
+ * Connect; on UnauthorizedError (the SDK started the flow and "redirected"), finish it with the code
+ * and connect again on a fresh transport with the same provider. At most twice.
+ */
+export async function connectWithOAuth(client, makeTransport, provider, UnauthorizedError) {
+  for (let attempt = 0; ; attempt++) {
+    const transport = makeTransport();
+    try {
+      await client.connect(transport);
+      return transport;
+    } catch (e) {
+      const code = provider.takeCode();
+      if (!(e instanceof UnauthorizedError) || code === undefined || attempt >= 1) throw e;
+      await transport.finishAuth(code);
+    }
+  }
+}

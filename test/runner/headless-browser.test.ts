@@ -1,0 +1,52 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { createServer, type Server } from 'node:http';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { makeSandbox, withHeadlessBrowser } from '../../runner/target-env.js';
+
+const servers: Server[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => new Promise((r) => s.close(r))));
+});
+
+async function serve(handle: Parameters<typeof createServer>[1]): Promise<string> {
+  const s = createServer(handle);
+  servers.push(s);
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  return `http://127.0.0.1:${(s.address() as { port: number }).port}`;
+}
+
+describe('the headless browser a client under test gets in the authorization scenarios', () => {
+  it('xdg-open and BROWSER on its PATH load the URL and follow its redirect to the client\'s callback', async () => {
+    const hits: string[] = [];
+    const callback = await serve((req, res) => {
+      hits.push(req.url ?? '');
+      res.end('ok');
+    });
+    const authorize = await serve((_req, res) => res.writeHead(302, { Location: `${callback}/callback?code=abc&state=s` }).end());
+    const sandbox = makeSandbox();
+    try {
+      withHeadlessBrowser(sandbox);
+      expect(sandbox.env.PATH.split(':')[0]).toBe(join(sandbox.home, '.mcpspec-browser'));
+      expect(sandbox.env.BROWSER).toBe(join(sandbox.home, '.mcpspec-browser', 'x-www-browser'));
+      // As a client's opener would run it: by name, from the PATH it was given.
+      // (Not execFileSync: the servers above answer on this process's event loop.)
+      await promisify(execFile)('sh', ['-c', 'xdg-open "$0"', `${authorize}/authorize?x=1`], { env: sandbox.env, timeout: 15_000 });
+      expect(hits).toEqual(['/callback?code=abc&state=s']);
+    } finally {
+      sandbox.dispose();
+    }
+  });
+
+  it('never visits another machine', async () => {
+    const sandbox = makeSandbox();
+    try {
+      withHeadlessBrowser(sandbox);
+      const run = promisify(execFile)(sandbox.env.BROWSER, ['https://example.com/authorize'], { env: sandbox.env, timeout: 15_000 });
+      await expect(run).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('not visiting example.com') });
+    } finally {
+      sandbox.dispose();
+    }
+  });
+});

@@ -1,0 +1,76 @@
+import { createHash } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { HttpListener } from '../../runner/http-listener.js';
+import { Recorder } from '../../runner/recorder.js';
+
+const listeners: HttpListener[] = [];
+afterEach(async () => {
+  await Promise.all(listeners.splice(0).map((l) => l.close()));
+});
+
+async function listener(): Promise<HttpListener> {
+  const l = new HttpListener(new Recorder(), '/mcp/test');
+  listeners.push(l);
+  await l.listen();
+  l.handle((m) => ({ jsonrpc: '2.0', id: (m as { id: number }).id, result: {} }));
+  return l;
+}
+
+const rpc = (id: number) => JSON.stringify({ jsonrpc: '2.0', id, method: 'ping' });
+const json = async (r: Promise<Response>) => (await (await r).json()) as Record<string, any>;
+const post = (url: string, headers: Record<string, string> = {}) => fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: rpc(1) });
+
+describe('the scripted authorization side of the HTTP listener', () => {
+  it('without requireAuthorization the endpoint is open and nothing else is served', async () => {
+    const l = await listener();
+    expect((await post(l.url)).status).toBe(200);
+    expect((await fetch(`${new URL(l.url).origin}/.well-known/oauth-authorization-server`)).status).toBe(404);
+  });
+
+  it('refuses without a token (logged, never handed to the script), serves the metadata, and a full code flow yields a token it accepts', async () => {
+    const l = await listener();
+    const log = l.requireAuthorization();
+    const origin = new URL(l.url).origin;
+    const refused = await post(l.url);
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp/test", scope="mcp:tools"`);
+    expect(l.received()).toMatchObject([{ unauthorized: true, message: { method: 'ping' } }]);
+
+    const prm = await json(fetch(log.resourceMetadataUrl));
+    expect(prm).toMatchObject({ resource: l.url, authorization_servers: [origin] });
+    const meta = await json(fetch(log.serverMetadataUrl));
+    expect(meta).toMatchObject({ issuer: origin, code_challenge_methods_supported: ['S256'] });
+    const reg = await json(fetch(meta.registration_endpoint, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ redirect_uris: ['http://127.0.0.1:1/cb'] }) }));
+    const verifier = 'x'.repeat(43);
+    const q = new URLSearchParams({ response_type: 'code', client_id: reg.client_id, redirect_uri: 'http://127.0.0.1:1/cb', state: 'st', code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256', resource: l.url });
+    const redirect = await fetch(`${meta.authorization_endpoint}?${q}`, { redirect: 'manual' });
+    const back = new URL(redirect.headers.get('location')!);
+    expect([redirect.status, back.searchParams.get('state'), back.searchParams.get('iss')]).toEqual([302, 'st', origin]);
+    const form = new URLSearchParams({ grant_type: 'authorization_code', code: back.searchParams.get('code')!, code_verifier: verifier, redirect_uri: 'http://127.0.0.1:1/cb', resource: l.url });
+    const tokens = await json(fetch(meta.token_endpoint, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: form }));
+    expect(tokens).toMatchObject({ token_type: 'Bearer', access_token: log.tokens[0] });
+    // A code is good once.
+    expect((await fetch(meta.token_endpoint, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: form })).status).toBe(400);
+
+    expect((await post(l.url, { Authorization: `Bearer ${tokens.access_token}` })).status).toBe(200);
+    expect((await post(l.url, { Authorization: 'Bearer made-up' })).headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token"/);
+    expect(log.requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
+      'GET /.well-known/oauth-protected-resource/mcp/test 200',
+      'GET /.well-known/oauth-authorization-server 200',
+      'POST /register 201',
+      'GET /authorize 302',
+      'POST /token 200',
+      'POST /token 400',
+    ]);
+    expect(log.requests[3].code).toBe(back.searchParams.get('code'));
+    expect(log.requests[4].body).toMatchObject({ code_verifier: verifier, resource: l.url });
+  });
+
+  it('wrongIssuer: the server metadata names another issuer than the identifier the resource metadata lists', async () => {
+    const l = await listener();
+    const log = l.requireAuthorization({ wrongIssuer: true });
+    const meta = await json(fetch(log.serverMetadataUrl));
+    expect(meta.issuer).not.toBe(log.identifier);
+    expect(meta.issuer).toBe(log.issuer);
+  });
+});

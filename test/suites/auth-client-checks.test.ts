@@ -1,0 +1,113 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { CHECKS } from '../../suites/catalogue.js';
+import type { OAuthLog, OAuthRequest, Received } from '../../suites/ports.js';
+import type { AuthClientObs } from '../../suites/scenarios/client.js';
+
+const ORIGIN = 'http://127.0.0.1:4000';
+const ENDPOINT = `${ORIGIN}/mcp/client-authorization`;
+const PRM = '/.well-known/oauth-protected-resource/mcp/client-authorization';
+const AS_META = '/.well-known/oauth-authorization-server';
+const VERIFIER = 'v'.repeat(43);
+const CHALLENGE = createHash('sha256').update(VERIFIER).digest('base64url');
+const TOKEN = 'mcpspec-token-1';
+
+const judge = (id: string, obs: AuthClientObs) => CHECKS.find((c) => c.id === id)!.judge(obs, { era: 'modern', version: '2026-07-28', transport: 'http', capabilities: {} });
+
+let seq = 0;
+const req = (method: string, path: string, extra: Partial<OAuthRequest> = {}): OAuthRequest => ({ method, path, query: {}, status: 200, at: ++seq, seq, ...extra });
+const mcp = (at: number, headers: Record<string, string> = { authorization: `Bearer ${TOKEN}` }, extra: Partial<Received> = {}): Received => ({
+  message: { jsonrpc: '2.0', id: at, method: 'tools/list' },
+  headers,
+  httpMethod: 'POST',
+  connection: 0,
+  seq: at,
+  at,
+  ...extra,
+});
+
+/** A client that does the whole flow right; each test breaks one thing. */
+function good(): AuthClientObs {
+  seq = 0;
+  const resource = ENDPOINT;
+  const requests = [
+    req('GET', PRM),
+    req('GET', AS_META),
+    req('POST', '/register', { status: 201, body: { redirect_uris: ['http://127.0.0.1:1/callback'] } }),
+    req('GET', '/authorize', { status: 302, code: 'code-1', query: { response_type: 'code', code_challenge: CHALLENGE, code_challenge_method: 'S256', resource, scope: 'mcp:tools', state: 's' } }),
+    req('POST', '/token', { body: { grant_type: 'authorization_code', code: 'code-1', code_verifier: VERIFIER, resource } }),
+  ];
+  const oauth: OAuthLog = { resource, resourceMetadataUrl: `${ORIGIN}${PRM}`, serverMetadataUrl: `${ORIGIN}${AS_META}`, scope: 'mcp:tools', issuer: ORIGIN, identifier: ORIGIN, requests, tokens: [TOKEN] };
+  return {
+    exit: { exitCode: 0, signal: null, timedOut: false, stderrTail: '', stdoutTail: '' },
+    received: [mcp(0, {}, { unauthorized: true }), mcp(10), mcp(11)],
+    transport: 'http',
+    log: {} as AuthClientObs['log'],
+    oauth,
+  };
+}
+
+const with_ = (o: AuthClientObs, i: number, patch: Partial<OAuthRequest>): AuthClientObs => {
+  const requests = o.oauth.requests.map((r, j) => (j === i ? { ...r, ...patch } : r));
+  return { ...o, oauth: { ...o.oauth, requests } };
+};
+
+const IDS = ['auth.client-discovery', 'auth.client-pkce', 'auth.client-resource', 'auth.client-bearer', 'auth.client-scope'];
+
+describe('auth.client-* judgements', () => {
+  it('a client that does the flow right passes every check', () => {
+    for (const id of IDS) expect(judge(id, good()), id).toMatchObject({ outcome: 'holds' });
+  });
+
+  it('a client that makes no OAuth request is untestable for every check: authorization is optional', () => {
+    const none = { ...good(), oauth: { ...good().oauth, requests: [], tokens: [] }, received: [mcp(0, {}, { unauthorized: true })] };
+    for (const id of [...IDS, 'auth.client-issuer']) expect(judge(id, none), id).toMatchObject({ outcome: 'untestable', message: expect.stringContaining('made no OAuth request') });
+  });
+
+  it('auth.client-discovery: no resource metadata, the server metadata first, or authorizing before reading it fails', () => {
+    const o = good();
+    expect(judge('auth.client-discovery', { ...o, oauth: { ...o.oauth, requests: o.oauth.requests.slice(1) } })).toMatchObject({ outcome: 'violated', message: expect.stringContaining('never read the Protected Resource Metadata') });
+    const swapped = [o.oauth.requests[1], o.oauth.requests[0], ...o.oauth.requests.slice(2)];
+    expect(judge('auth.client-discovery', { ...o, oauth: { ...o.oauth, requests: swapped } }).outcome).toBe('violated');
+    const early = [o.oauth.requests[0], o.oauth.requests[3], o.oauth.requests[1]];
+    expect(judge('auth.client-discovery', { ...o, oauth: { ...o.oauth, requests: early } })).toMatchObject({ outcome: 'violated', message: expect.stringContaining('GET /authorize came before') });
+    expect(judge('auth.client-discovery', { ...o, oauth: { ...o.oauth, requests: [o.oauth.requests[0]] } }).outcome).toBe('untestable');
+  });
+
+  it('auth.client-pkce: no challenge, plain, no verifier or a verifier that does not match fails', () => {
+    const o = good();
+    expect(judge('auth.client-pkce', with_(o, 3, { query: { ...o.oauth.requests[3].query, code_challenge_method: 'plain' } })).outcome).toBe('violated');
+    expect(judge('auth.client-pkce', with_(o, 3, { query: { resource: ENDPOINT } })).outcome).toBe('violated');
+    expect(judge('auth.client-pkce', with_(o, 4, { body: { grant_type: 'authorization_code', code: 'code-1' } }))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('without code_verifier') });
+    expect(judge('auth.client-pkce', with_(o, 4, { body: { grant_type: 'authorization_code', code: 'code-1', code_verifier: 'w'.repeat(43) } }))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('does not hash') });
+    expect(judge('auth.client-pkce', { ...o, oauth: { ...o.oauth, requests: o.oauth.requests.slice(0, 3) } }).outcome).toBe('untestable');
+  });
+
+  it('auth.client-resource: missing or another URI on either request fails', () => {
+    const o = good();
+    expect(judge('auth.client-resource', with_(o, 4, { body: { grant_type: 'authorization_code', code: 'code-1', code_verifier: VERIFIER } })).outcome).toBe('violated');
+    expect(judge('auth.client-resource', with_(o, 3, { query: { ...o.oauth.requests[3].query, resource: ORIGIN } }))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('GET /authorize') });
+  });
+
+  it('auth.client-bearer: a request after the token without it, or a token in the query, fails', () => {
+    const o = good();
+    expect(judge('auth.client-bearer', { ...o, received: [...o.received, mcp(12, {})] })).toMatchObject({ outcome: 'violated', message: expect.stringContaining('1 of 3') });
+    expect(judge('auth.client-bearer', { ...o, received: [...o.received, mcp(12, { authorization: 'Bearer another' })] }).outcome).toBe('violated');
+    expect(judge('auth.client-bearer', { ...o, received: [...o.received, mcp(12, {}, { query: `?access_token=${TOKEN}` })] })).toMatchObject({ outcome: 'violated', message: expect.stringContaining('URI query') });
+    expect(judge('auth.client-bearer', { ...o, received: [o.received[0]] })).toMatchObject({ outcome: 'untestable', message: expect.stringContaining('after it obtained') });
+  });
+
+  it('auth.client-scope: another scope or none warns', () => {
+    const o = good();
+    expect(judge('auth.client-scope', with_(o, 3, { query: { ...o.oauth.requests[3].query, scope: 'openid' } })).outcome).toBe('violated');
+    expect(judge('auth.client-scope', with_(o, 3, { query: { code_challenge: CHALLENGE } })).outcome).toBe('violated');
+  });
+
+  it('auth.client-issuer: using metadata whose issuer differs fails; stopping after reading it holds', () => {
+    const o = good();
+    const wrong = { ...o, oauth: { ...o.oauth, issuer: `${ORIGIN}/another-issuer` } };
+    expect(judge('auth.client-issuer', wrong)).toMatchObject({ outcome: 'violated', message: expect.stringContaining('POST /register, GET /authorize, POST /token') });
+    expect(judge('auth.client-issuer', { ...wrong, oauth: { ...wrong.oauth, requests: wrong.oauth.requests.slice(0, 2) } }).outcome).toBe('holds');
+    expect(judge('auth.client-issuer', { ...wrong, oauth: { ...wrong.oauth, requests: wrong.oauth.requests.slice(0, 1) } }).outcome).toBe('untestable');
+  });
+});
