@@ -7,7 +7,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isJsonRpcMessage, serializeBody, tryParseJson } from '../protocol/jsonrpc.js';
-import type { OAuthLog, Received, ScriptedHandler, ScriptedReply } from '../suites/ports.js';
+import type { OAuthLog, OAuthOptions, Received, ScriptedHandler, ScriptedReply } from '../suites/ports.js';
 import { OAuthServer } from './oauth-server.js';
 import { redactHeaders } from './redact.js';
 import type { Recorder } from './recorder.js';
@@ -162,7 +162,7 @@ export class HttpListener {
    * authorization server issued get 401; its metadata, registration, authorize and token endpoints
    * are served on the same origin.
    */
-  requireAuthorization(opts: { wrongIssuer?: boolean } = {}): OAuthLog {
+  requireAuthorization(opts: OAuthOptions = {}): OAuthLog {
     this.oauth ??= new OAuthServer(this.url, this.recorder, opts);
     return this.oauth.log;
   }

@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isObj, tryParseJson } from '../protocol/jsonrpc.js';
-import type { OAuthLog, OAuthRequest } from '../suites/ports.js';
+import type { OAuthLog, OAuthOptions, OAuthRequest } from '../suites/ports.js';
 import type { Recorder } from './recorder.js';
 import { redactHeaders } from './redact.js';
 
@@ -34,7 +34,7 @@ export class OAuthServer {
   constructor(
     endpoint: string,
     private readonly recorder: Recorder,
-    opts: { wrongIssuer?: boolean } = {},
+    opts: OAuthOptions = {},
   ) {
     const url = new URL(endpoint);
     this.origin = url.origin;
@@ -46,6 +46,8 @@ export class OAuthServer {
       identifier: url.origin,
       // RFC 8414 §3.3: a client must not use a document whose issuer is not the identifier it asked for.
       issuer: opts.wrongIssuer ? `${url.origin}/another-issuer` : url.origin,
+      // RFC 9207 §2.4: a client must not send the code on when the response's iss is not its issuer.
+      responseIss: opts.wrongIss ? `${url.origin}/not-the-issuer` : opts.wrongIssuer ? `${url.origin}/another-issuer` : url.origin,
       requests: [],
       tokens: [],
     };
@@ -98,6 +100,7 @@ export class OAuthServer {
         code_challenge_methods_supported: ['S256'],
         token_endpoint_auth_methods_supported: ['none', 'client_secret_post', 'client_secret_basic'],
         scopes_supported: [CHALLENGE_SCOPE],
+        authorization_response_iss_parameter_supported: true,
       });
     } else if (method === 'POST' && path === '/register') {
       const meta = isObj(body) ? body : {};
@@ -120,7 +123,7 @@ export class OAuthServer {
       target.searchParams.set('code', code);
       const state = url.searchParams.get('state');
       if (state !== null) target.searchParams.set('state', state);
-      target.searchParams.set('iss', this.log.issuer);
+      target.searchParams.set('iss', this.log.responseIss);
       entry.code = code;
       answer(302, '', { Location: target.href });
     } else if (method === 'POST' && path === '/token') {

@@ -14,7 +14,7 @@ import type { Evidence } from '../results/verdict.js';
 import { describeExit } from './client-exit.js';
 import { check, holds, skip, untestable, violated, type Check, type CheckDefinition, type Judgement } from './check.js';
 import type { OAuthRequest, PlainHttpResponse, Received } from './ports.js';
-import { authorizationServer, wrongIssuerServer, type AuthClientObs } from './scenarios/client.js';
+import { authorizationServer, wrongIssServer, wrongIssuerServer, type AuthClientObs } from './scenarios/client.js';
 import { authorizationScenario, type AuthObs, type FetchedDocument, type ResourceMetadataFetch } from './scenarios/authorization.js';
 
 const HTTP = { transports: ['http' as const] };
@@ -411,6 +411,24 @@ export const authClientChecks = [
       },
     },
     wrongIssuerServer,
+  ),
+  authClientCheck(
+    {
+      id: 'auth.client-iss',
+      title: 'the client does not exchange a code whose authorization response names another issuer in iss (RFC 9207)',
+      requirements: ['AZ-16'],
+      level: 'MUST',
+      versions: ['2026-07-28'],
+      spec: SPEC.authorization26,
+      judge(o) {
+        const first = o.oauth.requests.findIndex((r) => isGet(r, '/authorize'));
+        if (first < 0) return untestable('the client made no authorization request');
+        const exchanged = o.oauth.requests.slice(first + 1).filter((r) => r.method === 'POST' && r.path === '/token' && r.body?.grant_type === 'authorization_code');
+        if (exchanged.length) return violated(`the authorization response said iss=${o.oauth.responseIss}, not ${o.oauth.issuer}, and the client sent its code to the token endpoint anyway`, exchanged.slice(0, 2).map((r) => oauthEvidence('code exchanged', r)));
+        return holds(`no code exchanged after an authorization response with iss=${o.oauth.responseIss} (the issuer is ${o.oauth.issuer})`);
+      },
+    },
+    wrongIssServer,
   ),
 ];
 

@@ -218,6 +218,12 @@ export interface OAuthRequest {
   seq: number;
 }
 
+/** How the scripted authorization side misbehaves, on purpose. */
+export interface OAuthOptions {
+  wrongIssuer?: boolean;
+  wrongIss?: boolean;
+}
+
 /** The scripted authorization server, as the checks read it afterwards. */
 export interface OAuthLog {
   /** The MCP endpoint (the resource clients must name). */
@@ -232,6 +238,8 @@ export interface OAuthLog {
   issuer: string;
   /** The identifier the Protected Resource Metadata lists for the authorization server. */
   identifier: string;
+  /** The `iss` the authorization responses carry (RFC 9207; not the issuer when the scenario says so). */
+  responseIss: string;
   requests: OAuthRequest[];
   /** The access tokens issued, in order. */
   tokens: string[];
@@ -295,9 +303,10 @@ export interface ScriptedServer {
    * issued get 401 with a Bearer challenge; the same origin serves the Protected Resource Metadata,
    * the authorization server's metadata, registration, authorize (redirects at once with a code) and
    * token. Call before runClient; the returned log fills as the client goes. `wrongIssuer`: the
-   * authorization server metadata names an issuer other than the identifier it is fetched for.
+   * authorization server metadata names an issuer other than the identifier it is fetched for;
+   * `wrongIss`: the authorization response's `iss` (RFC 9207) names another issuer.
    */
-  requireAuthorization?(opts?: { wrongIssuer?: boolean }): OAuthLog;
+  requireAuthorization?(opts?: OAuthOptions): OAuthLog;
 }
 
 /**

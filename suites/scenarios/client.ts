@@ -9,8 +9,8 @@ import type { NearValid } from '../../arbitraries/near-valid.js';
 import { isObj } from '../../protocol/jsonrpc.js';
 import { META_SERVER_INFO } from '../../protocol/meta.js';
 import { loadSchema } from '../../protocol/schema-registry.js';
-import { ALL_VERSIONS, MODERN } from '../../protocol/versions.js';
-import type { ClientExit, OAuthLog, Received } from '../ports.js';
+import { ALL_VERSIONS, MODERN, type SpecVersion } from '../../protocol/versions.js';
+import type { ClientExit, OAuthLog, OAuthOptions, Received } from '../ports.js';
 import { clientScenario, type ClientScenarioContext, type PlainRun } from '../scenario.js';
 import { discoverResult, inputRequestsFor, MODERN_VERSION, runScript, SCRIPTED_INFO, TOOL, type Request, type ScriptLog } from '../scripted.js';
 
@@ -278,11 +278,11 @@ export interface AuthClientObs extends ClientObs {
 }
 
 /** The plain dual-era server behind the scripted OAuth side (runner/oauth-server.ts), with a browser that approves at once. */
-function behindOAuth(id: string, title: string, opts: { wrongIssuer?: boolean } = {}) {
+function behindOAuth(id: string, title: string, opts: OAuthOptions = {}, versions: SpecVersion[] = ALL_VERSIONS) {
   return clientScenario<AuthClientObs>({
     id,
     title,
-    versions: ALL_VERSIONS,
+    versions,
     transports: ['http'],
     headlessBrowser: true,
     async run(ctx) {
@@ -313,6 +313,18 @@ export const wrongIssuerServer = behindOAuth(
   'client-authorization-wrong-issuer',
   'the scripted server behind OAuth, its authorization server metadata naming another issuer than the identifier it is fetched for',
   { wrongIssuer: true },
+);
+
+/**
+ * The same, but the authorization response's `iss` names another issuer while the metadata says
+ * responses carry it (RFC 9207, required of clients by 2026-07-28): the client must not send that
+ * code to the token endpoint.
+ */
+export const wrongIssServer = behindOAuth(
+  'client-authorization-wrong-iss',
+  'the scripted server behind OAuth, its authorization response carrying an iss that is not the authorization server\'s',
+  { wrongIss: true },
+  MODERN,
 );
 
 /** The plain dual-era server again, over stdio, logging to its stderr as many servers do. */

@@ -37,7 +37,7 @@ function good(): AuthClientObs {
     req('GET', '/authorize', { status: 302, code: 'code-1', query: { response_type: 'code', code_challenge: CHALLENGE, code_challenge_method: 'S256', resource, scope: 'mcp:tools', state: 's' } }),
     req('POST', '/token', { body: { grant_type: 'authorization_code', code: 'code-1', code_verifier: VERIFIER, resource } }),
   ];
-  const oauth: OAuthLog = { resource, resourceMetadataUrl: `${ORIGIN}${PRM}`, serverMetadataUrl: `${ORIGIN}${AS_META}`, scope: 'mcp:tools', issuer: ORIGIN, identifier: ORIGIN, requests, tokens: [TOKEN] };
+  const oauth: OAuthLog = { resource, resourceMetadataUrl: `${ORIGIN}${PRM}`, serverMetadataUrl: `${ORIGIN}${AS_META}`, scope: 'mcp:tools', issuer: ORIGIN, identifier: ORIGIN, responseIss: ORIGIN, requests, tokens: [TOKEN] };
   return {
     exit: { exitCode: 0, signal: null, timedOut: false, stderrTail: '', stdoutTail: '' },
     received: [mcp(0, {}, { unauthorized: true }), mcp(10), mcp(11)],
@@ -61,7 +61,7 @@ describe('auth.client-* judgements', () => {
 
   it('a client that makes no OAuth request is untestable for every check: authorization is optional', () => {
     const none = { ...good(), oauth: { ...good().oauth, requests: [], tokens: [] }, received: [mcp(0, {}, { unauthorized: true })] };
-    for (const id of [...IDS, 'auth.client-issuer']) expect(judge(id, none), id).toMatchObject({ outcome: 'untestable', message: expect.stringContaining('made no OAuth request') });
+    for (const id of [...IDS, 'auth.client-issuer', 'auth.client-iss']) expect(judge(id, none), id).toMatchObject({ outcome: 'untestable', message: expect.stringContaining('made no OAuth request') });
   });
 
   it('auth.client-discovery: no resource metadata, the server metadata first, or authorizing before reading it fails', () => {
@@ -109,5 +109,13 @@ describe('auth.client-* judgements', () => {
     expect(judge('auth.client-issuer', wrong)).toMatchObject({ outcome: 'violated', message: expect.stringContaining('POST /register, GET /authorize, POST /token') });
     expect(judge('auth.client-issuer', { ...wrong, oauth: { ...wrong.oauth, requests: wrong.oauth.requests.slice(0, 2) } }).outcome).toBe('holds');
     expect(judge('auth.client-issuer', { ...wrong, oauth: { ...wrong.oauth, requests: wrong.oauth.requests.slice(0, 1) } }).outcome).toBe('untestable');
+  });
+
+  it('auth.client-iss: exchanging the code after an authorization response with another iss fails; stopping there holds', () => {
+    const o = good();
+    const forged = { ...o, oauth: { ...o.oauth, responseIss: `${ORIGIN}/not-the-issuer` } };
+    expect(judge('auth.client-iss', forged)).toMatchObject({ outcome: 'violated', message: expect.stringContaining('sent its code to the token endpoint anyway') });
+    expect(judge('auth.client-iss', { ...forged, oauth: { ...forged.oauth, requests: forged.oauth.requests.slice(0, 4) } }).outcome).toBe('holds');
+    expect(judge('auth.client-iss', { ...forged, oauth: { ...forged.oauth, requests: forged.oauth.requests.slice(0, 2) } }).outcome).toBe('untestable');
   });
 });

@@ -7,7 +7,7 @@ export function headlessProvider() {
   let clientInformation;
   let tokens;
   let verifier;
-  let code;
+  let callback;
   return {
     get redirectUrl() {
       return REDIRECT_URI;
@@ -24,31 +24,33 @@ export function headlessProvider() {
     async redirectToAuthorization(url) {
       const res = await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(8000) });
       const location = res.headers.get('location');
-      code = location ? new URL(location).searchParams.get('code') ?? undefined : undefined;
+      callback = location ? new URL(location).searchParams : undefined;
     },
-    /** The code the last authorization redirect carried. */
-    takeCode() {
-      const c = code;
-      code = undefined;
+    /** The query of the last authorization redirect (code, state, iss), once. */
+    takeCallback() {
+      const c = callback;
+      callback = undefined;
       return c;
     },
   };
 }
 
 /**
- * Connect; on UnauthorizedError (the SDK started the flow and "redirected"), finish it with the code
- * and connect again on a fresh transport with the same provider. At most twice.
+ * Connect; on UnauthorizedError (the SDK started the flow and "redirected"), finish it and connect
+ * again on a fresh transport with the same provider. At most twice. `whole`: hand finishAuth the whole
+ * callback query (the 2.x SDK takes it and checks its iss, RFC 9207); otherwise the code alone (1.x).
  */
-export async function connectWithOAuth(client, makeTransport, provider, UnauthorizedError) {
+export async function connectWithOAuth(client, makeTransport, provider, UnauthorizedError, whole = false) {
   for (let attempt = 0; ; attempt++) {
     const transport = makeTransport();
     try {
       await client.connect(transport);
       return transport;
     } catch (e) {
-      const code = provider.takeCode();
+      const query = provider.takeCallback();
+      const code = query?.get('code') ?? undefined;
       if (!(e instanceof UnauthorizedError) || code === undefined || attempt >= 1) throw e;
-      await transport.finishAuth(code);
+      await transport.finishAuth(whole ? query : code);
     }
   }
 }

@@ -12,7 +12,7 @@ client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', 
 client.setRequestHandler('sampling/createMessage', async () => ({ model: 'example-model', role: 'assistant', content: { type: 'text', text: 'hello' } }));
 const provider = headlessProvider();
 try {
-  if (mode === '--http') await connectWithOAuth(client, () => new StreamableHTTPClientTransport(new URL(rest[0]), { authProvider: provider }), provider, UnauthorizedError);
+  if (mode === '--http') await connectWithOAuth(client, () => new StreamableHTTPClientTransport(new URL(rest[0]), { authProvider: provider }), provider, UnauthorizedError, true);
   else await client.connect(new StdioClientTransport({ command: rest[0], args: rest.slice(1) }));
 } catch (e) {
   console.error(`connect failed: ${e.message}`);
