@@ -106,6 +106,11 @@ export class HttpListener {
     }
     const body = await readBody(req);
     const parsed = body === undefined ? ({ ok: false } as const) : tryParseJson(body);
+    if (this.oauth && parsed.ok && this.oauth.needsStepUp(headers, url, parsed.value)) {
+      const refused = this.recorder.record({ dir: 'in', channel: 'http', raw: body ?? '', kind: 'message', message: parsed.value, http: { method: 'POST', headers: redactHeaders(headers), url: url.pathname }, data: { refused: 403 } });
+      this.endpoint.log({ message: parsed.value, headers, httpMethod: 'POST', connection: 0, seq: refused.seq, at: Date.now(), insufficientScope: true });
+      return this.oauth.refuseScope(res);
+    }
     const ev = this.recorder.record({
       dir: 'in',
       channel: 'http',

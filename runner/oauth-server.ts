@@ -14,6 +14,8 @@ import type { Recorder } from './recorder.js';
 import { redactHeaders } from './redact.js';
 
 export const CHALLENGE_SCOPE = 'mcp:tools';
+/** The scope a tools/call needs in the step-up scenario (asked for by a 403 insufficient_scope). */
+export const STEP_UP_SCOPE = 'mcp:write';
 const TOKEN_SECONDS = 3600;
 const PROTECTED_RESOURCE = '/.well-known/oauth-protected-resource';
 const SERVER_METADATA = '/.well-known/oauth-authorization-server';
@@ -28,8 +30,11 @@ function json(res: ServerResponse, status: number, body: unknown, headers: Recor
 export class OAuthServer {
   readonly log: OAuthLog;
   private readonly origin: string;
-  private readonly codes = new Set<string>();
-  private readonly issued = new Set<string>();
+  /** Codes and tokens, with the scope they were granted (what the authorization request asked for). */
+  private readonly codes = new Map<string, string>();
+  private readonly issued = new Map<string, string>();
+  private readonly refreshTokens = new Map<string, string>();
+  private readonly stepUp: boolean;
 
   constructor(
     endpoint: string,
@@ -38,6 +43,7 @@ export class OAuthServer {
   ) {
     const url = new URL(endpoint);
     this.origin = url.origin;
+    this.stepUp = opts.stepUp === true;
     this.log = {
       resource: endpoint,
       resourceMetadataUrl: `${url.origin}${PROTECTED_RESOURCE}${url.pathname}`,
@@ -50,14 +56,32 @@ export class OAuthServer {
       responseIss: opts.wrongIss ? `${url.origin}/not-the-issuer` : opts.wrongIssuer ? `${url.origin}/another-issuer` : url.origin,
       requests: [],
       tokens: [],
+      ...(opts.stepUp ? { stepUpScope: STEP_UP_SCOPE } : {}),
     };
   }
 
   /** Whether an MCP request carries a token this server issued (in the Authorization header, or the query). */
   authorized(headers: Record<string, string>, url: URL): boolean {
+    return this.scopeOf(headers, url) !== undefined;
+  }
+
+  /** The scope of the token this server issued that the request carries (header, or query). */
+  private scopeOf(headers: Record<string, string>, url: URL): string | undefined {
     const bearer = /^Bearer\s+(\S+)$/i.exec(headers.authorization ?? '')?.[1];
     const inQuery = url.searchParams.get('access_token') ?? undefined;
-    return [bearer, inQuery].some((t) => t !== undefined && this.issued.has(t));
+    for (const t of [bearer, inQuery]) if (t !== undefined && this.issued.has(t)) return this.issued.get(t);
+    return undefined;
+  }
+
+  /** Step-up scenario: a tools/call whose token was not granted STEP_UP_SCOPE (it gets a 403 insufficient_scope). */
+  needsStepUp(headers: Record<string, string>, url: URL, message: unknown): boolean {
+    if (!this.stepUp || !isObj(message) || message.method !== 'tools/call') return false;
+    return !(this.scopeOf(headers, url) ?? '').split(' ').includes(STEP_UP_SCOPE);
+  }
+
+  /** 403 for a tools/call whose token lacks the step-up scope (RFC 6750 §3.1); the challenge names only that scope. */
+  refuseScope(res: ServerResponse): void {
+    json(res, 403, { error: 'insufficient_scope' }, { 'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${STEP_UP_SCOPE}", resource_metadata="${this.log.resourceMetadataUrl}"` });
   }
 
   /** 401 for an MCP request without a token this server issued. */
@@ -119,7 +143,7 @@ export class OAuthServer {
         return true;
       }
       const code = token('mcpspec-code');
-      this.codes.add(code);
+      this.codes.set(code, url.searchParams.get('scope') ?? '');
       target.searchParams.set('code', code);
       const state = url.searchParams.get('state');
       if (state !== null) target.searchParams.set('state', state);
@@ -128,15 +152,20 @@ export class OAuthServer {
       answer(302, '', { Location: target.href });
     } else if (method === 'POST' && path === '/token') {
       const grant = body?.grant_type;
-      const known = grant === 'authorization_code' ? typeof body?.code === 'string' && this.codes.delete(body.code) : grant === 'refresh_token';
-      if (!known) {
+      const presented = grant === 'authorization_code' ? body?.code : grant === 'refresh_token' ? body?.refresh_token : undefined;
+      const grants = grant === 'authorization_code' ? this.codes : this.refreshTokens;
+      const scope = typeof presented === 'string' ? grants.get(presented) : undefined;
+      if (scope === undefined) {
         answer(400, { error: 'invalid_grant' });
         return true;
       }
+      if (grant === 'authorization_code') this.codes.delete(presented as string);
       const access = token('mcpspec-token');
-      this.issued.add(access);
+      const refresh = token('mcpspec-refresh');
+      this.issued.set(access, scope);
+      this.refreshTokens.set(refresh, scope);
       this.log.tokens.push(access);
-      answer(200, { access_token: access, token_type: 'Bearer', expires_in: TOKEN_SECONDS, refresh_token: token('mcpspec-refresh'), scope: CHALLENGE_SCOPE });
+      answer(200, { access_token: access, token_type: 'Bearer', expires_in: TOKEN_SECONDS, refresh_token: refresh, scope: scope || CHALLENGE_SCOPE });
     } else {
       answer(404, { error: 'not_found' });
     }

@@ -14,7 +14,7 @@ import type { Evidence } from '../results/verdict.js';
 import { describeExit } from './client-exit.js';
 import { check, holds, skip, untestable, violated, type Check, type CheckDefinition, type Judgement } from './check.js';
 import type { OAuthRequest, PlainHttpResponse, Received } from './ports.js';
-import { authorizationServer, wrongIssServer, wrongIssuerServer, type AuthClientObs } from './scenarios/client.js';
+import { authorizationServer, stepUpServer, wrongIssServer, wrongIssuerServer, type AuthClientObs } from './scenarios/client.js';
 import { authorizationScenario, type AuthObs, type FetchedDocument, type ResourceMetadataFetch } from './scenarios/authorization.js';
 
 const HTTP = { transports: ['http' as const] };
@@ -429,6 +429,41 @@ export const authClientChecks = [
       },
     },
     wrongIssServer,
+  ),
+  authClientCheck(
+    {
+      id: 'auth.client-step-up',
+      title: 'after a 403 insufficient_scope the client authorizes again for the union of its scopes and the challenged ones, and retries',
+      requirements: ['AZ-17'],
+      level: 'SHOULD',
+      versions: SCOPED,
+      spec: SPEC.authorization26,
+      judge(o) {
+        const refused = o.received.filter((r) => r.insufficientScope);
+        const needed = o.oauth.stepUpScope;
+        if (refused.length === 0 || needed === undefined) return untestable('the client never reached the call that needs more scope (no 403 insufficient_scope)');
+        const firstAt = refused[0].at ?? 0;
+        const earlier = o.oauth.requests.filter((r) => isGet(r, '/authorize') && r.at <= firstAt).flatMap((r) => (r.query.scope ?? '').split(' ').filter(Boolean));
+        const wanted = [...new Set([...earlier, needed])];
+        const again = o.oauth.requests.filter((r) => isGet(r, '/authorize') && r.at > firstAt);
+        const ev = [{ what: `403 insufficient_scope to ${isObj(refused[0].message) ? String(refused[0].message.method) : 'a request'}`, seq: [refused[0].seq] }, ...again.slice(0, 2).map((r) => oauthEvidence('authorization request after the 403', r))];
+        if (again.length === 0) {
+          const refreshed = o.oauth.requests.some((r) => r.method === 'POST' && r.path === '/token' && r.body?.grant_type === 'refresh_token' && r.at > firstAt);
+          const only = refreshed ? ' (it only refreshed its token, and a refresh cannot add scope: RFC 6749 §6)' : '';
+          return violated(`after the 403 insufficient_scope (scope="${needed}") the client did not authorize again${only}`, ev);
+        }
+        if (again.length > 3) return violated(`the client authorized ${again.length} more times after the 403: a step-up retries a few times at most`, ev);
+        const asked = (again[0].query.scope ?? '').split(' ');
+        const missing = wanted.filter((s) => !asked.includes(s));
+        if (missing.length) return violated(`the step-up authorization asks for scope "${again[0].query.scope ?? ''}", without ${missing.join(', ')} (wanted the union: ${wanted.join(' ')})`, ev);
+        const steppedAt = o.oauth.requests.find((r) => r.method === 'POST' && r.path === '/token' && r.status === 200 && r.at > again[0].at)?.at;
+        if (steppedAt === undefined) return violated('the client asked for the step-up authorization but never exchanged its code for a new token', ev);
+        const retried = o.received.some((r) => (r.at ?? 0) > steppedAt && !r.insufficientScope && isObj(r.message) && r.message.method === 'tools/call');
+        if (!retried) return violated('the client stepped up its authorization but did not send the refused call again', ev);
+        return holds(`after the 403 it authorized again for "${again[0].query.scope}" and the call went through`, ev);
+      },
+    },
+    stepUpServer,
   ),
 ];
 

@@ -199,6 +199,8 @@ export interface Received {
   query?: string;
   /** HTTP, behind authorization: refused with 401 (no token the scripted authorization server issued); the script never saw it. */
   unauthorized?: boolean;
+  /** HTTP, step-up scenario: refused with 403 insufficient_scope (its token lacks the scope); the script never saw it. */
+  insufficientScope?: boolean;
 }
 
 /** One request the client under test made to the scripted authorization side (metadata, register, authorize, token). */
@@ -222,6 +224,8 @@ export interface OAuthRequest {
 export interface OAuthOptions {
   wrongIssuer?: boolean;
   wrongIss?: boolean;
+  /** tools/call needs a scope the first challenge did not name: 403 insufficient_scope until the client steps up. */
+  stepUp?: boolean;
 }
 
 /** The scripted authorization server, as the checks read it afterwards. */
@@ -240,6 +244,8 @@ export interface OAuthLog {
   identifier: string;
   /** The `iss` the authorization responses carry (RFC 9207; not the issuer when the scenario says so). */
   responseIss: string;
+  /** Step-up scenario: the scope a tools/call needs, named by its 403 insufficient_scope. */
+  stepUpScope?: string;
   requests: OAuthRequest[];
   /** The access tokens issued, in order. */
   tokens: string[];

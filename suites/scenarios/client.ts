@@ -327,6 +327,18 @@ export const wrongIssServer = behindOAuth(
   MODERN,
 );
 
+/**
+ * The same, but a tools/call needs a scope the first challenge did not name: with its first token the
+ * client gets 403 insufficient_scope naming that scope, and should step up (authorize again for both
+ * scopes) and call again.
+ */
+export const stepUpServer = behindOAuth(
+  'client-authorization-step-up',
+  'the scripted server behind OAuth, its tools/call needing a scope the first 401 did not name (403 insufficient_scope)',
+  { stepUp: true },
+  ['2025-11-25', '2026-07-28'],
+);
+
 /** The plain dual-era server again, over stdio, logging to its stderr as many servers do. */
 export const stderrLogs = clientScenario<ClientObs>({
   id: 'client-stderr',

@@ -118,4 +118,26 @@ describe('auth.client-* judgements', () => {
     expect(judge('auth.client-iss', { ...forged, oauth: { ...forged.oauth, requests: forged.oauth.requests.slice(0, 4) } }).outcome).toBe('holds');
     expect(judge('auth.client-iss', { ...forged, oauth: { ...forged.oauth, requests: forged.oauth.requests.slice(0, 2) } }).outcome).toBe('untestable');
   });
+
+  it('auth.client-step-up: authorizing again for the union and retrying holds; a refresh only, a narrower scope, or no retry warns', () => {
+    const o = good();
+    const stepUp = (extra: OAuthRequest[], after: Received[] = []): AuthClientObs => ({
+      ...o,
+      oauth: { ...o.oauth, stepUpScope: 'mcp:write', requests: [...o.oauth.requests, ...extra] },
+      received: [...o.received, mcp(20, { authorization: `Bearer ${TOKEN}` }, { insufficientScope: true, message: { jsonrpc: '2.0', id: 20, method: 'tools/call' } }), ...after],
+    });
+    const reauthorize = (scope: string) => req('GET', '/authorize', { status: 302, code: 'code-2', query: { scope } });
+    seq = 20;
+    const good2 = stepUp([reauthorize('mcp:tools mcp:write'), req('POST', '/token', { body: { grant_type: 'authorization_code', code: 'code-2' } })], [mcp(30, { authorization: 'Bearer mcpspec-token-2' }, { message: { jsonrpc: '2.0', id: 21, method: 'tools/call' } })]);
+    expect(judge('auth.client-step-up', good2)).toMatchObject({ outcome: 'holds' });
+    seq = 20;
+    expect(judge('auth.client-step-up', stepUp([req('POST', '/token', { body: { grant_type: 'refresh_token' } })]))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('only refreshed') });
+    seq = 20;
+    expect(judge('auth.client-step-up', stepUp([reauthorize('mcp:write')]))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('without mcp:tools') });
+    seq = 20;
+    expect(judge('auth.client-step-up', stepUp([reauthorize('mcp:tools mcp:write')]))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('never exchanged') });
+    seq = 20;
+    expect(judge('auth.client-step-up', stepUp([reauthorize('mcp:tools mcp:write'), req('POST', '/token', { body: { grant_type: 'authorization_code', code: 'code-2' } })]))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('did not send the refused call again') });
+    expect(judge('auth.client-step-up', o)).toMatchObject({ outcome: 'untestable' });
+  });
 });

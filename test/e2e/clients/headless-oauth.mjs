@@ -54,3 +54,20 @@ export async function connectWithOAuth(client, makeTransport, provider, Unauthor
     }
   }
 }
+
+/**
+ * Run one request; when it fails with UnauthorizedError after the SDK started a new authorization
+ * (a step-up: a 403 insufficient_scope asked for more scope), finish that authorization the same way
+ * and run the request once more, as an application does.
+ */
+export async function withReauthorization(fn, transport, provider, UnauthorizedError, whole = false) {
+  try {
+    return await fn();
+  } catch (e) {
+    const query = provider.takeCallback();
+    const code = query?.get('code') ?? undefined;
+    if (!(e instanceof UnauthorizedError) || code === undefined || !transport?.finishAuth) throw e;
+    await transport.finishAuth(whole ? query : code);
+    return fn();
+  }
+}

@@ -6,7 +6,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CreateMessageRequestSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { connectWithOAuth, headlessProvider } from './headless-oauth.mjs';
+import { connectWithOAuth, headlessProvider, withReauthorization } from './headless-oauth.mjs';
 
 const [mode, ...rest] = process.argv.slice(2);
 const client = new Client({ name: 'sdk1-example-client', version: '1.0.0' }, { capabilities: { elicitation: {}, sampling: {} } });
@@ -23,7 +23,7 @@ try {
 }
 const step = async (what, fn) => {
   try {
-    return await fn();
+    return await withReauthorization(fn, transport, provider, UnauthorizedError, false);
   } catch (e) {
     console.error(`${what}: ${e.message}`);
     return undefined;

@@ -4,15 +4,16 @@
 // Over HTTP it authorizes when the server answers 401 (the SDK's OAuth, with a browserless provider).
 import { Client, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { connectWithOAuth, headlessProvider } from './headless-oauth.mjs';
+import { connectWithOAuth, headlessProvider, withReauthorization } from './headless-oauth.mjs';
 
 const [mode, ...rest] = process.argv.slice(2);
 const client = new Client({ name: 'sdk2-example-client', version: '1.0.0' }, { capabilities: { elicitation: { form: {} }, sampling: {} }, versionNegotiation: { mode: 'auto' } });
 client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { name: 'sdk2' } }));
 client.setRequestHandler('sampling/createMessage', async () => ({ model: 'example-model', role: 'assistant', content: { type: 'text', text: 'hello' } }));
 const provider = headlessProvider();
+let transport;
 try {
-  if (mode === '--http') await connectWithOAuth(client, () => new StreamableHTTPClientTransport(new URL(rest[0]), { authProvider: provider }), provider, UnauthorizedError, true);
+  if (mode === '--http') transport = await connectWithOAuth(client, () => new StreamableHTTPClientTransport(new URL(rest[0]), { authProvider: provider }), provider, UnauthorizedError, true);
   else await client.connect(new StdioClientTransport({ command: rest[0], args: rest.slice(1) }));
 } catch (e) {
   console.error(`connect failed: ${e.message}`);
@@ -20,7 +21,7 @@ try {
 }
 const step = async (what, fn) => {
   try {
-    return await fn();
+    return await withReauthorization(fn, transport, provider, UnauthorizedError, true);
   } catch (e) {
     console.error(`${what}: ${e.message}`);
     return undefined;
