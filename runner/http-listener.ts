@@ -165,10 +165,11 @@ export class HttpListener {
   /**
    * Put the endpoint behind OAuth (runner/oauth-server.ts): requests without a token the scripted
    * authorization server issued get 401; its metadata, registration, authorize and token endpoints
-   * are served on the same origin.
+   * are served on the same origin. Called again, it changes how the issuer misbehaves (the log goes on).
    */
   requireAuthorization(opts: OAuthOptions = {}): OAuthLog {
-    this.oauth ??= new OAuthServer(this.url, this.recorder, opts);
+    if (this.oauth) this.oauth.configure(opts);
+    else this.oauth = new OAuthServer(this.url, this.recorder, opts);
     return this.oauth.log;
   }
 

@@ -50,14 +50,28 @@ export class OAuthServer {
       serverMetadataUrl: `${url.origin}${SERVER_METADATA}`,
       scope: CHALLENGE_SCOPE,
       identifier: url.origin,
-      // RFC 8414 §3.3: a client must not use a document whose issuer is not the identifier it asked for.
-      issuer: opts.wrongIssuer ? `${url.origin}/another-issuer` : url.origin,
-      // RFC 9207 §2.4: a client must not send the code on when the response's iss is not its issuer.
-      responseIss: opts.wrongIss ? `${url.origin}/not-the-issuer` : opts.wrongIssuer ? `${url.origin}/another-issuer` : url.origin,
+      issuer: url.origin,
+      responseIss: url.origin,
       requests: [],
       tokens: [],
       ...(opts.stepUp ? { stepUpScope: STEP_UP_SCOPE } : {}),
     };
+    this.configure(opts);
+  }
+
+  /**
+   * Set how the issuer and the authorization response's iss misbehave (a scenario may switch this
+   * between two client runs). Tokens, codes and registrations issued so far are forgotten, so the
+   * next run goes through the whole flow again.
+   */
+  configure(opts: OAuthOptions): void {
+    // RFC 8414 §3.3: a client must not use a document whose issuer is not the identifier it asked for.
+    this.log.issuer = opts.wrongIssuer ? `${this.origin}/another-issuer` : this.origin;
+    // RFC 9207 §2.4: a client must not send the code on when the response's iss is not its issuer.
+    this.log.responseIss = opts.wrongIss ? `${this.origin}/not-the-issuer` : this.log.issuer;
+    this.codes.clear();
+    this.issued.clear();
+    this.refreshTokens.clear();
   }
 
   /** Whether an MCP request carries a token this server issued (in the Authorization header, or the query). */
@@ -106,7 +120,7 @@ export class OAuthServer {
     this.log.requests.push(entry);
     const answer = (status: number, payload: unknown, extra: Record<string, string> = {}) => {
       entry.status = status;
-      this.recorder.record({ dir: 'out', channel: 'http', raw: typeof payload === 'string' ? payload : JSON.stringify(payload), http: { method, status, headers: extra, url: path } });
+      entry.answerSeq = this.recorder.record({ dir: 'out', channel: 'http', raw: typeof payload === 'string' ? payload : JSON.stringify(payload), http: { method, status, headers: extra, url: path } }).seq;
       if (status === 302) res.writeHead(302, extra).end();
       else json(res, status, payload, extra);
     };

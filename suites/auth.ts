@@ -269,6 +269,15 @@ function s256(verifier: string): string {
 }
 
 const isGet = (r: OAuthRequest, path: string) => r.method === 'GET' && r.path === path;
+/** The recording sequence number of an OAuth request's answer (its own, when it has none recorded). */
+const answered = (r: OAuthRequest) => r.answerSeq ?? r.seq;
+const isCodeExchange = (r: OAuthRequest) => r.method === 'POST' && r.path === '/token' && r.body?.grant_type === 'authorization_code';
+
+/** A scenario with a baseline run: the OAuth requests of the baseline (correct server), and of the judged run. */
+function split(o: AuthClientObs): [OAuthRequest[], OAuthRequest[]] {
+  const n = o.baseline ?? 0;
+  return [o.oauth.requests.slice(0, n), o.oauth.requests.slice(n)];
+}
 const isFlowStep = (r: OAuthRequest) => (r.method === 'GET' && r.path === '/authorize') || (r.method === 'POST' && (r.path === '/register' || r.path === '/token'));
 
 /** Whether the client tried to authorize at all (authorization is optional for clients). */
@@ -324,7 +333,7 @@ export const authClientChecks = [
           ev.push(oauthEvidence('authorization request', a, { expected: { code_challenge_method: 'S256' } }));
         }
       }
-      const exchanges = o.oauth.requests.filter((r) => r.method === 'POST' && r.path === '/token' && r.body?.grant_type === 'authorization_code');
+      const exchanges = o.oauth.requests.filter(isCodeExchange);
       for (const t of exchanges) {
         const from = authorizes.find((a) => a.code !== undefined && a.code === t.body?.code);
         const verifier = t.body?.code_verifier;
@@ -366,9 +375,10 @@ export const authClientChecks = [
     judge(o) {
       const inQuery = o.received.filter((r) => /[?&]access_token=/.test(r.query ?? ''));
       if (inQuery.length) return violated(`${inQuery.length} request(s) carry the token in the URI query (access_token=)`, inQuery.slice(0, 3).map((r) => ({ what: `${r.httpMethod ?? 'POST'} ?${(r.query ?? '').slice(1, 40)}…`, seq: [r.seq] })));
-      const issuedAt = o.oauth.requests.find((r) => r.method === 'POST' && r.path === '/token' && r.status === 200)?.at;
-      if (issuedAt === undefined) return untestable('the client obtained no token');
-      const after = o.received.filter((r) => (r.at ?? 0) >= issuedAt);
+      // Ordered by recording sequence, not by clock: what arrived after the token was sent could carry it.
+      const issued = o.oauth.requests.find((r) => r.method === 'POST' && r.path === '/token' && r.status === 200);
+      if (issued === undefined) return untestable('the client obtained no token');
+      const after = o.received.filter((r) => r.seq > answered(issued));
       if (after.length === 0) return untestable('the client sent nothing to the MCP server after it obtained its token');
       const bearer = (r: Received) => /^Bearer\s+(\S+)$/i.exec(r.headers?.authorization ?? '')?.[1];
       const bad = after.filter((r) => !o.oauth.tokens.includes(bearer(r) ?? ''));
@@ -400,7 +410,8 @@ export const authClientChecks = [
       versions: ALL_VERSIONS,
       spec: SPEC.authorizationDiscovery26,
       judge(o) {
-        const reqs = o.oauth.requests;
+        const [baseline, reqs] = split(o);
+        if (!baseline.some(isFlowStep)) return untestable('with correct metadata the client did not register, authorize or ask for a token either: nothing shows it refused');
         const metadata = reqs.findIndex((r) => isGet(r, new URL(o.oauth.serverMetadataUrl).pathname));
         if (metadata < 0) return untestable('the client never read the authorization server metadata');
         const used = reqs.slice(metadata + 1).filter(isFlowStep);
@@ -421,9 +432,11 @@ export const authClientChecks = [
       versions: ['2026-07-28'],
       spec: SPEC.authorization26,
       judge(o) {
-        const first = o.oauth.requests.findIndex((r) => isGet(r, '/authorize'));
+        const [baseline, reqs] = split(o);
+        if (!baseline.some(isCodeExchange)) return untestable('with a correct iss the client did not exchange its code either: nothing shows it refused');
+        const first = reqs.findIndex((r) => isGet(r, '/authorize'));
         if (first < 0) return untestable('the client made no authorization request');
-        const exchanged = o.oauth.requests.slice(first + 1).filter((r) => r.method === 'POST' && r.path === '/token' && r.body?.grant_type === 'authorization_code');
+        const exchanged = reqs.slice(first + 1).filter(isCodeExchange);
         if (exchanged.length) return violated(`the authorization response said iss=${o.oauth.responseIss}, not ${o.oauth.issuer}, and the client sent its code to the token endpoint anyway`, exchanged.slice(0, 2).map((r) => oauthEvidence('code exchanged', r)));
         return holds(`no code exchanged after an authorization response with iss=${o.oauth.responseIss} (the issuer is ${o.oauth.issuer})`);
       },
@@ -442,13 +455,13 @@ export const authClientChecks = [
         const refused = o.received.filter((r) => r.insufficientScope);
         const needed = o.oauth.stepUpScope;
         if (refused.length === 0 || needed === undefined) return untestable('the client never reached the call that needs more scope (no 403 insufficient_scope)');
-        const firstAt = refused[0].at ?? 0;
-        const earlier = o.oauth.requests.filter((r) => isGet(r, '/authorize') && r.at <= firstAt).flatMap((r) => (r.query.scope ?? '').split(' ').filter(Boolean));
+        const refusedSeq = refused[0].seq;
+        const earlier = o.oauth.requests.filter((r) => isGet(r, '/authorize') && r.seq < refusedSeq).flatMap((r) => (r.query.scope ?? '').split(' ').filter(Boolean));
         const wanted = [...new Set([...earlier, needed])];
-        const again = o.oauth.requests.filter((r) => isGet(r, '/authorize') && r.at > firstAt);
+        const again = o.oauth.requests.filter((r) => isGet(r, '/authorize') && r.seq > refusedSeq);
         const ev = [{ what: `403 insufficient_scope to ${isObj(refused[0].message) ? String(refused[0].message.method) : 'a request'}`, seq: [refused[0].seq] }, ...again.slice(0, 2).map((r) => oauthEvidence('authorization request after the 403', r))];
         if (again.length === 0) {
-          const refreshed = o.oauth.requests.some((r) => r.method === 'POST' && r.path === '/token' && r.body?.grant_type === 'refresh_token' && r.at > firstAt);
+          const refreshed = o.oauth.requests.some((r) => r.method === 'POST' && r.path === '/token' && r.body?.grant_type === 'refresh_token' && r.seq > refusedSeq);
           const only = refreshed ? ' (it only refreshed its token, and a refresh cannot add scope: RFC 6749 §6)' : '';
           return violated(`after the 403 insufficient_scope (scope="${needed}") the client did not authorize again${only}`, ev);
         }
@@ -456,9 +469,9 @@ export const authClientChecks = [
         const asked = (again[0].query.scope ?? '').split(' ');
         const missing = wanted.filter((s) => !asked.includes(s));
         if (missing.length) return violated(`the step-up authorization asks for scope "${again[0].query.scope ?? ''}", without ${missing.join(', ')} (wanted the union: ${wanted.join(' ')})`, ev);
-        const steppedAt = o.oauth.requests.find((r) => r.method === 'POST' && r.path === '/token' && r.status === 200 && r.at > again[0].at)?.at;
-        if (steppedAt === undefined) return violated('the client asked for the step-up authorization but never exchanged its code for a new token', ev);
-        const retried = o.received.some((r) => (r.at ?? 0) > steppedAt && !r.insufficientScope && isObj(r.message) && r.message.method === 'tools/call');
+        const stepped = o.oauth.requests.find((r) => r.method === 'POST' && r.path === '/token' && r.status === 200 && r.seq > again[0].seq);
+        if (stepped === undefined) return violated('the client asked for the step-up authorization but never exchanged its code for a new token', ev);
+        const retried = o.received.some((r) => r.seq > answered(stepped) && !r.insufficientScope && isObj(r.message) && r.message.method === 'tools/call');
         if (!retried) return violated('the client stepped up its authorization but did not send the refused call again', ev);
         return holds(`after the 403 it authorized again for "${again[0].query.scope}" and the call went through`, ev);
       },

@@ -216,6 +216,8 @@ export interface OAuthRequest {
   status: number;
   /** `GET /authorize`: the authorization code the redirect carried. */
   code?: string;
+  /** Recording sequence number of the answer (what came after it could use what it gave). */
+  answerSeq?: number;
   at: number;
   seq: number;
 }
@@ -310,7 +312,8 @@ export interface ScriptedServer {
    * the authorization server's metadata, registration, authorize (redirects at once with a code) and
    * token. Call before runClient; the returned log fills as the client goes. `wrongIssuer`: the
    * authorization server metadata names an issuer other than the identifier it is fetched for;
-   * `wrongIss`: the authorization response's `iss` (RFC 9207) names another issuer.
+   * `wrongIss`: the authorization response's `iss` (RFC 9207) names another issuer. Called again, it
+   * switches those (and forgets the tokens issued so far), and the same log goes on.
    */
   requireAuthorization?(opts?: OAuthOptions): OAuthLog;
 }

@@ -275,10 +275,18 @@ export const brokenStreamServer = clientScenario<ClientObs>({
 
 export interface AuthClientObs extends ClientObs {
   oauth: OAuthLog;
+  /** Scenarios with a baseline run: how many OAuth requests it made (the judged run's come after). */
+  baseline?: number;
 }
 
-/** The plain dual-era server behind the scripted OAuth side (runner/oauth-server.ts), with a browser that approves at once. */
-function behindOAuth(id: string, title: string, opts: OAuthOptions = {}, versions: SpecVersion[] = ALL_VERSIONS) {
+/**
+ * The plain dual-era server behind the scripted OAuth side (runner/oauth-server.ts), with a browser
+ * that approves at once. `misbehave`: the client first runs against a correct authorization server
+ * (the baseline: how far it goes when nothing is wrong), then again with the issuer misbehaving, so a
+ * client that stops early anyway is not taken for one that refused.
+ */
+function behindOAuth(id: string, title: string, opts: OAuthOptions & { misbehave?: OAuthOptions } = {}, versions: SpecVersion[] = ALL_VERSIONS) {
+  const { misbehave, ...first } = opts;
   return clientScenario<AuthClientObs>({
     id,
     title,
@@ -286,9 +294,13 @@ function behindOAuth(id: string, title: string, opts: OAuthOptions = {}, version
     transports: ['http'],
     headlessBrowser: true,
     async run(ctx) {
-      const oauth = ctx.server.requireAuthorization!(opts);
+      const oauth = ctx.server.requireAuthorization!(first);
       const log = runScript(ctx.server, { modern: true, legacy: true, timeoutMs: ctx.options.timeoutMs });
-      return { ...(await observe(ctx, log)), oauth };
+      if (!misbehave) return { ...(await observe(ctx, log)), oauth };
+      await ctx.server.runClient();
+      const baseline = oauth.requests.length;
+      ctx.server.requireAuthorization!(misbehave);
+      return { ...(await observe(ctx, log)), oauth, baseline };
     },
   });
 }
@@ -312,7 +324,7 @@ export const authorizationServer = behindOAuth(
 export const wrongIssuerServer = behindOAuth(
   'client-authorization-wrong-issuer',
   'the scripted server behind OAuth, its authorization server metadata naming another issuer than the identifier it is fetched for',
-  { wrongIssuer: true },
+  { misbehave: { wrongIssuer: true } },
 );
 
 /**
@@ -323,7 +335,7 @@ export const wrongIssuerServer = behindOAuth(
 export const wrongIssServer = behindOAuth(
   'client-authorization-wrong-iss',
   'the scripted server behind OAuth, its authorization response carrying an iss that is not the authorization server\'s',
-  { wrongIss: true },
+  { misbehave: { wrongIss: true } },
   MODERN,
 );
 

@@ -103,20 +103,28 @@ describe('auth.client-* judgements', () => {
     expect(judge('auth.client-scope', with_(o, 3, { query: { code_challenge: CHALLENGE } })).outcome).toBe('violated');
   });
 
-  it('auth.client-issuer: using metadata whose issuer differs fails; stopping after reading it holds', () => {
+  /** A baseline run that did the whole flow against a correct server, then `judged` (the misbehaving run). */
+  const afterBaseline = (o: AuthClientObs, judged: OAuthRequest[], baseline = o.oauth.requests): AuthClientObs => ({ ...o, oauth: { ...o.oauth, requests: [...baseline, ...judged] }, baseline: baseline.length });
+
+  it('auth.client-issuer: using metadata whose issuer differs fails; stopping after reading it holds, unless the baseline went no further either', () => {
     const o = good();
     const wrong = { ...o, oauth: { ...o.oauth, issuer: `${ORIGIN}/another-issuer` } };
-    expect(judge('auth.client-issuer', wrong)).toMatchObject({ outcome: 'violated', message: expect.stringContaining('POST /register, GET /authorize, POST /token') });
-    expect(judge('auth.client-issuer', { ...wrong, oauth: { ...wrong.oauth, requests: wrong.oauth.requests.slice(0, 2) } }).outcome).toBe('holds');
-    expect(judge('auth.client-issuer', { ...wrong, oauth: { ...wrong.oauth, requests: wrong.oauth.requests.slice(0, 1) } }).outcome).toBe('untestable');
+    const run = o.oauth.requests;
+    expect(judge('auth.client-issuer', afterBaseline(wrong, run))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('POST /register, GET /authorize, POST /token') });
+    expect(judge('auth.client-issuer', afterBaseline(wrong, run.slice(0, 2))).outcome).toBe('holds');
+    expect(judge('auth.client-issuer', afterBaseline(wrong, run.slice(0, 1))).outcome).toBe('untestable');
+    // A client that stops after the metadata even when it is right shows nothing by stopping.
+    expect(judge('auth.client-issuer', afterBaseline(wrong, run.slice(0, 2), run.slice(0, 2)))).toMatchObject({ outcome: 'untestable', message: expect.stringContaining('with correct metadata') });
   });
 
-  it('auth.client-iss: exchanging the code after an authorization response with another iss fails; stopping there holds', () => {
+  it('auth.client-iss: exchanging the code after an authorization response with another iss fails; stopping there holds, unless the baseline never exchanged one either', () => {
     const o = good();
     const forged = { ...o, oauth: { ...o.oauth, responseIss: `${ORIGIN}/not-the-issuer` } };
-    expect(judge('auth.client-iss', forged)).toMatchObject({ outcome: 'violated', message: expect.stringContaining('sent its code to the token endpoint anyway') });
-    expect(judge('auth.client-iss', { ...forged, oauth: { ...forged.oauth, requests: forged.oauth.requests.slice(0, 4) } }).outcome).toBe('holds');
-    expect(judge('auth.client-iss', { ...forged, oauth: { ...forged.oauth, requests: forged.oauth.requests.slice(0, 2) } }).outcome).toBe('untestable');
+    const run = o.oauth.requests;
+    expect(judge('auth.client-iss', afterBaseline(forged, run))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('sent its code to the token endpoint anyway') });
+    expect(judge('auth.client-iss', afterBaseline(forged, run.slice(0, 4))).outcome).toBe('holds');
+    expect(judge('auth.client-iss', afterBaseline(forged, run.slice(0, 2))).outcome).toBe('untestable');
+    expect(judge('auth.client-iss', afterBaseline(forged, run.slice(0, 4), run.slice(0, 4)))).toMatchObject({ outcome: 'untestable', message: expect.stringContaining('with a correct iss') });
   });
 
   it('auth.client-step-up: authorizing again for the union and retrying holds; a refresh only, a narrower scope, or no retry warns', () => {
