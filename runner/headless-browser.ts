@@ -4,14 +4,15 @@
 // the code. It only ever visits this machine (loopback hosts), and gives up after a few hops.
 //   node headless-browser.js <url>
 
+import { isLoopbackHost } from '../protocol/loopback.js';
+
 const MAX_HOPS = 5;
 const TIMEOUT_MS = 10_000;
-const LOOPBACK = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])$/i;
 
 async function visit(start: string): Promise<number> {
   let url = new URL(start);
   for (let hop = 0; hop <= MAX_HOPS; hop++) {
-    if (!LOOPBACK.test(url.hostname)) {
+    if (!isLoopbackHost(url.hostname)) {
       process.stderr.write(`mcpspec headless browser: not visiting ${url.host} (only this machine)\n`);
       return 1;
     }

@@ -16,6 +16,7 @@ import { check, holds, skip, untestable, violated, type Check, type CheckDefinit
 import type { OAuthRequest, PlainHttpResponse, Received } from './ports.js';
 import { authorizationServer, stepUpServer, wrongIssServer, wrongIssuerServer, type AuthClientObs } from './scenarios/client.js';
 import { authorizationScenario, type AuthObs, type FetchedDocument, type ResourceMetadataFetch } from './scenarios/authorization.js';
+import { isLoopbackHost } from '../protocol/loopback.js';
 
 const HTTP = { transports: ['http' as const] };
 const SCOPED: SpecVersion[] = ['2025-11-25', '2026-07-28'];
@@ -49,7 +50,6 @@ function found(o: AuthObs): ResourceMetadataFetch | undefined {
   return o.resourceMetadata.find((f) => f.document);
 }
 
-const LOOPBACK = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])$/i;
 
 /** RFC 9728 §3.3 identity, after the normalisation every URL parser does (scheme and host case, default port). */
 function sameResource(a: string, b: string): boolean {
@@ -63,7 +63,7 @@ function sameResource(a: string, b: string): boolean {
 function resourceHint(resource: string, expected: string): string {
   try {
     const [r, e] = [new URL(resource), new URL(expected)];
-    if (r.hostname !== e.hostname && LOOPBACK.test(r.hostname) && LOOPBACK.test(e.hostname)) {
+    if (r.hostname !== e.hostname && isLoopbackHost(r.hostname) && isLoopbackHost(e.hostname)) {
       return ` (mcpspec reached the server as ${e.hostname}; if its clients use ${r.hostname}, test it with that URL)`;
     }
   } catch {

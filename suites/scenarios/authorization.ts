@@ -9,6 +9,7 @@ import { ALL_VERSIONS, isModernVersion, type SpecVersion } from '../../protocol/
 import { bearerChallenge } from '../../protocol/www-authenticate.js';
 import type { PlainHttpResponse } from '../ports.js';
 import { endpointScenario, type EndpointScenarioContext } from '../scenario.js';
+import { isLoopbackHost } from '../../protocol/loopback.js';
 
 export interface FetchedDocument {
   url: string;
@@ -72,11 +73,10 @@ export function authServerMetadataUrls(issuer: URL, version: SpecVersion): strin
   return urls;
 }
 
-const LOOPBACK = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])$/i;
 
 /** mcpspec reads documents on the target's host or this machine; other hosts only with --allow-open-world. */
 function reachable(url: URL, endpoint: URL, allowOpenWorld: boolean): boolean {
-  return allowOpenWorld || url.hostname === endpoint.hostname || LOOPBACK.test(url.hostname);
+  return allowOpenWorld || url.hostname === endpoint.hostname || isLoopbackHost(url.hostname);
 }
 
 function jsonObject(r: PlainHttpResponse): Record<string, unknown> | undefined {
