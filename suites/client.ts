@@ -995,6 +995,9 @@ const requestIds = oracle({
     const answeredAt = new Map<string, number>();
     for (const e of obs.events) if (e.dir === 'out' && isObj(e.message) && 'id' in e.message && !('method' in e.message)) answeredAt.set(`${e.source}|${JSON.stringify(e.message.id)}|${e.seq}`, e.seq);
     const seen = new Map<string, WireEvent[]>();
+    // A scenario may start the client more than once (a baseline run first): each run is its own client.
+    const exits = obs.events.filter((x) => x.note === 'client-exit');
+    const runOf = (e: WireEvent) => exits.filter((x) => x.source === e.source && x.seq < e.seq).length;
     for (const e of reqs) {
       const m = e.message as Msg;
       if (!(typeof m.id === 'string' || (typeof m.id === 'number' && Number.isInteger(m.id)))) {
@@ -1003,7 +1006,7 @@ const requestIds = oracle({
       }
       // One session: a stdio server process the client started, or an HTTP session id (or none).
       const session = e.channel === 'http' ? (e.http?.headers['mcp-session-id'] ?? '') : String(e.data?.connection ?? '');
-      const key = `${e.source}|${session}|${modernMetaOf(m.params) ? 'modern' : 'legacy'}|${JSON.stringify(m.id)}`;
+      const key = `${e.source}|${runOf(e)}|${session}|${modernMetaOf(m.params) ? 'modern' : 'legacy'}|${JSON.stringify(m.id)}`;
       const earlier = seen.get(key) ?? [];
       for (const prev of earlier) {
         const legacy = !modernMetaOf(m.params) && m.method !== 'initialize';

@@ -66,6 +66,13 @@ describe('client.request-ids', () => {
     expect(ids.judge(obs([req(1, 1), req(1, 1, 'prompts/list')]), ctx).outcome).toBe('violated');
   });
 
+  it('a scenario that starts the client twice (a baseline run first) judges each run on its own', () => {
+    const first = req(1, 0);
+    const exited: WireEvent = { seq: ++seq, t: seq, dir: 'note', channel: 'stderr', raw: '', note: 'client-exit', source: 's' };
+    expect(ids.judge(obs([first, exited, req(1, 0)]), ctx).outcome).toBe('holds');
+    expect(ids.judge(obs([first, req(1, 0, 'prompts/list')]), ctx).outcome).toBe('violated');
+  });
+
   it('ids are strings or integers', () => {
     expect(ids.judge(obs([req(1.5, 1)]), ctx).outcome).toBe('violated');
     expect(ids.judge(obs([req(null, 1)]), ctx).outcome).toBe('violated');
