@@ -18,11 +18,12 @@ import type { ClientScenarioContext, PlainRun, RunOptions, Scenario } from '../s
 import { modernMetaOf, runScript } from '../suites/scripted.js';
 import type { Driver, ScenarioOutcome } from './engine.js';
 import { HttpListener } from './http-listener.js';
+import { BROWSER_REPORT_PATH } from './oauth-server.js';
 import { registerLive } from './reaper.js';
 import { Recorder } from './recorder.js';
 import { RelayListener } from './relay-listener.js';
 import { TailBuffer } from './tail-buffer.js';
-import { withHeadlessBrowser, makeSandbox, type EnvOptions } from './target-env.js';
+import { withHeadlessBrowser, makeSandbox, type EnvOptions, type TargetSandbox } from './target-env.js';
 import { TargetStartError } from './transport.js';
 
 export interface ClientTarget {
@@ -180,12 +181,19 @@ export class ClientDriver implements Driver {
     setMaxListeners(0, stop.signal);
     const onRun = () => stop.abort(runSignal.reason);
     runSignal.addEventListener('abort', onRun, { once: true });
-    const sandbox = makeSandbox(this.opts.env, this.opts.cwd);
-    if (headlessBrowser) withHeadlessBrowser(sandbox);
     const http = this.transport === 'http' ? new HttpListener(recorder, `/mcp/${encodeURIComponent(name)}`, stop.signal) : undefined;
     const relay = this.transport === 'stdio' ? new RelayListener(recorder, stop.signal) : undefined;
+    const sandboxes: TargetSandbox[] = [];
     try {
       const url = http ? await http.listen() : undefined;
+      // The browser reports to the listener's origin whether the client's callback took the redirect.
+      const newSandbox = () => {
+        const sb = makeSandbox(this.opts.env, this.opts.cwd);
+        if (headlessBrowser) withHeadlessBrowser(sb, url ? new URL(BROWSER_REPORT_PATH, url).href : undefined);
+        sandboxes.push(sb);
+        return sb;
+      };
+      let sandbox = newSandbox();
       if (relay) await relay.listen();
       const endpoint = (http ?? relay)!.endpoint;
       const argv = expandCommand(this.spec, { url, server: relay?.command(name, { stderr: serverStderr }) });
@@ -197,6 +205,9 @@ export class ClientDriver implements Driver {
         quiet: (q, ms) => endpoint.quiet(q, ms),
         received: () => endpoint.received(),
         runClient: (timeoutMs = this.opts.timeoutMs) => this.runClient(argv, sandbox, timeoutMs, stop.signal, name, recorder),
+        freshClientState: () => {
+          sandbox = newSandbox();
+        },
       };
       if (http) server.requireAuthorization = (opts) => http.requireAuthorization(opts);
       return await body(server, stop.signal);
@@ -205,7 +216,7 @@ export class ClientDriver implements Driver {
       stop.abort(new Error('scenario over'));
       await http?.close();
       await relay?.close();
-      sandbox.dispose();
+      for (const sb of sandboxes) sb.dispose();
     }
   }
 

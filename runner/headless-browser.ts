@@ -2,38 +2,59 @@
 // (BROWSER, xdg-open and friends point here in the authorization scenarios): it loads the URL and
 // follows its redirects, as a user who approves at once would, so the client's own callback gets
 // the code. It only ever visits this machine (loopback hosts), and gives up after a few hops.
-//   node headless-browser.js <url>
+// With a report URL it then posts there what became of the visit: the URLs it loaded and whether the
+// last one (the client's callback) answered, so a check can tell a client that refused an
+// authorization response from one that never received it.
+//   node headless-browser.js <url> [report-url]
 
 import { isLoopbackHost } from '../protocol/loopback.js';
+import type { BrowserVisit } from '../suites/ports.js';
 
 const MAX_HOPS = 5;
 const TIMEOUT_MS = 10_000;
 
-async function visit(start: string): Promise<number> {
+async function visit(start: string, visited: string[]): Promise<{ code: number; status?: number; error?: string }> {
   let url = new URL(start);
   for (let hop = 0; hop <= MAX_HOPS; hop++) {
     if (!isLoopbackHost(url.hostname)) {
       process.stderr.write(`mcpspec headless browser: not visiting ${url.host} (only this machine)\n`);
-      return 1;
+      return { code: 1, error: `not visiting ${url.host} (only this machine)` };
     }
-    const res = await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(TIMEOUT_MS) });
+    visited.push(url.href);
+    let res: Response;
+    try {
+      res = await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(TIMEOUT_MS) });
+    } catch (e) {
+      // fetch says only "fetch failed"; why is in its cause (an AggregateError when several addresses were tried).
+      const cause = (e as { cause?: { code?: string; message?: string; errors?: { code?: string }[] } }).cause;
+      const error = cause?.code ?? cause?.errors?.[0]?.code ?? cause?.message ?? (e instanceof Error ? e.message : String(e));
+      process.stderr.write(`mcpspec headless browser: ${url.href}: ${error}\n`);
+      return { code: 1, error };
+    }
     await res.arrayBuffer().catch(() => undefined);
     const location = res.headers.get('location');
-    if (res.status < 300 || res.status >= 400 || !location) return 0;
+    if (res.status < 300 || res.status >= 400 || !location) return { code: 0, status: res.status };
     url = new URL(location, url);
   }
-  return 0;
+  return { code: 0, error: `more than ${MAX_HOPS} redirects` };
 }
 
-const target = process.argv[2];
+async function report(to: string, body: BrowserVisit): Promise<void> {
+  if (!isLoopbackHost(new URL(to).hostname)) return;
+  await fetch(to, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(TIMEOUT_MS) })
+    .then((r) => r.arrayBuffer())
+    .catch(() => undefined);
+}
+
+const [target, reportUrl] = process.argv.slice(2);
 if (!target) {
-  process.stderr.write('usage: headless-browser.js <url>\n');
+  process.stderr.write('usage: headless-browser.js <url> [report-url]\n');
   process.exit(2);
 }
-visit(target).then(
-  (code) => process.exit(code),
-  (e: unknown) => {
-    process.stderr.write(`mcpspec headless browser: ${e instanceof Error ? e.message : String(e)}\n`);
-    process.exit(1);
-  },
-);
+const visited: string[] = [];
+visit(target, visited)
+  .catch((e: unknown) => ({ code: 1, status: undefined, error: e instanceof Error ? e.message : String(e) }))
+  .then(async (r) => {
+    if (reportUrl) await report(reportUrl, { visited, ...(r.status !== undefined ? { status: r.status } : {}), ...(r.error !== undefined ? { error: r.error } : {}) });
+    process.exit(r.code);
+  });

@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isObj, tryParseJson } from '../protocol/jsonrpc.js';
-import type { OAuthLog, OAuthOptions, OAuthRequest } from '../suites/ports.js';
+import type { BrowserVisit, OAuthLog, OAuthOptions, OAuthRequest } from '../suites/ports.js';
 import type { Recorder } from './recorder.js';
 import { redactHeaders } from './redact.js';
 
@@ -18,6 +18,8 @@ export const CHALLENGE_SCOPE = 'mcp:tools';
 export const STEP_UP_SCOPE = 'mcp:write';
 const TOKEN_SECONDS = 3600;
 const PROTECTED_RESOURCE = '/.well-known/oauth-protected-resource';
+/** Where mcpspec's headless browser reports its visits (runner/headless-browser.ts). */
+export const BROWSER_REPORT_PATH = '/.mcpspec/browser';
 const SERVER_METADATA = '/.well-known/oauth-authorization-server';
 
 const token = (prefix: string) => `${prefix}-${randomBytes(12).toString('hex')}`;
@@ -52,8 +54,10 @@ export class OAuthServer {
       identifier: url.origin,
       issuer: url.origin,
       responseIss: url.origin,
+      issAdvertised: true,
       requests: [],
       tokens: [],
+      browser: [],
       ...(opts.stepUp ? { stepUpScope: STEP_UP_SCOPE } : {}),
     };
     this.configure(opts);
@@ -67,8 +71,11 @@ export class OAuthServer {
   configure(opts: OAuthOptions): void {
     // RFC 8414 §3.3: a client must not use a document whose issuer is not the identifier it asked for.
     this.log.issuer = opts.wrongIssuer ? `${this.origin}/another-issuer` : this.origin;
-    // RFC 9207 §2.4: a client must not send the code on when the response's iss is not its issuer.
-    this.log.responseIss = opts.wrongIss ? `${this.origin}/not-the-issuer` : this.log.issuer;
+    // RFC 9207 §2.4: a client must not send the code on when the response's iss is not its issuer
+    // (compared as plain strings), nor when it is missing where the metadata says responses carry it.
+    const iss = opts.iss ?? 'issuer';
+    this.log.responseIss = iss === 'absent' ? undefined : iss === 'another' ? `${this.origin}/not-the-issuer` : iss === 'trailing-slash' ? `${this.log.issuer}/` : this.log.issuer;
+    this.log.issAdvertised = opts.issAdvertised !== false;
     this.codes.clear();
     this.issued.clear();
     this.refreshTokens.clear();
@@ -104,10 +111,22 @@ export class OAuthServer {
     json(res, 401, { error: 'invalid_token' }, { 'WWW-Authenticate': `Bearer ${error}resource_metadata="${this.log.resourceMetadataUrl}", scope="${CHALLENGE_SCOPE}"` });
   }
 
+  private browserReport(text: string | undefined): void {
+    const visit = browserVisit(text);
+    if (!visit) return;
+    const seq = this.recorder.note('http', 'browser', `headless browser: ${visit.visited.at(-1) ?? '(nothing loaded)'}: ${visit.error ?? `HTTP ${visit.status}`}`, { ...visit }).seq;
+    this.log.browser.push({ ...visit, seq });
+  }
+
   /** Answers the authorization side's own paths; false for anything else (the MCP endpoint, unknown paths). */
   async handle(req: IncomingMessage, res: ServerResponse, url: URL, headers: Record<string, string>, readBody: () => Promise<string | undefined>): Promise<boolean> {
     const method = req.method ?? 'GET';
     const path = url.pathname;
+    if (method === 'POST' && path === BROWSER_REPORT_PATH) {
+      this.browserReport(await readBody());
+      res.writeHead(204).end();
+      return true;
+    }
     const ours =
       (method === 'GET' && (path === new URL(this.log.resourceMetadataUrl).pathname || path === PROTECTED_RESOURCE || path === SERVER_METADATA || path === '/authorize' || path.startsWith('/.well-known/'))) ||
       (method === 'POST' && (path === '/register' || path === '/token'));
@@ -138,7 +157,7 @@ export class OAuthServer {
         code_challenge_methods_supported: ['S256'],
         token_endpoint_auth_methods_supported: ['none', 'client_secret_post', 'client_secret_basic'],
         scopes_supported: [CHALLENGE_SCOPE],
-        authorization_response_iss_parameter_supported: true,
+        ...(this.log.issAdvertised ? { authorization_response_iss_parameter_supported: true } : {}),
       });
     } else if (method === 'POST' && path === '/register') {
       const meta = isObj(body) ? body : {};
@@ -161,7 +180,7 @@ export class OAuthServer {
       target.searchParams.set('code', code);
       const state = url.searchParams.get('state');
       if (state !== null) target.searchParams.set('state', state);
-      target.searchParams.set('iss', this.log.responseIss);
+      if (this.log.responseIss !== undefined) target.searchParams.set('iss', this.log.responseIss);
       entry.code = code;
       answer(302, '', { Location: target.href });
     } else if (method === 'POST' && path === '/token') {
@@ -185,6 +204,18 @@ export class OAuthServer {
     }
     return true;
   }
+}
+
+/** A headless browser report, as far as it is well formed (it comes from mcpspec's own program, in the client's sandbox). */
+function browserVisit(text: string | undefined): BrowserVisit | undefined {
+  const parsed = tryParseJson(text ?? '');
+  if (!parsed.ok || !isObj(parsed.value) || !Array.isArray(parsed.value.visited)) return undefined;
+  const v = parsed.value;
+  return {
+    visited: (v.visited as unknown[]).filter((u): u is string => typeof u === 'string').slice(0, 10),
+    ...(typeof v.status === 'number' ? { status: v.status } : {}),
+    ...(typeof v.error === 'string' ? { error: v.error.slice(0, 200) } : {}),
+  };
 }
 
 /** A token request is a form; a registration request JSON. */

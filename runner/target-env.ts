@@ -36,11 +36,14 @@ const BROWSER_NAMES = ['xdg-open', 'x-www-browser', 'sensible-browser', 'www-bro
 /**
  * Give a sandbox a browser that approves at once (runner/headless-browser.ts): shims under those
  * names first on its PATH, and BROWSER pointing at one, for clients that authorize by opening a URL.
+ * With `reportUrl`, the browser says there what became of each visit (whether the client's callback
+ * took the redirect).
  */
-export function withHeadlessBrowser(sandbox: TargetSandbox): void {
+export function withHeadlessBrowser(sandbox: TargetSandbox, reportUrl?: string): void {
   const bin = join(sandbox.home, '.mcpspec-browser');
   mkdirSync(bin, { recursive: true });
-  const script = `#!/bin/sh\nexec "${process.execPath}" "${BROWSER_PROGRAM}" "$1"\n`;
+  const report = reportUrl ? ` "${reportUrl}"` : '';
+  const script = `#!/bin/sh\nexec "${process.execPath}" "${BROWSER_PROGRAM}" "$1"${report}\n`;
   for (const name of BROWSER_NAMES) writeFileSync(join(bin, name), script, { mode: 0o755 });
   sandbox.env.PATH = [bin, sandbox.env.PATH].filter(Boolean).join(delimiter);
   sandbox.env.BROWSER = join(bin, 'x-www-browser');

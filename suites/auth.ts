@@ -1,9 +1,10 @@
 // auth.*: authorization over HTTP (docs/requirements-authorization.md). Servers (AZ-01 to AZ-09), as
 // an OAuth client meets them: the 401 challenge, an invalid token refused, the Protected Resource
 // Metadata (RFC 9728) and the authorization servers' metadata (RFC 8414); a server that serves
-// requests without credentials is a skip for all of them. Clients (auth.client-*, AZ-10 to AZ-14),
+// requests without credentials is a skip for all of them. Clients (auth.client-*, AZ-10 to AZ-17),
 // against mcpspec's scripted server behind OAuth: discovery, PKCE, resource, the bearer header,
-// scope; a client that does not try to authorize (it is optional) leaves them untestable.
+// scope, the metadata's issuer, the authorization response's iss, step-up; a client that does not
+// try to authorize (it is optional) leaves them untestable.
 
 import { createHash } from 'node:crypto';
 import { isObj } from '../protocol/jsonrpc.js';
@@ -14,7 +15,7 @@ import type { Evidence } from '../results/verdict.js';
 import { describeExit } from './client-exit.js';
 import { check, holds, skip, untestable, violated, type Check, type CheckDefinition, type Judgement } from './check.js';
 import type { OAuthRequest, PlainHttpResponse, Received } from './ports.js';
-import { authorizationServer, stepUpServer, wrongIssServer, wrongIssuerServer, type AuthClientObs } from './scenarios/client.js';
+import { absentIssServer, authorizationServer, noIssServer, stepUpServer, trailingSlashIssServer, unadvertisedIssServer, wrongIssServer, wrongIssuerServer, type AuthClientObs } from './scenarios/client.js';
 import { authorizationScenario, type AuthObs, type FetchedDocument, type ResourceMetadataFetch } from './scenarios/authorization.js';
 import { isLoopbackHost } from '../protocol/loopback.js';
 
@@ -293,6 +294,81 @@ function authClientCheck(d: Omit<CheckDefinition<AuthClientObs>, 'requires' | 'r
 
 const oauthEvidence = (what: string, r: OAuthRequest, extra: Partial<Evidence> = {}): Evidence => ({ what: `${what}: ${r.method} ${r.path}`, request: r.body ?? r.query, seq: [r.seq], ...extra });
 
+/**
+ * Why the redirect that answered an authorization request never reached the client, when mcpspec's
+ * headless browser (which the client opened) could not load the client's callback; undefined when it
+ * was delivered or the client followed the redirect itself.
+ */
+function undelivered(o: AuthClientObs, authorize: OAuthRequest): string | undefined {
+  if (authorize.code === undefined) return undefined;
+  const visit = o.oauth.browser.find((v) => v.visited.some((u) => u.includes(`code=${authorize.code}`)));
+  if (visit?.error === undefined) return undefined;
+  const callback = visit.visited.at(-1) ?? '';
+  return `the browser could not load its callback ${callback.split('?')[0]} (${visit.error})`;
+}
+
+/** Why none of these authorization requests' responses reached the client, or undefined when one did. */
+function neverDelivered(o: AuthClientObs, authorizes: OAuthRequest[]): string | undefined {
+  const why = authorizes.map((a) => undelivered(o, a));
+  return why.length > 0 && why.every((w) => w !== undefined) ? why[0] : undefined;
+}
+
+/**
+ * Authorization requests, one per authorization: a client whose browser could not be opened (or
+ * whose callback did not answer) may open the same URL again through each opener it knows, and
+ * those loads share a `state` (or at least a code challenge).
+ */
+function distinctAuthorizations(authorizes: OAuthRequest[]): OAuthRequest[] {
+  const seen = new Set<string>();
+  return authorizes.filter((a) => {
+    const key = a.query.state ?? a.query.code_challenge ?? JSON.stringify(a.query);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** What the authorization responses of a scenario said of iss, for messages. */
+function issSaid(o: AuthClientObs): string {
+  const iss = o.oauth.responseIss === undefined ? 'no iss' : `iss=${o.oauth.responseIss}`;
+  return `${iss}, the metadata ${o.oauth.issAdvertised ? 'advertising' : 'not advertising'} iss, the issuer being ${o.oauth.issuer}`;
+}
+
+/**
+ * RFC 9207 §2.4 as 2026-07-28 tabulates it (AZ-16), one scenario a row: the client runs first against
+ * a correct authorization server (the baseline: it exchanged its code there), then against one whose
+ * authorization response it must refuse (no code exchanged after it) or, for `proceed`, accept.
+ */
+function issCheck({ id, title }: { id: string; title: string }, scenario: typeof wrongIssServer, expect: 'refuse' | 'proceed' = 'refuse'): Check<AuthClientObs> {
+  return authClientCheck(
+    {
+      id,
+      title,
+      requirements: ['AZ-16'],
+      level: 'MUST',
+      versions: ['2026-07-28'],
+      spec: SPEC.authorization26,
+      judge(o) {
+        const [baseline, reqs] = split(o);
+        if (!baseline.some(isCodeExchange)) return untestable('with a correct iss the client did not exchange its code either: nothing shows what it does with this response');
+        const first = reqs.findIndex((r) => isGet(r, '/authorize'));
+        if (first < 0) return untestable('the client made no authorization request');
+        const exchanged = reqs.slice(first + 1).filter(isCodeExchange);
+        const ev = [oauthEvidence('authorization request', reqs[first]), ...exchanged.slice(0, 2).map((r) => oauthEvidence('code exchanged', r))];
+        const lost = exchanged.length === 0 ? neverDelivered(o, reqs.filter((r) => isGet(r, '/authorize'))) : undefined;
+        if (lost) return untestable(`the authorization response never reached the client: ${lost}`);
+        if (expect === 'proceed') {
+          if (exchanged.length === 0) return violated(`after an authorization response with ${issSaid(o)}, the client did not exchange its code: with iss neither advertised nor present it must go on`, ev);
+          return holds(`exchanged its code after an authorization response with ${issSaid(o)}`, ev);
+        }
+        if (exchanged.length) return violated(`the authorization response had ${issSaid(o)}, and the client sent its code to the token endpoint anyway`, ev);
+        return holds(`no code exchanged after an authorization response with ${issSaid(o)}`, ev);
+      },
+    },
+    scenario,
+  );
+}
+
 export const authClientChecks = [
   authClientCheck({
     id: 'auth.client-discovery',
@@ -423,26 +499,11 @@ export const authClientChecks = [
     },
     wrongIssuerServer,
   ),
-  authClientCheck(
-    {
-      id: 'auth.client-iss',
-      title: 'the client does not exchange a code whose authorization response names another issuer in iss (RFC 9207)',
-      requirements: ['AZ-16'],
-      level: 'MUST',
-      versions: ['2026-07-28'],
-      spec: SPEC.authorization26,
-      judge(o) {
-        const [baseline, reqs] = split(o);
-        if (!baseline.some(isCodeExchange)) return untestable('with a correct iss the client did not exchange its code either: nothing shows it refused');
-        const first = reqs.findIndex((r) => isGet(r, '/authorize'));
-        if (first < 0) return untestable('the client made no authorization request');
-        const exchanged = reqs.slice(first + 1).filter(isCodeExchange);
-        if (exchanged.length) return violated(`the authorization response said iss=${o.oauth.responseIss}, not ${o.oauth.issuer}, and the client sent its code to the token endpoint anyway`, exchanged.slice(0, 2).map((r) => oauthEvidence('code exchanged', r)));
-        return holds(`no code exchanged after an authorization response with iss=${o.oauth.responseIss} (the issuer is ${o.oauth.issuer})`);
-      },
-    },
-    wrongIssServer,
-  ),
+  issCheck({ id: 'auth.client-iss', title: 'the client does not exchange a code whose authorization response names another issuer in iss (RFC 9207)' }, wrongIssServer),
+  issCheck({ id: 'auth.client-iss-absent', title: 'the client does not exchange a code whose authorization response lacks the iss its authorization server\'s metadata promises (RFC 9207)' }, absentIssServer),
+  issCheck({ id: 'auth.client-iss-unadvertised', title: 'the client compares a present iss with the issuer even when the metadata does not advertise iss, and does not exchange the code of a mismatch' }, unadvertisedIssServer),
+  issCheck({ id: 'auth.client-iss-exact', title: 'the client compares iss with the issuer as plain strings: an iss equal only after URL normalization (a trailing slash) is refused' }, trailingSlashIssServer),
+  issCheck({ id: 'auth.client-iss-optional', title: 'the client exchanges its code when neither the metadata nor the authorization response says anything of iss' }, noIssServer, 'proceed'),
   authClientCheck(
     {
       id: 'auth.client-step-up',
@@ -458,7 +519,8 @@ export const authClientChecks = [
         const refusedSeq = refused[0].seq;
         const earlier = o.oauth.requests.filter((r) => isGet(r, '/authorize') && r.seq < refusedSeq).flatMap((r) => (r.query.scope ?? '').split(' ').filter(Boolean));
         const wanted = [...new Set([...earlier, needed])];
-        const again = o.oauth.requests.filter((r) => isGet(r, '/authorize') && r.seq > refusedSeq);
+        const loads = o.oauth.requests.filter((r) => isGet(r, '/authorize') && r.seq > refusedSeq);
+        const again = distinctAuthorizations(loads);
         const ev = [{ what: `403 insufficient_scope to ${isObj(refused[0].message) ? String(refused[0].message.method) : 'a request'}`, seq: [refused[0].seq] }, ...again.slice(0, 2).map((r) => oauthEvidence('authorization request after the 403', r))];
         if (again.length === 0) {
           const refreshed = o.oauth.requests.some((r) => r.method === 'POST' && r.path === '/token' && r.body?.grant_type === 'refresh_token' && r.seq > refusedSeq);
@@ -470,7 +532,10 @@ export const authClientChecks = [
         const missing = wanted.filter((s) => !asked.includes(s));
         if (missing.length) return violated(`the step-up authorization asks for scope "${again[0].query.scope ?? ''}", without ${missing.join(', ')} (wanted the union: ${wanted.join(' ')})`, ev);
         const stepped = o.oauth.requests.find((r) => r.method === 'POST' && r.path === '/token' && r.status === 200 && r.seq > again[0].seq);
-        if (stepped === undefined) return violated('the client asked for the step-up authorization but never exchanged its code for a new token', ev);
+        if (stepped === undefined) {
+          const lost = neverDelivered(o, loads);
+          return violated(`the client asked for the step-up authorization but never exchanged its code for a new token${lost ? `: ${lost}` : ''}`, ev);
+        }
         const retried = o.received.some((r) => r.seq > answered(stepped) && !r.insufficientScope && isObj(r.message) && r.message.method === 'tools/call');
         if (!retried) return violated('the client stepped up its authorization but did not send the refused call again', ev);
         return holds(`after the 403 it authorized again for "${again[0].query.scope}" and the call went through`, ev);

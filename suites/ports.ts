@@ -222,10 +222,29 @@ export interface OAuthRequest {
   seq: number;
 }
 
+/**
+ * What mcpspec's headless browser reports after loading an authorization URL a client opened: the
+ * URLs it loaded, in order, and how the last one (normally the client's own callback) answered, or
+ * why it could not be loaded.
+ */
+export interface BrowserVisit {
+  visited: string[];
+  /** HTTP status of the last URL loaded. */
+  status?: number;
+  /** Why the last URL could not be loaded (ECONNREFUSED, a timeout, ...). */
+  error?: string;
+}
+
 /** How the scripted authorization side misbehaves, on purpose. */
 export interface OAuthOptions {
   wrongIssuer?: boolean;
-  wrongIss?: boolean;
+  /**
+   * The authorization response's `iss` (RFC 9207): the issuer (default), another issuer, the issuer
+   * with a trailing slash (equal only after normalization), or none.
+   */
+  iss?: 'issuer' | 'another' | 'trailing-slash' | 'absent';
+  /** Whether the metadata says responses carry iss (`authorization_response_iss_parameter_supported`; default true). */
+  issAdvertised?: boolean;
   /** tools/call needs a scope the first challenge did not name: 403 insufficient_scope until the client steps up. */
   stepUp?: boolean;
 }
@@ -244,13 +263,17 @@ export interface OAuthLog {
   issuer: string;
   /** The identifier the Protected Resource Metadata lists for the authorization server. */
   identifier: string;
-  /** The `iss` the authorization responses carry (RFC 9207; not the issuer when the scenario says so). */
-  responseIss: string;
+  /** The `iss` the authorization responses carry (RFC 9207; not the issuer when the scenario says so); undefined: none. */
+  responseIss?: string;
+  /** Whether the metadata says responses carry iss (`authorization_response_iss_parameter_supported: true`). */
+  issAdvertised: boolean;
   /** Step-up scenario: the scope a tools/call needs, named by its 403 insufficient_scope. */
   stepUpScope?: string;
   requests: OAuthRequest[];
   /** The access tokens issued, in order. */
   tokens: string[];
+  /** Reports of mcpspec's headless browser (clients that authorize by opening a browser), with their recording sequence numbers. */
+  browser: (BrowserVisit & { seq: number })[];
 }
 
 /**
@@ -312,10 +335,16 @@ export interface ScriptedServer {
    * the authorization server's metadata, registration, authorize (redirects at once with a code) and
    * token. Call before runClient; the returned log fills as the client goes. `wrongIssuer`: the
    * authorization server metadata names an issuer other than the identifier it is fetched for;
-   * `wrongIss`: the authorization response's `iss` (RFC 9207) names another issuer. Called again, it
+   * `iss` and `issAdvertised`: what the authorization response's `iss` (RFC 9207) is, and whether the
+   * metadata says responses carry it. Called again, it
    * switches those (and forgets the tokens issued so far), and the same log goes on.
    */
   requireAuthorization?(opts?: OAuthOptions): OAuthLog;
+  /**
+   * The next client run starts with a new temporary HOME (and working directory, unless the user
+   * chose one): as on a machine where the client never ran, with no credentials it stored before.
+   */
+  freshClientState?(): void;
 }
 
 /**

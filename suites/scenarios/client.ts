@@ -282,8 +282,8 @@ export interface AuthClientObs extends ClientObs {
 /**
  * The plain dual-era server behind the scripted OAuth side (runner/oauth-server.ts), with a browser
  * that approves at once. `misbehave`: the client first runs against a correct authorization server
- * (the baseline: how far it goes when nothing is wrong), then again with the issuer misbehaving, so a
- * client that stops early anyway is not taken for one that refused.
+ * (the baseline: how far it goes when nothing is wrong), then again, from a fresh HOME, with the
+ * issuer misbehaving, so a client that stops early anyway is not taken for one that refused.
  */
 function behindOAuth(id: string, title: string, opts: OAuthOptions & { misbehave?: OAuthOptions } = {}, versions: SpecVersion[] = ALL_VERSIONS) {
   const { misbehave, ...first } = opts;
@@ -299,6 +299,9 @@ function behindOAuth(id: string, title: string, opts: OAuthOptions & { misbehave
       if (!misbehave) return { ...(await observe(ctx, log)), oauth };
       await ctx.server.runClient();
       const baseline = oauth.requests.length;
+      // The judged run starts as the baseline did: no tokens or registration kept from it (a client
+      // that stored them would otherwise take a different path, e.g. a refresh, and not be comparable).
+      ctx.server.freshClientState?.();
       ctx.server.requireAuthorization!(misbehave);
       return { ...(await observe(ctx, log)), oauth, baseline };
     },
@@ -335,7 +338,39 @@ export const wrongIssuerServer = behindOAuth(
 export const wrongIssServer = behindOAuth(
   'client-authorization-wrong-iss',
   'the scripted server behind OAuth, its authorization response carrying an iss that is not the authorization server\'s',
-  { misbehave: { wrongIss: true } },
+  { misbehave: { iss: 'another' } },
+  MODERN,
+);
+
+/** The same, but the authorization response carries no iss although the metadata says responses do: the client must reject it. */
+export const absentIssServer = behindOAuth(
+  'client-authorization-iss-absent',
+  'the scripted server behind OAuth, its authorization response carrying no iss although its metadata says responses carry one',
+  { misbehave: { iss: 'absent' } },
+  MODERN,
+);
+
+/** The same, but the metadata does not say responses carry iss and the response carries another issuer's: a present iss is compared all the same. */
+export const unadvertisedIssServer = behindOAuth(
+  'client-authorization-iss-unadvertised',
+  'the scripted server behind OAuth, its metadata silent about iss and its authorization response carrying another issuer\'s',
+  { misbehave: { iss: 'another', issAdvertised: false } },
+  MODERN,
+);
+
+/** The same, but the response's iss is the issuer with a trailing slash: equal only after URL normalization, which the comparison must not apply. */
+export const trailingSlashIssServer = behindOAuth(
+  'client-authorization-iss-trailing-slash',
+  'the scripted server behind OAuth, its authorization response carrying the issuer with a trailing slash as iss',
+  { misbehave: { iss: 'trailing-slash' } },
+  MODERN,
+);
+
+/** The same, but neither the metadata nor the response says anything about iss: the client must go on and exchange its code. */
+export const noIssServer = behindOAuth(
+  'client-authorization-no-iss',
+  'the scripted server behind OAuth, neither its metadata nor its authorization response saying anything of iss',
+  { misbehave: { iss: 'absent', issAdvertised: false } },
   MODERN,
 );
 

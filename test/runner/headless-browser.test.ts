@@ -49,4 +49,38 @@ describe('the headless browser a client under test gets in the authorization sce
       sandbox.dispose();
     }
   });
+
+  it('with a report URL it says what became of the visit: the callback\'s status, or why it could not be loaded', async () => {
+    const reports: unknown[] = [];
+    const closed = await serve(() => undefined);
+    await new Promise((r) => servers.pop()!.close(r));
+    const origin = await serve((req, res) => {
+      if (req.method === 'POST') {
+        let body = '';
+        req.on('data', (c: Buffer) => (body += c.toString()));
+        req.on('end', () => {
+          reports.push(JSON.parse(body));
+          res.writeHead(204).end();
+        });
+        return;
+      }
+      // A callback on a port nothing listens on (the client's callback server is not up).
+      res.writeHead(302, { Location: `${closed}/callback?code=b` }).end();
+    });
+    const sandbox = makeSandbox();
+    try {
+      withHeadlessBrowser(sandbox, `${origin}/.mcpspec/browser`);
+      const run = promisify(execFile);
+      const callback = await serve((_req, res) => res.writeHead(400).end('refused'));
+      const ok = await serve((_req, res) => res.writeHead(302, { Location: `${callback}/cb?code=a` }).end());
+      await run(sandbox.env.BROWSER, [`${ok}/authorize`], { env: sandbox.env, timeout: 15_000 });
+      await expect(run(sandbox.env.BROWSER, [`${origin}/gone`], { env: sandbox.env, timeout: 15_000 })).rejects.toMatchObject({ code: 1 });
+      expect(reports).toEqual([
+        { visited: [`${ok}/authorize`, `${callback}/cb?code=a`], status: 400 },
+        { visited: [`${origin}/gone`, `${closed}/callback?code=b`], error: 'ECONNREFUSED' },
+      ]);
+    } finally {
+      sandbox.dispose();
+    }
+  });
 });

@@ -73,4 +73,22 @@ describe('the scripted authorization side of the HTTP listener', () => {
     expect(meta.issuer).not.toBe(log.identifier);
     expect(meta.issuer).toBe(log.issuer);
   });
+
+  it('iss and issAdvertised: the redirect carries another issuer, the issuer with a trailing slash, or nothing, and the metadata says so or not', async () => {
+    const l = await listener();
+    const log = l.requireAuthorization();
+    const authorizeIss = async () => {
+      const meta = await json(fetch(log.serverMetadataUrl));
+      const res = await fetch(`${meta.authorization_endpoint}?response_type=code&redirect_uri=${encodeURIComponent('http://127.0.0.1:1/cb')}`, { redirect: 'manual' });
+      return { iss: new URL(res.headers.get('location')!).searchParams.get('iss'), advertised: meta.authorization_response_iss_parameter_supported };
+    };
+    expect(await authorizeIss()).toEqual({ iss: log.issuer, advertised: true });
+    l.requireAuthorization({ iss: 'another' });
+    expect((await authorizeIss()).iss).toBe(`${log.issuer}/not-the-issuer`);
+    l.requireAuthorization({ iss: 'trailing-slash' });
+    expect((await authorizeIss()).iss).toBe(`${log.issuer}/`);
+    l.requireAuthorization({ iss: 'absent', issAdvertised: false });
+    expect(await authorizeIss()).toEqual({ iss: null, advertised: undefined });
+    expect(log.responseIss).toBeUndefined();
+  });
 });

@@ -37,7 +37,7 @@ function good(): AuthClientObs {
     req('GET', '/authorize', { status: 302, code: 'code-1', query: { response_type: 'code', code_challenge: CHALLENGE, code_challenge_method: 'S256', resource, scope: 'mcp:tools', state: 's' } }),
     req('POST', '/token', { body: { grant_type: 'authorization_code', code: 'code-1', code_verifier: VERIFIER, resource } }),
   ];
-  const oauth: OAuthLog = { resource, resourceMetadataUrl: `${ORIGIN}${PRM}`, serverMetadataUrl: `${ORIGIN}${AS_META}`, scope: 'mcp:tools', issuer: ORIGIN, identifier: ORIGIN, responseIss: ORIGIN, requests, tokens: [TOKEN] };
+  const oauth: OAuthLog = { resource, resourceMetadataUrl: `${ORIGIN}${PRM}`, serverMetadataUrl: `${ORIGIN}${AS_META}`, scope: 'mcp:tools', issuer: ORIGIN, identifier: ORIGIN, responseIss: ORIGIN, issAdvertised: true, requests, tokens: [TOKEN], browser: [] };
   return {
     exit: { exitCode: 0, signal: null, timedOut: false, stderrTail: '', stdoutTail: '' },
     received: [mcp(0, {}, { unauthorized: true }), mcp(10), mcp(11)],
@@ -61,7 +61,7 @@ describe('auth.client-* judgements', () => {
 
   it('a client that makes no OAuth request is untestable for every check: authorization is optional', () => {
     const none = { ...good(), oauth: { ...good().oauth, requests: [], tokens: [] }, received: [mcp(0, {}, { unauthorized: true })] };
-    for (const id of [...IDS, 'auth.client-issuer', 'auth.client-iss']) expect(judge(id, none), id).toMatchObject({ outcome: 'untestable', message: expect.stringContaining('made no OAuth request') });
+    for (const id of [...IDS, 'auth.client-issuer', 'auth.client-iss', 'auth.client-iss-absent', 'auth.client-iss-optional']) expect(judge(id, none), id).toMatchObject({ outcome: 'untestable', message: expect.stringContaining('made no OAuth request') });
   });
 
   it('auth.client-discovery: no resource metadata, the server metadata first, or authorizing before reading it fails', () => {
@@ -127,6 +127,32 @@ describe('auth.client-* judgements', () => {
     expect(judge('auth.client-iss', afterBaseline(forged, run.slice(0, 4), run.slice(0, 4)))).toMatchObject({ outcome: 'untestable', message: expect.stringContaining('with a correct iss') });
   });
 
+  it('the rest of the iss table (absent, unadvertised, trailing slash): an exchange after the response fails, none holds; with nothing said of iss, no exchange fails', () => {
+    const o = good();
+    const run = o.oauth.requests;
+    const rows = {
+      'auth.client-iss-absent': { responseIss: undefined },
+      'auth.client-iss-unadvertised': { responseIss: `${ORIGIN}/not-the-issuer`, issAdvertised: false },
+      'auth.client-iss-exact': { responseIss: `${ORIGIN}/` },
+    };
+    for (const [id, patch] of Object.entries(rows)) {
+      const obs = { ...o, oauth: { ...o.oauth, ...patch } };
+      expect(judge(id, afterBaseline(obs, run)), id).toMatchObject({ outcome: 'violated', message: expect.stringContaining('anyway') });
+      expect(judge(id, afterBaseline(obs, run.slice(0, 4))).outcome, id).toBe('holds');
+      expect(judge(id, afterBaseline(obs, run.slice(0, 4), run.slice(0, 4))).outcome, id).toBe('untestable');
+    }
+    // A client that opened the browser but whose callback was not listening never saw the response.
+    const lost = { ...o, oauth: { ...o.oauth, responseIss: undefined, browser: [{ visited: [`${ORIGIN}/authorize?x=1`, 'http://localhost:9/oauth/callback?code=code-1'], error: 'ECONNREFUSED', seq: 99 }] } };
+    expect(judge('auth.client-iss-absent', afterBaseline(lost, run.slice(0, 4)))).toMatchObject({ outcome: 'untestable', message: expect.stringContaining('never reached the client: the browser could not load its callback http://localhost:9/oauth/callback (ECONNREFUSED)') });
+    const delivered = { ...lost, oauth: { ...lost.oauth, browser: [{ visited: lost.oauth.browser[0].visited, status: 400, seq: 99 }] } };
+    expect(judge('auth.client-iss-absent', afterBaseline(delivered, run.slice(0, 4))).outcome).toBe('holds');
+    const silent = { ...o, oauth: { ...o.oauth, responseIss: undefined, issAdvertised: false } };
+    expect(judge('auth.client-iss-optional', afterBaseline(silent, run)).outcome).toBe('holds');
+    expect(judge('auth.client-iss-optional', afterBaseline(silent, run.slice(0, 4)))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('must go on') });
+    expect(judge('auth.client-iss-optional', afterBaseline(silent, run.slice(0, 2))).outcome).toBe('untestable');
+    expect(judge('auth.client-iss-optional', afterBaseline(silent, run.slice(0, 4), run.slice(0, 4))).outcome).toBe('untestable');
+  });
+
   it('auth.client-step-up: authorizing again for the union and retrying holds; a refresh only, a narrower scope, or no retry warns', () => {
     const o = good();
     const stepUp = (extra: OAuthRequest[], after: Received[] = []): AuthClientObs => ({
@@ -147,5 +173,15 @@ describe('auth.client-* judgements', () => {
     seq = 20;
     expect(judge('auth.client-step-up', stepUp([reauthorize('mcp:tools mcp:write'), req('POST', '/token', { body: { grant_type: 'authorization_code', code: 'code-2' } })]))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('did not send the refused call again') });
     expect(judge('auth.client-step-up', o)).toMatchObject({ outcome: 'untestable' });
+    // One authorization opened four times (each opener the client knows) while its callback was down:
+    // one authorization whose response never arrived, not four.
+    seq = 20;
+    const reopened = [1, 2, 3, 4].map((n) => req('GET', '/authorize', { status: 302, code: `code-r${n}`, query: { scope: 'mcp:tools mcp:write', state: 'same' } }));
+    const down = stepUp(reopened);
+    down.oauth.browser = [1, 2, 3, 4].map((n) => ({ visited: [`${ORIGIN}/authorize`, `http://localhost:7/oauth/callback?code=code-r${n}&state=same`], error: 'ECONNREFUSED', seq: 40 + n }));
+    expect(judge('auth.client-step-up', down)).toMatchObject({ outcome: 'violated', message: expect.stringMatching(/never exchanged its code for a new token: the browser could not load its callback http:\/\/localhost:7\/oauth\/callback \(ECONNREFUSED\)$/) });
+    seq = 20;
+    const fresh = [1, 2, 3, 4].map((n) => req('GET', '/authorize', { status: 302, code: `code-f${n}`, query: { scope: 'mcp:tools mcp:write', state: `s${n}` } }));
+    expect(judge('auth.client-step-up', stepUp(fresh))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('authorized 4 more times') });
   });
 });
