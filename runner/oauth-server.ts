@@ -14,6 +14,8 @@ import type { Recorder } from './recorder.js';
 import { redactHeaders } from './redact.js';
 
 export const CHALLENGE_SCOPE = 'mcp:tools';
+/** A second scope the resource metadata lists in the scenario whose challenge names none. */
+const READ_SCOPE = 'mcp:read';
 /** The scope a tools/call needs in the step-up scenario (asked for by a 403 insufficient_scope). */
 export const STEP_UP_SCOPE = 'mcp:write';
 const TOKEN_SECONDS = 3600;
@@ -21,6 +23,8 @@ const PROTECTED_RESOURCE = '/.well-known/oauth-protected-resource';
 /** Where mcpspec's headless browser reports its visits (runner/headless-browser.ts). */
 export const BROWSER_REPORT_PATH = '/.mcpspec/browser';
 const SERVER_METADATA = '/.well-known/oauth-authorization-server';
+/** The path of the authorization server's issuer in the well-known scenario (an issuer with a path). */
+export const ISSUER_PATH = '/tenant';
 
 const token = (prefix: string) => `${prefix}-${randomBytes(12).toString('hex')}`;
 
@@ -37,6 +41,10 @@ export class OAuthServer {
   private readonly issued = new Map<string, string>();
   private readonly refreshTokens = new Map<string, string>();
   private readonly stepUp: boolean;
+  /** Where the scope to ask for is found: the challenge (default), only the resource metadata's scopes_supported, or nowhere. */
+  private readonly scopeFrom: 'challenge' | 'metadata' | 'none';
+  /** Well-known scenario: the challenge names no resource_metadata; the issuer has a path and only OpenID Connect discovery serves its metadata. */
+  private readonly wellKnown: boolean;
 
   constructor(
     endpoint: string,
@@ -46,12 +54,18 @@ export class OAuthServer {
     const url = new URL(endpoint);
     this.origin = url.origin;
     this.stepUp = opts.stepUp === true;
+    this.wellKnown = opts.wellKnown === true;
+    this.scopeFrom = opts.scopeFrom ?? 'challenge';
+    // RFC 8414 §3 / OpenID Connect Discovery: for an issuer with a path, clients try the OAuth
+    // path-inserted URI, then OpenID Connect's path-inserted one (served here), then its path-appended one.
+    const identifier = this.wellKnown ? `${url.origin}${ISSUER_PATH}` : url.origin;
     this.log = {
       resource: endpoint,
       resourceMetadataUrl: `${url.origin}${PROTECTED_RESOURCE}${url.pathname}`,
-      serverMetadataUrl: `${url.origin}${SERVER_METADATA}`,
-      scope: CHALLENGE_SCOPE,
-      identifier: url.origin,
+      serverMetadataUrl: this.wellKnown ? `${url.origin}/.well-known/openid-configuration${ISSUER_PATH}` : `${url.origin}${SERVER_METADATA}`,
+      ...(this.scopeFrom === 'challenge' ? { scope: CHALLENGE_SCOPE } : {}),
+      ...(this.scopeFrom === 'none' ? {} : { scopesSupported: this.scopeFrom === 'metadata' ? [CHALLENGE_SCOPE, READ_SCOPE] : [CHALLENGE_SCOPE] }),
+      identifier,
       issuer: url.origin,
       responseIss: url.origin,
       issAdvertised: true,
@@ -70,7 +84,10 @@ export class OAuthServer {
    */
   configure(opts: OAuthOptions): void {
     // RFC 8414 §3.3: a client must not use a document whose issuer is not the identifier it asked for.
-    this.log.issuer = opts.wrongIssuer ? `${this.origin}/another-issuer` : this.origin;
+    this.log.issuer = opts.wrongIssuer ? `${this.origin}/another-issuer` : this.log.identifier;
+    // RFC 9728 §3.3: a client must not use resource metadata naming another resource than it asked for.
+    if (opts.wrongResource) this.log.prmResource = `${this.origin}/mcp/another-server`;
+    else delete this.log.prmResource;
     // RFC 9207 §2.4: a client must not send the code on when the response's iss is not its issuer
     // (compared as plain strings), nor when it is missing where the metadata says responses carry it.
     const iss = opts.iss ?? 'issuer';
@@ -108,7 +125,11 @@ export class OAuthServer {
   /** 401 for an MCP request without a token this server issued. */
   refuse(res: ServerResponse, headers: Record<string, string>): void {
     const error = headers.authorization ? 'error="invalid_token", ' : '';
-    json(res, 401, { error: 'invalid_token' }, { 'WWW-Authenticate': `Bearer ${error}resource_metadata="${this.log.resourceMetadataUrl}", scope="${CHALLENGE_SCOPE}"` });
+    // Well-known scenario: no resource_metadata, so the client has to construct the well-known URIs (RFC 9728 §3).
+    const where = this.wellKnown ? '' : `resource_metadata="${this.log.resourceMetadataUrl}", `;
+    const scope = this.log.scope === undefined ? '' : `scope="${this.log.scope}"`;
+    const params = `${error}${where}${scope}`.replace(/, $/, '');
+    json(res, 401, { error: 'invalid_token' }, { 'WWW-Authenticate': params ? `Bearer ${params}` : 'Bearer' });
   }
 
   private browserReport(text: string | undefined): void {
@@ -128,7 +149,7 @@ export class OAuthServer {
       return true;
     }
     const ours =
-      (method === 'GET' && (path === new URL(this.log.resourceMetadataUrl).pathname || path === PROTECTED_RESOURCE || path === SERVER_METADATA || path === '/authorize' || path.startsWith('/.well-known/'))) ||
+      (method === 'GET' && (path === '/authorize' || path.startsWith('/.well-known/') || path.endsWith('/.well-known/openid-configuration'))) ||
       (method === 'POST' && (path === '/register' || path === '/token'));
     if (!ours) return false;
     const text = method === 'POST' ? ((await readBody()) ?? '') : '';
@@ -145,8 +166,8 @@ export class OAuthServer {
     };
 
     if (method === 'GET' && path === new URL(this.log.resourceMetadataUrl).pathname) {
-      answer(200, { resource: this.log.resource, authorization_servers: [this.origin], scopes_supported: [CHALLENGE_SCOPE], bearer_methods_supported: ['header'] });
-    } else if (method === 'GET' && path === SERVER_METADATA) {
+      answer(200, { resource: this.log.prmResource ?? this.log.resource, authorization_servers: [this.log.identifier], ...(this.log.scopesSupported ? { scopes_supported: this.log.scopesSupported } : {}), bearer_methods_supported: ['header'] });
+    } else if (method === 'GET' && path === new URL(this.log.serverMetadataUrl).pathname) {
       answer(200, {
         issuer: this.log.issuer,
         authorization_endpoint: `${this.origin}/authorize`,
@@ -156,7 +177,8 @@ export class OAuthServer {
         grant_types_supported: ['authorization_code', 'refresh_token'],
         code_challenge_methods_supported: ['S256'],
         token_endpoint_auth_methods_supported: ['none', 'client_secret_post', 'client_secret_basic'],
-        scopes_supported: [CHALLENGE_SCOPE],
+        // Scope-from-nowhere scenario: no document names a scope, so a client has none to ask for.
+        ...(this.scopeFrom === 'none' ? {} : { scopes_supported: this.log.scopesSupported }),
         ...(this.log.issAdvertised ? { authorization_response_iss_parameter_supported: true } : {}),
       });
     } else if (method === 'POST' && path === '/register') {
@@ -198,7 +220,7 @@ export class OAuthServer {
       this.issued.set(access, scope);
       this.refreshTokens.set(refresh, scope);
       this.log.tokens.push(access);
-      answer(200, { access_token: access, token_type: 'Bearer', expires_in: TOKEN_SECONDS, refresh_token: refresh, scope: scope || CHALLENGE_SCOPE });
+      answer(200, { access_token: access, token_type: 'Bearer', expires_in: TOKEN_SECONDS, refresh_token: refresh, ...(scope ? { scope } : {}) });
     } else {
       answer(404, { error: 'not_found' });
     }

@@ -15,12 +15,13 @@ import type { Evidence } from '../results/verdict.js';
 import { describeExit } from './client-exit.js';
 import { check, holds, skip, untestable, violated, type Check, type CheckDefinition, type Judgement } from './check.js';
 import type { OAuthRequest, PlainHttpResponse, Received } from './ports.js';
-import { absentIssServer, authorizationServer, noIssServer, stepUpServer, trailingSlashIssServer, unadvertisedIssServer, wrongIssServer, wrongIssuerServer, type AuthClientObs } from './scenarios/client.js';
+import { absentIssServer, authorizationServer, wrongResourceServer, noIssServer, scopeFromMetadataServer, scopeFromNowhereServer, wellKnownServer, stepUpServer, trailingSlashIssServer, unadvertisedIssServer, wrongIssServer, wrongIssuerServer, type AuthClientObs } from './scenarios/client.js';
 import { authorizationScenario, type AuthObs, type FetchedDocument, type ResourceMetadataFetch } from './scenarios/authorization.js';
 import { isLoopbackHost } from '../protocol/loopback.js';
 
 const HTTP = { transports: ['http' as const] };
 const SCOPED: SpecVersion[] = ['2025-11-25', '2026-07-28'];
+const PRM_ROOT = '/.well-known/oauth-protected-resource';
 
 /** What an answer was, in a few words. */
 export function described(r: PlainHttpResponse): string {
@@ -391,6 +392,52 @@ export const authClientChecks = [
       return holds('read the Protected Resource Metadata at the challenge\'s URL, then the authorization server metadata, before authorizing', ev);
     },
   }),
+  authClientCheck(
+    {
+      id: 'auth.client-prm-well-known',
+      title: 'after a 401 that names no resource_metadata, the client requests the well-known Protected Resource Metadata URIs, path-inserted first',
+      requirements: ['AZ-18'],
+      level: 'MUST',
+      versions: SCOPED,
+      spec: SPEC.authorizationDiscovery26,
+      judge(o) {
+        const inserted = new URL(o.oauth.resourceMetadataUrl).pathname;
+        const tried = o.oauth.requests.filter((r) => r.method === 'GET' && (r.path === inserted || r.path === PRM_ROOT));
+        const ev = tried.slice(0, 3).map((r) => oauthEvidence(`Protected Resource Metadata request (HTTP ${r.status})`, r));
+        if (tried.length === 0) return violated(`after a 401 naming no resource_metadata the client requested neither well-known URI (${inserted}, then ${PRM_ROOT}); its OAuth requests: ${o.oauth.requests.slice(0, 6).map((r) => `${r.method} ${r.path}`).join(', ')}`, o.oauth.requests.slice(0, 3).map((r) => oauthEvidence('OAuth request', r)));
+        if (tried[0].path !== inserted) return violated(`the client requested the root well-known URI ${PRM_ROOT} before the one with the endpoint's path inserted (${inserted})`, ev);
+        const then = [...new Set(tried.map((r) => r.path))].slice(1);
+        return holds(`requested ${inserted} first${then.length ? `, then ${then.join(', ')}` : ''}`, ev);
+      },
+    },
+    wellKnownServer,
+  ),
+  authClientCheck(
+    {
+      id: 'auth.client-as-well-known',
+      title: 'for an issuer with a path, the client tries the authorization server metadata URIs in order: OAuth path-inserted, OpenID Connect path-inserted, OpenID Connect path-appended',
+      requirements: ['AZ-19'],
+      level: 'MUST',
+      versions: SCOPED,
+      spec: SPEC.authorizationDiscovery26,
+      judge(o) {
+        const issuer = new URL(o.oauth.identifier);
+        const order = [`/.well-known/oauth-authorization-server${issuer.pathname}`, `/.well-known/openid-configuration${issuer.pathname}`, `${issuer.pathname}/.well-known/openid-configuration`];
+        const prm = o.oauth.requests.findIndex((r) => r.method === 'GET' && r.path === new URL(o.oauth.resourceMetadataUrl).pathname && r.status === 200);
+        if (prm < 0) return untestable('the client never read the Protected Resource Metadata that names the authorization server');
+        const tried = o.oauth.requests.slice(prm + 1).filter((r) => r.method === 'GET' && order.includes(r.path));
+        const ev = tried.slice(0, 3).map((r) => oauthEvidence(`authorization server metadata request (HTTP ${r.status})`, r));
+        const served = order[1];
+        const ranks = tried.map((r) => order.indexOf(r.path));
+        const firstServed = ranks.indexOf(1);
+        if (firstServed < 0) return violated(`the authorization server ${o.oauth.identifier} publishes its metadata at ${served} (OpenID Connect discovery, path inserted), and the client never requested it; it tried: ${tried.map((r) => r.path).join(', ') || 'none of the three URIs'}`, ev);
+        if (!ranks.slice(0, firstServed).includes(0)) return violated(`the client requested ${served} without first trying ${order[0]} (OAuth metadata, path inserted), which comes first`, ev);
+        if (ranks.slice(0, firstServed).includes(2)) return violated(`the client requested ${order[2]} (path appended) before ${served} (path inserted)`, ev);
+        return holds(`tried ${order[0]} (404), then read ${served}`, ev);
+      },
+    },
+    wellKnownServer,
+  ),
   authClientCheck({
     id: 'auth.client-pkce',
     title: 'the authorization request carries an S256 code_challenge, and the token request its code_verifier',
@@ -472,11 +519,78 @@ export const authClientChecks = [
     judge(o) {
       const authorizes = o.oauth.requests.filter((r) => isGet(r, '/authorize'));
       if (authorizes.length === 0) return untestable('the client made no authorization request');
-      const bad = authorizes.filter((a) => !(a.query.scope ?? '').split(' ').includes(o.oauth.scope));
-      if (bad.length) return violated(`the authorization request asks for scope ${JSON.stringify(bad[0].query.scope) ?? '(absent)'}, not the challenge's "${o.oauth.scope}"`, bad.slice(0, 2).map((a) => oauthEvidence('authorization request', a, { expected: { scope: o.oauth.scope } })));
+      const challenged = o.oauth.scope;
+      if (challenged === undefined) return untestable('the challenge named no scope');
+      const bad = authorizes.filter((a) => !(a.query.scope ?? '').split(' ').includes(challenged));
+      if (bad.length) return violated(`the authorization request asks for scope ${JSON.stringify(bad[0].query.scope) ?? '(absent)'}, not the challenge's "${challenged}"`, bad.slice(0, 2).map((a) => oauthEvidence('authorization request', a, { expected: { scope: challenged } })));
       return holds(`scope "${authorizes[0].query.scope}"`);
     },
   }),
+  authClientCheck(
+    {
+      id: 'auth.client-scope-supported',
+      title: 'when the 401 challenge names no scope, the authorization request asks for every scope in the Protected Resource Metadata\'s scopes_supported',
+      requirements: ['AZ-20'],
+      level: 'SHOULD',
+      versions: SCOPED,
+      spec: SPEC.authorization26,
+      judge(o) {
+        const first = o.oauth.requests.find((r) => isGet(r, '/authorize'));
+        if (first === undefined) return untestable('the client made no authorization request');
+        const wanted = o.oauth.scopesSupported ?? [];
+        const asked = (first.query.scope ?? '').split(' ').filter(Boolean);
+        const missing = wanted.filter((w) => !asked.includes(w));
+        const ev = [oauthEvidence('authorization request', first, { expected: { scope: wanted.join(' ') } })];
+        if (missing.length) return violated(`the challenge named no scope and the resource metadata lists scopes_supported ${JSON.stringify(wanted)}, but the authorization request asks for ${first.query.scope === undefined ? 'no scope' : `scope "${first.query.scope}"`} (without ${missing.join(', ')})`, ev);
+        return holds(`scope "${first.query.scope}", the resource metadata's scopes_supported`, ev);
+      },
+    },
+    scopeFromMetadataServer,
+  ),
+  authClientCheck(
+    {
+      id: 'auth.client-scope-omitted',
+      title: 'when neither the 401 challenge nor the metadata names a scope, the authorization request has no scope parameter',
+      requirements: ['AZ-20'],
+      level: 'SHOULD',
+      versions: SCOPED,
+      spec: SPEC.authorization26,
+      judge(o) {
+        const first = o.oauth.requests.find((r) => isGet(r, '/authorize'));
+        if (first === undefined) return untestable('the client made no authorization request');
+        const ev = [oauthEvidence('authorization request', first)];
+        if (first.query.scope !== undefined) return violated(`no challenge or metadata names a scope, but the authorization request asks for scope "${first.query.scope}" (it should leave scope out)`, ev);
+        return holds('no scope parameter', ev);
+      },
+    },
+    scopeFromNowhereServer,
+  ),
+  authClientCheck(
+    {
+      id: 'auth.client-prm-resource',
+      title: 'the client does not authorize with Protected Resource Metadata whose resource is not the MCP server it fetched it for (RFC 9728)',
+      requirements: ['AZ-21'],
+      level: 'MUST',
+      versions: ALL_VERSIONS,
+      spec: SPEC.authorizationDiscovery26,
+      judge(o) {
+        const [baseline, reqs] = split(o);
+        const prmPath = new URL(o.oauth.resourceMetadataUrl).pathname;
+        const isAsMetadata = (r: OAuthRequest) => r.method === 'GET' && r.path.includes('/.well-known/') && !r.path.startsWith(PRM_ROOT);
+        if (!baseline.some(isFlowStep)) return untestable('with correct resource metadata the client did not register, authorize or ask for a token either: nothing shows it refused');
+        const read = reqs.findIndex((r) => isGet(r, prmPath) && r.status === 200);
+        if (read < 0) return untestable('the client never read the Protected Resource Metadata');
+        // What matters is that nothing is registered, authorized or issued for the wrong resource;
+        // reading the listed server's public metadata first is harmless (the SDKs check afterwards).
+        const after = reqs.slice(read + 1);
+        const used = after.filter(isFlowStep);
+        if (used.length) return violated(`the resource metadata names resource ${o.oauth.prmResource}, not ${o.oauth.resource}, and the client went on with the authorization server it lists: ${used.slice(0, 4).map((r) => `${r.method} ${r.path}`).join(', ')}`, used.slice(0, 3).map((r) => oauthEvidence('used the mismatched resource metadata', r)));
+        const peeked = after.some(isAsMetadata) ? ' (after reading its authorization server\'s metadata)' : '';
+        return holds(`no registration, authorization or token request after resource metadata naming ${o.oauth.prmResource} (fetched for ${o.oauth.resource})${peeked}`);
+      },
+    },
+    wrongResourceServer,
+  ),
   authClientCheck(
     {
       id: 'auth.client-issuer',

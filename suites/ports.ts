@@ -238,6 +238,8 @@ export interface BrowserVisit {
 /** How the scripted authorization side misbehaves, on purpose. */
 export interface OAuthOptions {
   wrongIssuer?: boolean;
+  /** The Protected Resource Metadata names another resource than the endpoint it is fetched for (RFC 9728 §3.3). */
+  wrongResource?: boolean;
   /**
    * The authorization response's `iss` (RFC 9207): the issuer (default), another issuer, the issuer
    * with a trailing slash (equal only after normalization), or none.
@@ -247,6 +249,18 @@ export interface OAuthOptions {
   issAdvertised?: boolean;
   /** tools/call needs a scope the first challenge did not name: 403 insufficient_scope until the client steps up. */
   stepUp?: boolean;
+  /**
+   * The 401 challenge names no resource_metadata (the client constructs the well-known URI), and the
+   * authorization server's issuer has a path, its metadata served only by OpenID Connect discovery
+   * with path insertion (the second URI clients must try).
+   */
+  wellKnown?: boolean;
+  /**
+   * Where a client finds the scope to ask for: the 401 challenge (default); only the Protected
+   * Resource Metadata's scopes_supported (the challenge names none); or nowhere (neither, nor the
+   * authorization server's metadata).
+   */
+  scopeFrom?: 'challenge' | 'metadata' | 'none';
 }
 
 /** The scripted authorization server, as the checks read it afterwards. */
@@ -257,8 +271,12 @@ export interface OAuthLog {
   resourceMetadataUrl: string;
   /** The authorization server's metadata URL (its issuer is the endpoint's origin). */
   serverMetadataUrl: string;
-  /** The scope the challenge names. */
-  scope: string;
+  /** The scope the challenge names (undefined: it names none). */
+  scope?: string;
+  /** The `resource` the Protected Resource Metadata names when the scenario makes it another than `resource`. */
+  prmResource?: string;
+  /** The Protected Resource Metadata's scopes_supported (undefined: it has none). */
+  scopesSupported?: string[];
   /** The issuer the authorization server metadata names (not its identifier when the scenario says so). */
   issuer: string;
   /** The identifier the Protected Resource Metadata lists for the authorization server. */

@@ -331,6 +331,17 @@ export const wrongIssuerServer = behindOAuth(
 );
 
 /**
+ * The same, but the Protected Resource Metadata names another resource than the endpoint it is
+ * fetched for (RFC 9728 §3.3): a client must not use it, so it never goes on to the authorization
+ * server it names.
+ */
+export const wrongResourceServer = behindOAuth(
+  'client-authorization-wrong-resource',
+  'the scripted server behind OAuth, its protected resource metadata naming another resource than the endpoint',
+  { misbehave: { wrongResource: true } },
+);
+
+/**
  * The same, but the authorization response's `iss` names another issuer while the metadata says
  * responses carry it (RFC 9207, required of clients by 2026-07-28): the client must not send that
  * code to the token endpoint.
@@ -383,6 +394,35 @@ export const stepUpServer = behindOAuth(
   'client-authorization-step-up',
   'the scripted server behind OAuth, its tools/call needing a scope the first 401 did not name (403 insufficient_scope)',
   { stepUp: true },
+  ['2025-11-25', '2026-07-28'],
+);
+
+/**
+ * The same, but nothing points the way: the 401 challenge names no resource_metadata (the client
+ * constructs the well-known URIs, path-inserted first), and the authorization server's issuer has a
+ * path and serves its metadata only through OpenID Connect discovery with path insertion, the second
+ * of the three URIs clients must try in order.
+ */
+export const wellKnownServer = behindOAuth(
+  'client-authorization-well-known',
+  'the scripted server behind OAuth, its challenge naming no resource_metadata and its authorization server (an issuer with a path) found only through OpenID Connect discovery',
+  { wellKnown: true },
+  ['2025-11-25', '2026-07-28'],
+);
+
+/** The same, but the 401 challenge names no scope: the Protected Resource Metadata's scopes_supported (two scopes) is where a client finds what to ask for. */
+export const scopeFromMetadataServer = behindOAuth(
+  'client-authorization-scope-from-metadata',
+  'the scripted server behind OAuth, its challenge naming no scope and its resource metadata listing two scopes_supported',
+  { scopeFrom: 'metadata' },
+  ['2025-11-25', '2026-07-28'],
+);
+
+/** The same, but no challenge or document names any scope: a client leaves scope out of its authorization request. */
+export const scopeFromNowhereServer = behindOAuth(
+  'client-authorization-no-scope',
+  'the scripted server behind OAuth, with no scope in its challenge, its resource metadata or its authorization server metadata',
+  { scopeFrom: 'none' },
   ['2025-11-25', '2026-07-28'],
 );
 

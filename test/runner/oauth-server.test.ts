@@ -91,4 +91,45 @@ describe('the scripted authorization side of the HTTP listener', () => {
     expect(await authorizeIss()).toEqual({ iss: null, advertised: undefined });
     expect(log.responseIss).toBeUndefined();
   });
+
+  it('wellKnown: a challenge without resource_metadata, and an issuer with a path whose metadata only OpenID Connect discovery serves', async () => {
+    const l = await listener();
+    const log = l.requireAuthorization({ wellKnown: true });
+    const origin = new URL(l.url).origin;
+    const challenge = (await post(l.url)).headers.get('www-authenticate') ?? '';
+    expect(challenge).toMatch(/^Bearer /);
+    expect(challenge).not.toContain('resource_metadata');
+    const prm = await json(fetch(`${origin}/.well-known/oauth-protected-resource/mcp/test`));
+    expect(prm.authorization_servers).toEqual([`${origin}/tenant`]);
+    expect((await fetch(`${origin}/.well-known/oauth-authorization-server/tenant`)).status).toBe(404);
+    expect((await fetch(`${origin}/tenant/.well-known/openid-configuration`)).status).toBe(404);
+    const meta = await json(fetch(`${origin}/.well-known/openid-configuration/tenant`));
+    expect(meta.issuer).toBe(`${origin}/tenant`);
+    expect(log.serverMetadataUrl).toBe(`${origin}/.well-known/openid-configuration/tenant`);
+    expect(log.requests.map((r) => `${r.path} ${r.status}`)).toEqual(['/.well-known/oauth-protected-resource/mcp/test 200', '/.well-known/oauth-authorization-server/tenant 404', '/tenant/.well-known/openid-configuration 404', '/.well-known/openid-configuration/tenant 200']);
+  });
+
+  it('scopeFrom: a challenge without scope, the scopes in the resource metadata only, or in no document at all', async () => {
+    for (const [scopeFrom, prmScopes, asScopes] of [['metadata', ['mcp:tools', 'mcp:read'], ['mcp:tools', 'mcp:read']], ['none', undefined, undefined]] as const) {
+      const l = await listener();
+      const log = l.requireAuthorization({ scopeFrom });
+      const origin = new URL(l.url).origin;
+      const challenge = (await post(l.url)).headers.get('www-authenticate') ?? '';
+      expect(challenge).toBe(`Bearer resource_metadata="${log.resourceMetadataUrl}"`);
+      expect((await json(fetch(log.resourceMetadataUrl))).scopes_supported).toEqual(prmScopes);
+      expect((await json(fetch(`${origin}/.well-known/oauth-authorization-server`))).scopes_supported).toEqual(asScopes);
+      expect(log.scope).toBeUndefined();
+      expect(log.scopesSupported).toEqual(prmScopes);
+    }
+  });
+
+  it('wrongResource: the resource metadata names another resource than the endpoint, and a new configuration restores it', async () => {
+    const l = await listener();
+    const log = l.requireAuthorization({ wrongResource: true });
+    expect((await json(fetch(log.resourceMetadataUrl))).resource).toBe(`${new URL(l.url).origin}/mcp/another-server`);
+    expect(log.prmResource).toBe(`${new URL(l.url).origin}/mcp/another-server`);
+    l.requireAuthorization({});
+    expect((await json(fetch(log.resourceMetadataUrl))).resource).toBe(l.url);
+    expect(log.prmResource).toBeUndefined();
+  });
 });

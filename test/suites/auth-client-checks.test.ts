@@ -153,6 +153,52 @@ describe('auth.client-* judgements', () => {
     expect(judge('auth.client-iss-optional', afterBaseline(silent, run.slice(0, 4), run.slice(0, 4))).outcome).toBe('untestable');
   });
 
+  it('auth.client-prm-well-known and auth.client-as-well-known: the well-known URIs, in their order', () => {
+    const o = good();
+    const TENANT = `${ORIGIN}/tenant`;
+    seq = 0;
+    const wk = (reqs: OAuthRequest[]): AuthClientObs => ({ ...o, oauth: { ...o.oauth, identifier: TENANT, issuer: TENANT, serverMetadataUrl: `${ORIGIN}/.well-known/openid-configuration/tenant`, requests: reqs } });
+    const ROOT = '/.well-known/oauth-protected-resource';
+    const OAUTH = '/.well-known/oauth-authorization-server/tenant';
+    const OIDC = '/.well-known/openid-configuration/tenant';
+    const APPENDED = '/tenant/.well-known/openid-configuration';
+    const right = [req('GET', PRM), req('GET', OAUTH, { status: 404 }), req('GET', OIDC), req('POST', '/register', { status: 201 })];
+    expect(judge('auth.client-prm-well-known', wk(right))).toMatchObject({ outcome: 'holds' });
+    expect(judge('auth.client-as-well-known', wk(right))).toMatchObject({ outcome: 'holds', message: expect.stringContaining(`then read ${OIDC}`) });
+    expect(judge('auth.client-prm-well-known', wk([req('GET', ROOT, { status: 404 }), ...right]))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('before the one with the endpoint\'s path inserted') });
+    expect(judge('auth.client-prm-well-known', wk([req('GET', '/.well-known/oauth-authorization-server', { status: 404 })]))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('requested neither well-known URI') });
+    // OAuth metadata only: never OpenID Connect; OpenID Connect first; path appended before inserted.
+    expect(judge('auth.client-as-well-known', wk([req('GET', PRM), req('GET', OAUTH, { status: 404 })]))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('never requested it') });
+    expect(judge('auth.client-as-well-known', wk([req('GET', PRM), req('GET', OIDC)]))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('without first trying') });
+    expect(judge('auth.client-as-well-known', wk([req('GET', PRM), req('GET', OAUTH, { status: 404 }), req('GET', APPENDED, { status: 404 }), req('GET', OIDC)]))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('(path appended) before') });
+    expect(judge('auth.client-as-well-known', wk([req('GET', ROOT, { status: 404 })]))).toMatchObject({ outcome: 'untestable' });
+  });
+
+  it('auth.client-scope-supported and auth.client-scope-omitted: without a challenged scope, all of scopes_supported, or none at all', () => {
+    const o = good();
+    const withScope = (scope: string | undefined, scopesSupported?: string[]): AuthClientObs => {
+      const requests = o.oauth.requests.map((r) => (r.path === '/authorize' ? { ...r, query: Object.fromEntries(Object.entries({ ...r.query, scope }).filter(([, v]) => v !== undefined)) as Record<string, string> } : r));
+      return { ...o, oauth: { ...o.oauth, scope: undefined, scopesSupported, requests } };
+    };
+    expect(judge('auth.client-scope-supported', withScope('mcp:tools mcp:read', ['mcp:tools', 'mcp:read'])).outcome).toBe('holds');
+    expect(judge('auth.client-scope-supported', withScope('mcp:tools', ['mcp:tools', 'mcp:read']))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('(without mcp:read)') });
+    expect(judge('auth.client-scope-supported', withScope(undefined, ['mcp:tools', 'mcp:read']))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('asks for no scope') });
+    expect(judge('auth.client-scope-omitted', withScope(undefined)).outcome).toBe('holds');
+    expect(judge('auth.client-scope-omitted', withScope('mcp'))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('asks for scope "mcp"') });
+    expect(judge('auth.client-scope', withScope('x'))).toMatchObject({ outcome: 'untestable', message: 'the challenge named no scope' });
+  });
+
+  it('auth.client-prm-resource: going on to the authorization server after metadata about another resource fails; stopping holds, unless the baseline stopped too', () => {
+    const o = good();
+    const other = { ...o, oauth: { ...o.oauth, prmResource: `${ORIGIN}/mcp/another-server` } };
+    const run = o.oauth.requests;
+    expect(judge('auth.client-prm-resource', afterBaseline(other, run))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('it lists: POST /register, GET /authorize') });
+    expect(judge('auth.client-prm-resource', afterBaseline(other, run.slice(0, 1))).outcome).toBe('holds');
+    expect(judge('auth.client-prm-resource', afterBaseline(other, run.slice(0, 2)))).toMatchObject({ outcome: 'holds', message: expect.stringContaining('after reading its authorization server\'s metadata') });
+    expect(judge('auth.client-prm-resource', afterBaseline(other, run.slice(0, 1), run.slice(0, 2))).outcome).toBe('untestable');
+    expect(judge('auth.client-prm-resource', afterBaseline(other, [run[1]])).outcome).toBe('untestable');
+  });
+
   it('auth.client-step-up: authorizing again for the union and retrying holds; a refresh only, a narrower scope, or no retry warns', () => {
     const o = good();
     const stepUp = (extra: OAuthRequest[], after: Received[] = []): AuthClientObs => ({
