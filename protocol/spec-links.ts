@@ -28,5 +28,6 @@ export const SPEC = {
   cancellation25: `${BASE}/2025-11-25/basic/utilities/cancellation`,
   authorization26: `${BASE}/2026-07-28/basic/authorization`,
   authorizationDiscovery26: `${BASE}/2026-07-28/basic/authorization/authorization-server-discovery`,
+  authorizationRegistration26: `${BASE}/2026-07-28/basic/authorization/client-registration`,
   authorizationSecurity26: `${BASE}/2026-07-28/basic/authorization/security-considerations`,
 };

@@ -25,6 +25,8 @@ export const BROWSER_REPORT_PATH = '/.mcpspec/browser';
 const SERVER_METADATA = '/.well-known/oauth-authorization-server';
 /** The path of the authorization server's issuer in the well-known scenario (an issuer with a path). */
 export const ISSUER_PATH = '/tenant';
+/** The path of the second authorization server (issuer and endpoints), where the resource moves in the migration scenario. */
+export const SECOND_SERVER = '/as2';
 
 const token = (prefix: string) => `${prefix}-${randomBytes(12).toString('hex')}`;
 
@@ -45,6 +47,11 @@ export class OAuthServer {
   private readonly scopeFrom: 'challenge' | 'metadata' | 'none';
   /** Well-known scenario: the challenge names no resource_metadata; the issuer has a path and only OpenID Connect discovery serves its metadata. */
   private readonly wellKnown: boolean;
+  /** The first authorization server's identifier and metadata URL (the second's are fixed under SECOND_SERVER). */
+  private readonly firstIdentifier: string;
+  private readonly firstMetadataUrl: string;
+  /** The issuer the first authorization server's metadata names (another one in the wrong-issuer scenario). */
+  private firstIssuer = '';
 
   constructor(
     endpoint: string,
@@ -59,10 +66,12 @@ export class OAuthServer {
     // RFC 8414 §3 / OpenID Connect Discovery: for an issuer with a path, clients try the OAuth
     // path-inserted URI, then OpenID Connect's path-inserted one (served here), then its path-appended one.
     const identifier = this.wellKnown ? `${url.origin}${ISSUER_PATH}` : url.origin;
+    this.firstIdentifier = identifier;
+    this.firstMetadataUrl = this.wellKnown ? `${url.origin}/.well-known/openid-configuration${ISSUER_PATH}` : `${url.origin}${SERVER_METADATA}`;
     this.log = {
       resource: endpoint,
       resourceMetadataUrl: `${url.origin}${PROTECTED_RESOURCE}${url.pathname}`,
-      serverMetadataUrl: this.wellKnown ? `${url.origin}/.well-known/openid-configuration${ISSUER_PATH}` : `${url.origin}${SERVER_METADATA}`,
+      serverMetadataUrl: this.firstMetadataUrl,
       ...(this.scopeFrom === 'challenge' ? { scope: CHALLENGE_SCOPE } : {}),
       ...(this.scopeFrom === 'none' ? {} : { scopesSupported: this.scopeFrom === 'metadata' ? [CHALLENGE_SCOPE, READ_SCOPE] : [CHALLENGE_SCOPE] }),
       identifier,
@@ -72,6 +81,7 @@ export class OAuthServer {
       requests: [],
       tokens: [],
       browser: [],
+      registrations: [],
       ...(opts.stepUp ? { stepUpScope: STEP_UP_SCOPE } : {}),
     };
     this.configure(opts);
@@ -84,7 +94,12 @@ export class OAuthServer {
    */
   configure(opts: OAuthOptions): void {
     // RFC 8414 §3.3: a client must not use a document whose issuer is not the identifier it asked for.
-    this.log.issuer = opts.wrongIssuer ? `${this.origin}/another-issuer` : this.log.identifier;
+    this.firstIssuer = opts.wrongIssuer ? `${this.origin}/another-issuer` : this.firstIdentifier;
+    // Authorization server binding (2026-07-28): the resource may move to a second authorization server.
+    const second = `${this.origin}${SECOND_SERVER}`;
+    this.log.identifier = opts.migrated ? second : this.firstIdentifier;
+    this.log.serverMetadataUrl = opts.migrated ? `${this.origin}${SERVER_METADATA}${SECOND_SERVER}` : this.firstMetadataUrl;
+    this.log.issuer = opts.migrated ? second : this.firstIssuer;
     // RFC 9728 §3.3: a client must not use resource metadata naming another resource than it asked for.
     if (opts.wrongResource) this.log.prmResource = `${this.origin}/mcp/another-server`;
     else delete this.log.prmResource;
@@ -148,15 +163,20 @@ export class OAuthServer {
       res.writeHead(204).end();
       return true;
     }
+    // The second authorization server's endpoints are the first's under SECOND_SERVER.
+    const server = path.startsWith(`${SECOND_SERVER}/`) ? SECOND_SERVER : '';
+    const local = path.slice(server.length);
     const ours =
-      (method === 'GET' && (path === '/authorize' || path.startsWith('/.well-known/') || path.endsWith('/.well-known/openid-configuration'))) ||
-      (method === 'POST' && (path === '/register' || path === '/token'));
+      (method === 'GET' && (local === '/authorize' || path.startsWith('/.well-known/') || path.endsWith('/.well-known/openid-configuration'))) ||
+      (method === 'POST' && (local === '/register' || local === '/token'));
     if (!ours) return false;
     const text = method === 'POST' ? ((await readBody()) ?? '') : '';
     const body = method === 'POST' ? parseBody(text, headers['content-type'] ?? '') : undefined;
     const seq = this.recorder.record({ dir: 'in', channel: 'http', raw: text || url.search, http: { method, headers: redactHeaders(headers), url: path } }).seq;
     const entry: OAuthRequest = { method, path, query: Object.fromEntries(url.searchParams), status: 0, at: Date.now(), seq };
     if (body) entry.body = body;
+    const clientId = presentedClientId(url, body, headers);
+    if (clientId !== undefined) entry.clientId = clientId;
     this.log.requests.push(entry);
     const answer = (status: number, payload: unknown, extra: Record<string, string> = {}) => {
       entry.status = status;
@@ -167,12 +187,14 @@ export class OAuthServer {
 
     if (method === 'GET' && path === new URL(this.log.resourceMetadataUrl).pathname) {
       answer(200, { resource: this.log.prmResource ?? this.log.resource, authorization_servers: [this.log.identifier], ...(this.log.scopesSupported ? { scopes_supported: this.log.scopesSupported } : {}), bearer_methods_supported: ['header'] });
-    } else if (method === 'GET' && path === new URL(this.log.serverMetadataUrl).pathname) {
+    } else if (method === 'GET' && (path === new URL(this.firstMetadataUrl).pathname || path === `${SERVER_METADATA}${SECOND_SERVER}`)) {
+      const second = path === `${SERVER_METADATA}${SECOND_SERVER}`;
+      const base = `${this.origin}${second ? SECOND_SERVER : ''}`;
       answer(200, {
-        issuer: this.log.issuer,
-        authorization_endpoint: `${this.origin}/authorize`,
-        token_endpoint: `${this.origin}/token`,
-        registration_endpoint: `${this.origin}/register`,
+        issuer: second ? base : this.firstIssuer,
+        authorization_endpoint: `${base}/authorize`,
+        token_endpoint: `${base}/token`,
+        registration_endpoint: `${base}/register`,
         response_types_supported: ['code'],
         grant_types_supported: ['authorization_code', 'refresh_token'],
         code_challenge_methods_supported: ['S256'],
@@ -181,11 +203,13 @@ export class OAuthServer {
         ...(this.scopeFrom === 'none' ? {} : { scopes_supported: this.log.scopesSupported }),
         ...(this.log.issAdvertised ? { authorization_response_iss_parameter_supported: true } : {}),
       });
-    } else if (method === 'POST' && path === '/register') {
+    } else if (method === 'POST' && local === '/register') {
       const meta = isObj(body) ? body : {};
       const confidential = meta.token_endpoint_auth_method !== undefined && meta.token_endpoint_auth_method !== 'none';
-      answer(201, { ...meta, client_id: token('mcpspec-client'), client_id_issued_at: Math.floor(Date.now() / 1000), ...(confidential ? { client_secret: token('mcpspec-secret'), client_secret_expires_at: 0 } : {}) });
-    } else if (method === 'GET' && path === '/authorize') {
+      const clientId = token('mcpspec-client');
+      this.log.registrations.push({ clientId, server: server ? `${this.origin}${server}` : this.firstIdentifier, seq });
+      answer(201, { ...meta, client_id: clientId, client_id_issued_at: Math.floor(Date.now() / 1000), ...(confidential ? { client_secret: token('mcpspec-secret'), client_secret_expires_at: 0 } : {}) });
+    } else if (method === 'GET' && local === '/authorize') {
       const redirect = url.searchParams.get('redirect_uri');
       let target: URL | undefined;
       try {
@@ -202,10 +226,12 @@ export class OAuthServer {
       target.searchParams.set('code', code);
       const state = url.searchParams.get('state');
       if (state !== null) target.searchParams.set('state', state);
-      if (this.log.responseIss !== undefined) target.searchParams.set('iss', this.log.responseIss);
+      // The second server's responses name it (the iss scenarios concern the first).
+      const iss = server ? `${this.origin}${server}` : this.log.responseIss;
+      if (iss !== undefined) target.searchParams.set('iss', iss);
       entry.code = code;
       answer(302, '', { Location: target.href });
-    } else if (method === 'POST' && path === '/token') {
+    } else if (method === 'POST' && local === '/token') {
       const grant = body?.grant_type;
       const presented = grant === 'authorization_code' ? body?.code : grant === 'refresh_token' ? body?.refresh_token : undefined;
       const grants = grant === 'authorization_code' ? this.codes : this.refreshTokens;
@@ -225,6 +251,21 @@ export class OAuthServer {
       answer(404, { error: 'not_found' });
     }
     return true;
+  }
+}
+
+/** The client_id a request presents: in the query (authorize), the form, or HTTP Basic (a confidential client at the token endpoint). */
+function presentedClientId(url: URL, body: Record<string, unknown> | undefined, headers: Record<string, string>): string | undefined {
+  const inQuery = url.searchParams.get('client_id');
+  if (inQuery !== null) return inQuery;
+  if (typeof body?.client_id === 'string') return body.client_id;
+  const basic = /^Basic\s+(\S+)$/i.exec(headers.authorization ?? '')?.[1];
+  if (basic === undefined) return undefined;
+  const user = Buffer.from(basic, 'base64').toString('utf8').split(':')[0];
+  try {
+    return decodeURIComponent(user);
+  } catch {
+    return user;
   }
 }
 

@@ -15,7 +15,7 @@ import type { Evidence } from '../results/verdict.js';
 import { describeExit } from './client-exit.js';
 import { check, holds, skip, untestable, violated, type Check, type CheckDefinition, type Judgement } from './check.js';
 import type { OAuthRequest, PlainHttpResponse, Received } from './ports.js';
-import { absentIssServer, authorizationServer, wrongResourceServer, noIssServer, scopeFromMetadataServer, scopeFromNowhereServer, wellKnownServer, stepUpServer, trailingSlashIssServer, unadvertisedIssServer, wrongIssServer, wrongIssuerServer, type AuthClientObs } from './scenarios/client.js';
+import { absentIssServer, authorizationServer, movedServer, wrongResourceServer, noIssServer, scopeFromMetadataServer, scopeFromNowhereServer, wellKnownServer, stepUpServer, trailingSlashIssServer, unadvertisedIssServer, wrongIssServer, wrongIssuerServer, type AuthClientObs } from './scenarios/client.js';
 import { authorizationScenario, type AuthObs, type FetchedDocument, type ResourceMetadataFetch } from './scenarios/authorization.js';
 import { isLoopbackHost } from '../protocol/loopback.js';
 
@@ -590,6 +590,32 @@ export const authClientChecks = [
       },
     },
     wrongResourceServer,
+  ),
+  authClientCheck(
+    {
+      id: 'auth.client-as-binding',
+      title: 'when the resource metadata names a new authorization server, the client registers there anew and presents no client_id the previous one issued',
+      requirements: ['AZ-22'],
+      level: 'MUST',
+      versions: ['2026-07-28'],
+      spec: SPEC.authorizationRegistration26,
+      judge(o) {
+        const [baseline, reqs] = split(o);
+        const first = o.oauth.registrations.filter((r) => r.server !== o.oauth.identifier);
+        if (!baseline.some((r) => r.method === 'POST' && r.path.endsWith('/register')) || first.length === 0) return untestable('the client did not register at the first authorization server (no dynamic registration): it has no registered credentials to reuse');
+        const newServer = new URL(o.oauth.identifier).pathname;
+        const atNew = reqs.filter((r) => r.path.startsWith(`${newServer}/`));
+        const stale = new Set(first.map((r) => r.clientId));
+        const reused = atNew.filter((r) => r.clientId !== undefined && stale.has(r.clientId));
+        const ev = reused.slice(0, 3).map((r) => oauthEvidence(`client_id ${r.clientId} from the previous authorization server`, r));
+        if (reused.length) return violated(`the client presented client_id ${reused[0].clientId}, registered at ${first[0].server}, to the new authorization server ${o.oauth.identifier}: ${reused.slice(0, 3).map((r) => `${r.method} ${r.path}`).join(', ')}`, ev);
+        const steps = atNew.filter((r) => isFlowStep({ ...r, path: r.path.slice(newServer.length) }));
+        if (steps.length === 0) return untestable(`the client did not go on to the new authorization server ${o.oauth.identifier}`);
+        const registered = steps.some((r) => r.method === 'POST' && r.path === `${newServer}/register`);
+        return holds(`${registered ? 'registered anew at' : 'used a client_id of its own (not one the previous server issued) at'} ${o.oauth.identifier}: ${steps.slice(0, 3).map((r) => `${r.method} ${r.path}`).join(', ')}`, steps.slice(0, 3).map((r) => oauthEvidence('at the new authorization server', r)));
+      },
+    },
+    movedServer,
   ),
   authClientCheck(
     {

@@ -216,6 +216,8 @@ export interface OAuthRequest {
   status: number;
   /** `GET /authorize`: the authorization code the redirect carried. */
   code?: string;
+  /** The client_id it presents (authorize query, token form, or HTTP Basic). */
+  clientId?: string;
   /** Recording sequence number of the answer (what came after it could use what it gave). */
   answerSeq?: number;
   at: number;
@@ -240,6 +242,11 @@ export interface OAuthOptions {
   wrongIssuer?: boolean;
   /** The Protected Resource Metadata names another resource than the endpoint it is fetched for (RFC 9728 §3.3). */
   wrongResource?: boolean;
+  /**
+   * The Protected Resource Metadata names a second authorization server (its issuer and endpoints
+   * under /as2 on the same origin) instead of the first: the resource has moved.
+   */
+  migrated?: boolean;
   /**
    * The authorization response's `iss` (RFC 9207): the issuer (default), another issuer, the issuer
    * with a trailing slash (equal only after normalization), or none.
@@ -290,6 +297,8 @@ export interface OAuthLog {
   requests: OAuthRequest[];
   /** The access tokens issued, in order. */
   tokens: string[];
+  /** Dynamic client registrations: the client_id issued and the authorization server (identifier) that issued it. */
+  registrations: { clientId: string; server: string; seq: number }[];
   /** Reports of mcpspec's headless browser (clients that authorize by opening a browser), with their recording sequence numbers. */
   browser: (BrowserVisit & { seq: number })[];
 }

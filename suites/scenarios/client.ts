@@ -285,8 +285,8 @@ export interface AuthClientObs extends ClientObs {
  * (the baseline: how far it goes when nothing is wrong), then again, from a fresh HOME, with the
  * issuer misbehaving, so a client that stops early anyway is not taken for one that refused.
  */
-function behindOAuth(id: string, title: string, opts: OAuthOptions & { misbehave?: OAuthOptions } = {}, versions: SpecVersion[] = ALL_VERSIONS) {
-  const { misbehave, ...first } = opts;
+function behindOAuth(id: string, title: string, opts: OAuthOptions & { misbehave?: OAuthOptions; keepState?: boolean } = {}, versions: SpecVersion[] = ALL_VERSIONS) {
+  const { misbehave, keepState, ...first } = opts;
   return clientScenario<AuthClientObs>({
     id,
     title,
@@ -301,7 +301,7 @@ function behindOAuth(id: string, title: string, opts: OAuthOptions & { misbehave
       const baseline = oauth.requests.length;
       // The judged run starts as the baseline did: no tokens or registration kept from it (a client
       // that stored them would otherwise take a different path, e.g. a refresh, and not be comparable).
-      ctx.server.freshClientState?.();
+      if (!keepState) ctx.server.freshClientState?.();
       ctx.server.requireAuthorization!(misbehave);
       return { ...(await observe(ctx, log)), oauth, baseline };
     },
@@ -339,6 +339,19 @@ export const wrongResourceServer = behindOAuth(
   'client-authorization-wrong-resource',
   'the scripted server behind OAuth, its protected resource metadata naming another resource than the endpoint',
   { misbehave: { wrongResource: true } },
+);
+
+/**
+ * The same, but between the two client runs the resource moves to a second authorization server: the
+ * resource metadata names it instead. The client keeps what it stored in the first run (its HOME),
+ * as it would on a user's machine; credentials registered at the first server must not be used at
+ * the second (2026-07-28, authorization server binding).
+ */
+export const movedServer = behindOAuth(
+  'client-authorization-moved',
+  'the scripted server behind OAuth, its resource metadata naming a second authorization server on the client\'s second run',
+  { misbehave: { migrated: true }, keepState: true },
+  MODERN,
 );
 
 /**

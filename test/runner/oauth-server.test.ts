@@ -132,4 +132,23 @@ describe('the scripted authorization side of the HTTP listener', () => {
     expect((await json(fetch(log.resourceMetadataUrl))).resource).toBe(l.url);
     expect(log.prmResource).toBeUndefined();
   });
+
+  it('migrated: the resource metadata names a second authorization server with its own endpoints; registrations say which server issued each client_id', async () => {
+    const l = await listener();
+    const log = l.requireAuthorization();
+    const origin = new URL(l.url).origin;
+    const register = async (url: string) => (await json(fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"redirect_uris":["http://127.0.0.1:1/cb"]}' }))).client_id as string;
+    const first = await register((await json(fetch(log.serverMetadataUrl))).registration_endpoint);
+    l.requireAuthorization({ migrated: true });
+    expect((await json(fetch(log.resourceMetadataUrl))).authorization_servers).toEqual([`${origin}/as2`]);
+    const meta = await json(fetch(log.serverMetadataUrl));
+    expect(meta).toMatchObject({ issuer: `${origin}/as2`, authorization_endpoint: `${origin}/as2/authorize`, registration_endpoint: `${origin}/as2/register` });
+    const second = await register(meta.registration_endpoint);
+    expect(log.registrations.map((r) => [r.clientId, r.server])).toEqual([[first, origin], [second, `${origin}/as2`]]);
+    // The first server still answers, and what each request presents as client_id is logged.
+    expect((await json(fetch(`${origin}/.well-known/oauth-authorization-server`))).issuer).toBe(origin);
+    await fetch(`${origin}/as2/authorize?client_id=${first}&redirect_uri=${encodeURIComponent('http://127.0.0.1:1/cb')}`, { redirect: 'manual' });
+    await fetch(`${origin}/as2/token`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded', Authorization: `Basic ${Buffer.from(`${second}:secret`).toString('base64')}` }, body: 'grant_type=authorization_code&code=x' });
+    expect(log.requests.slice(-2).map((r) => [r.path, r.clientId])).toEqual([['/as2/authorize', first], ['/as2/token', second]]);
+  });
 });

@@ -199,6 +199,25 @@ describe('auth.client-* judgements', () => {
     expect(judge('auth.client-prm-resource', afterBaseline(other, [run[1]])).outcome).toBe('untestable');
   });
 
+  it('auth.client-as-binding: the old client_id at the new authorization server fails; registering there anew holds', () => {
+    const o = good();
+    const AS2 = `${ORIGIN}/as2`;
+    const moved = (judged: OAuthRequest[], registrations = [{ clientId: 'client-1', server: ORIGIN, seq: 3 }]): AuthClientObs => ({
+      ...o,
+      oauth: { ...o.oauth, identifier: AS2, issuer: AS2, requests: [...o.oauth.requests, ...judged], registrations },
+      baseline: o.oauth.requests.length,
+    });
+    seq = 10;
+    const fresh = [req('GET', PRM), req('GET', `${AS_META}/as2`), req('POST', '/as2/register', { status: 201 }), req('GET', '/as2/authorize', { clientId: 'client-2' }), req('POST', '/as2/token', { clientId: 'client-2' })];
+    expect(judge('auth.client-as-binding', moved(fresh, [{ clientId: 'client-1', server: ORIGIN, seq: 3 }, { clientId: 'client-2', server: AS2, seq: 13 }]))).toMatchObject({ outcome: 'holds', message: expect.stringContaining('registered anew') });
+    seq = 10;
+    const reused = [req('GET', PRM), req('GET', `${AS_META}/as2`), req('GET', '/as2/authorize', { clientId: 'client-1' }), req('POST', '/as2/token', { body: { client_id: 'client-1' }, clientId: 'client-1' })];
+    expect(judge('auth.client-as-binding', moved(reused))).toMatchObject({ outcome: 'violated', message: expect.stringContaining(`client_id client-1, registered at ${ORIGIN}, to the new authorization server ${AS2}`) });
+    seq = 10;
+    expect(judge('auth.client-as-binding', moved([req('GET', PRM)]))).toMatchObject({ outcome: 'untestable', message: expect.stringContaining('did not go on') });
+    expect(judge('auth.client-as-binding', moved(fresh, []))).toMatchObject({ outcome: 'untestable', message: expect.stringContaining('did not register') });
+  });
+
   it('auth.client-step-up: authorizing again for the union and retrying holds; a refresh only, a narrower scope, or no retry warns', () => {
     const o = good();
     const stepUp = (extra: OAuthRequest[], after: Received[] = []): AuthClientObs => ({
