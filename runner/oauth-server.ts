@@ -47,6 +47,8 @@ export class OAuthServer {
   private readonly scopeFrom: 'challenge' | 'metadata' | 'none';
   /** Well-known scenario: the challenge names no resource_metadata; the issuer has a path and only OpenID Connect discovery serves its metadata. */
   private readonly wellKnown: boolean;
+  /** Confidential scenario: registrations are for client_secret_basic, the only token endpoint method the metadata lists. */
+  private readonly confidential: boolean;
   /** The first authorization server's identifier and metadata URL (the second's are fixed under SECOND_SERVER). */
   private readonly firstIdentifier: string;
   private readonly firstMetadataUrl: string;
@@ -63,6 +65,7 @@ export class OAuthServer {
     this.stepUp = opts.stepUp === true;
     this.wellKnown = opts.wellKnown === true;
     this.scopeFrom = opts.scopeFrom ?? 'challenge';
+    this.confidential = opts.confidential === true;
     // RFC 8414 §3 / OpenID Connect Discovery: for an issuer with a path, clients try the OAuth
     // path-inserted URI, then OpenID Connect's path-inserted one (served here), then its path-appended one.
     const identifier = this.wellKnown ? `${url.origin}${ISSUER_PATH}` : url.origin;
@@ -177,6 +180,8 @@ export class OAuthServer {
     if (body) entry.body = body;
     const clientId = presentedClientId(url, body, headers);
     if (clientId !== undefined) entry.clientId = clientId;
+    const basic = basicCredentials(headers);
+    if (basic) entry.basic = basic;
     this.log.requests.push(entry);
     const answer = (status: number, payload: unknown, extra: Record<string, string> = {}) => {
       entry.status = status;
@@ -198,17 +203,21 @@ export class OAuthServer {
         response_types_supported: ['code'],
         grant_types_supported: ['authorization_code', 'refresh_token'],
         code_challenge_methods_supported: ['S256'],
-        token_endpoint_auth_methods_supported: ['none', 'client_secret_post', 'client_secret_basic'],
+        token_endpoint_auth_methods_supported: this.confidential ? ['client_secret_basic'] : ['none', 'client_secret_post', 'client_secret_basic'],
         // Scope-from-nowhere scenario: no document names a scope, so a client has none to ask for.
         ...(this.scopeFrom === 'none' ? {} : { scopes_supported: this.log.scopesSupported }),
         ...(this.log.issAdvertised ? { authorization_response_iss_parameter_supported: true } : {}),
       });
     } else if (method === 'POST' && local === '/register') {
       const meta = isObj(body) ? body : {};
-      const confidential = meta.token_endpoint_auth_method !== undefined && meta.token_endpoint_auth_method !== 'none';
+      // Confidential scenario: every client is registered for client_secret_basic, whatever it asked
+      // for (RFC 7591 §3.2.1 lets the server replace requested metadata; the response says what holds).
+      const method = this.confidential ? 'client_secret_basic' : meta.token_endpoint_auth_method;
+      const confidential = method !== undefined && method !== 'none';
       const clientId = token('mcpspec-client');
-      this.log.registrations.push({ clientId, server: server ? `${this.origin}${server}` : this.firstIdentifier, seq });
-      answer(201, { ...meta, client_id: clientId, client_id_issued_at: Math.floor(Date.now() / 1000), ...(confidential ? { client_secret: token('mcpspec-secret'), client_secret_expires_at: 0 } : {}) });
+      const secret = confidential ? token('mcpspec-secret') : undefined;
+      this.log.registrations.push({ clientId, server: server ? `${this.origin}${server}` : this.firstIdentifier, seq, ...(secret ? { secret, method: String(method) } : {}) });
+      answer(201, { ...meta, ...(method !== undefined ? { token_endpoint_auth_method: method } : {}), client_id: clientId, client_id_issued_at: Math.floor(Date.now() / 1000), ...(secret ? { client_secret: secret, client_secret_expires_at: 0 } : {}) });
     } else if (method === 'GET' && local === '/authorize') {
       const redirect = url.searchParams.get('redirect_uri');
       let target: URL | undefined;
@@ -259,14 +268,23 @@ function presentedClientId(url: URL, body: Record<string, unknown> | undefined, 
   const inQuery = url.searchParams.get('client_id');
   if (inQuery !== null) return inQuery;
   if (typeof body?.client_id === 'string') return body.client_id;
+  return basicCredentials(headers)?.id;
+}
+
+/** HTTP Basic client credentials (RFC 6749 §2.3.1: each part form-urlencoded before base64). */
+function basicCredentials(headers: Record<string, string>): { id: string; secret: string } | undefined {
   const basic = /^Basic\s+(\S+)$/i.exec(headers.authorization ?? '')?.[1];
   if (basic === undefined) return undefined;
-  const user = Buffer.from(basic, 'base64').toString('utf8').split(':')[0];
-  try {
-    return decodeURIComponent(user);
-  } catch {
-    return user;
-  }
+  const text = Buffer.from(basic, 'base64').toString('utf8');
+  const colon = text.indexOf(':');
+  const decode = (x: string) => {
+    try {
+      return decodeURIComponent(x.replace(/\+/g, ' '));
+    } catch {
+      return x;
+    }
+  };
+  return colon < 0 ? { id: decode(text), secret: '' } : { id: decode(text.slice(0, colon)), secret: decode(text.slice(colon + 1)) };
 }
 
 /** A headless browser report, as far as it is well formed (it comes from mcpspec's own program, in the client's sandbox). */

@@ -15,7 +15,7 @@ import type { Evidence } from '../results/verdict.js';
 import { describeExit } from './client-exit.js';
 import { check, holds, skip, untestable, violated, type Check, type CheckDefinition, type Judgement } from './check.js';
 import type { OAuthRequest, PlainHttpResponse, Received } from './ports.js';
-import { absentIssServer, authorizationServer, movedServer, wrongResourceServer, noIssServer, scopeFromMetadataServer, scopeFromNowhereServer, wellKnownServer, stepUpServer, trailingSlashIssServer, unadvertisedIssServer, wrongIssServer, wrongIssuerServer, type AuthClientObs } from './scenarios/client.js';
+import { absentIssServer, authorizationServer, confidentialServer, movedServer, wrongResourceServer, noIssServer, scopeFromMetadataServer, scopeFromNowhereServer, wellKnownServer, stepUpServer, trailingSlashIssServer, unadvertisedIssServer, wrongIssServer, wrongIssuerServer, type AuthClientObs } from './scenarios/client.js';
 import { authorizationScenario, type AuthObs, type FetchedDocument, type ResourceMetadataFetch } from './scenarios/authorization.js';
 import { isLoopbackHost } from '../protocol/loopback.js';
 
@@ -564,6 +564,34 @@ export const authClientChecks = [
       },
     },
     scopeFromNowhereServer,
+  ),
+  authClientCheck(
+    {
+      id: 'auth.client-token-auth',
+      title: 'registered for client_secret_basic, the client authenticates its token requests with HTTP Basic and the secret it was issued',
+      requirements: ['AZ-23'],
+      level: 'MUST',
+      versions: ALL_VERSIONS,
+      spec: SPEC.authorizationRegistration26,
+      judge(o) {
+        const issued = new Map(o.oauth.registrations.filter((r) => r.secret !== undefined).map((r) => [r.clientId, r]));
+        const tokens = o.oauth.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/token') && r.clientId !== undefined && issued.has(r.clientId));
+        if (issued.size === 0) return untestable('the client did not register (no client_secret was issued to it)');
+        if (tokens.length === 0) return untestable('the client made no token request as the client it registered');
+        const bad: string[] = [];
+        for (const t of tokens) {
+          const reg = issued.get(t.clientId!)!;
+          const inForm = typeof t.body?.client_secret === 'string';
+          if (!t.basic) bad.push(`${t.body?.grant_type ?? 'a'} token request without HTTP Basic${inForm ? ' (the secret in the form: client_secret_post)' : ' (no client authentication)'}`);
+          else if (t.basic.id !== reg.clientId || t.basic.secret !== reg.secret) bad.push(`${t.body?.grant_type ?? 'a'} token request whose HTTP Basic credentials are not the client_id and secret issued${t.basic.id === reg.clientId ? ' (wrong secret, or not form-urlencoded before base64)' : ''}`);
+          else if (inForm) bad.push(`${t.body?.grant_type ?? 'a'} token request with the secret both in HTTP Basic and in the form (one method a request)`);
+        }
+        const ev = tokens.slice(0, 3).map((t) => oauthEvidence('token request', { ...t, body: { ...t.body, ...(t.body?.client_secret ? { client_secret: '(redacted)' } : {}) } }, { expected: { authentication: 'client_secret_basic' }, actual: t.basic ? 'HTTP Basic' : typeof t.body?.client_secret === 'string' ? 'client_secret in the form' : 'none' }));
+        if (bad.length) return violated(`registered for client_secret_basic: ${bad[0]}${bad.length > 1 ? ` (and ${bad.length - 1} more)` : ''}`, ev);
+        return holds(`${tokens.length} token request(s), each with HTTP Basic and the issued secret`, ev);
+      },
+    },
+    confidentialServer,
   ),
   authClientCheck(
     {

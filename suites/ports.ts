@@ -218,6 +218,8 @@ export interface OAuthRequest {
   code?: string;
   /** The client_id it presents (authorize query, token form, or HTTP Basic). */
   clientId?: string;
+  /** The HTTP Basic client credentials it carries (decoded). */
+  basic?: { id: string; secret: string };
   /** Recording sequence number of the answer (what came after it could use what it gave). */
   answerSeq?: number;
   at: number;
@@ -247,6 +249,11 @@ export interface OAuthOptions {
    * under /as2 on the same origin) instead of the first: the resource has moved.
    */
   migrated?: boolean;
+  /**
+   * Every registration is for `client_secret_basic` with a secret, whatever the client asked for,
+   * and the metadata lists only that token endpoint method.
+   */
+  confidential?: boolean;
   /**
    * The authorization response's `iss` (RFC 9207): the issuer (default), another issuer, the issuer
    * with a trailing slash (equal only after normalization), or none.
@@ -298,7 +305,7 @@ export interface OAuthLog {
   /** The access tokens issued, in order. */
   tokens: string[];
   /** Dynamic client registrations: the client_id issued and the authorization server (identifier) that issued it. */
-  registrations: { clientId: string; server: string; seq: number }[];
+  registrations: { clientId: string; server: string; seq: number; secret?: string; method?: string }[];
   /** Reports of mcpspec's headless browser (clients that authorize by opening a browser), with their recording sequence numbers. */
   browser: (BrowserVisit & { seq: number })[];
 }

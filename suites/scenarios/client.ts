@@ -439,6 +439,17 @@ export const scopeFromNowhereServer = behindOAuth(
   ['2025-11-25', '2026-07-28'],
 );
 
+/**
+ * The same, but the authorization server registers every client as a confidential one for
+ * `client_secret_basic` (with a secret), whatever it asked for, and lists only that token endpoint
+ * method: the client authenticates its token requests that way.
+ */
+export const confidentialServer = behindOAuth(
+  'client-authorization-confidential',
+  'the scripted server behind OAuth, its authorization server registering every client for client_secret_basic',
+  { confidential: true },
+);
+
 /** The plain dual-era server again, over stdio, logging to its stderr as many servers do. */
 export const stderrLogs = clientScenario<ClientObs>({
   id: 'client-stderr',

@@ -151,4 +151,17 @@ describe('the scripted authorization side of the HTTP listener', () => {
     await fetch(`${origin}/as2/token`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded', Authorization: `Basic ${Buffer.from(`${second}:secret`).toString('base64')}` }, body: 'grant_type=authorization_code&code=x' });
     expect(log.requests.slice(-2).map((r) => [r.path, r.clientId])).toEqual([['/as2/authorize', first], ['/as2/token', second]]);
   });
+
+  it('confidential: a client asking to be public is registered for client_secret_basic with a secret; HTTP Basic credentials are decoded', async () => {
+    const l = await listener();
+    const log = l.requireAuthorization({ confidential: true });
+    const meta = await json(fetch(log.serverMetadataUrl));
+    expect(meta.token_endpoint_auth_methods_supported).toEqual(['client_secret_basic']);
+    const reg = await json(fetch(meta.registration_endpoint, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"redirect_uris":["http://127.0.0.1:1/cb"],"token_endpoint_auth_method":"none"}' }));
+    expect(reg).toMatchObject({ token_endpoint_auth_method: 'client_secret_basic', client_secret: expect.any(String) });
+    expect(log.registrations[0]).toMatchObject({ clientId: reg.client_id, secret: reg.client_secret, method: 'client_secret_basic' });
+    // RFC 6749 §2.3.1: each part form-urlencoded before base64 ("a b" as "a+b").
+    await fetch(meta.token_endpoint, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded', Authorization: `Basic ${Buffer.from(`${reg.client_id}:a+b%3A`).toString('base64')}` }, body: 'grant_type=authorization_code&code=x' });
+    expect(log.requests.at(-1)).toMatchObject({ clientId: reg.client_id, basic: { id: reg.client_id, secret: 'a b:' } });
+  });
 });

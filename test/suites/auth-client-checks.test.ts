@@ -218,6 +218,21 @@ describe('auth.client-* judgements', () => {
     expect(judge('auth.client-as-binding', moved(fresh, []))).toMatchObject({ outcome: 'untestable', message: expect.stringContaining('did not register') });
   });
 
+  it('auth.client-token-auth: registered for client_secret_basic, HTTP Basic with the issued secret holds; the secret in the form, none, or a wrong one fails', () => {
+    const o = good();
+    const reg = { clientId: 'client-1', server: ORIGIN, seq: 3, secret: 'se cret', method: 'client_secret_basic' };
+    const withToken = (patch: Partial<OAuthRequest>, registrations = [reg]): AuthClientObs => ({
+      ...o,
+      oauth: { ...o.oauth, registrations, requests: o.oauth.requests.map((r) => (r.path === '/token' ? { ...r, clientId: 'client-1', ...patch } : r)) },
+    });
+    expect(judge('auth.client-token-auth', withToken({ basic: { id: 'client-1', secret: 'se cret' } })).outcome).toBe('holds');
+    expect(judge('auth.client-token-auth', withToken({ body: { grant_type: 'authorization_code', client_id: 'client-1', client_secret: 'se cret' } }))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('client_secret_post') });
+    expect(judge('auth.client-token-auth', withToken({}))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('no client authentication') });
+    expect(judge('auth.client-token-auth', withToken({ basic: { id: 'client-1', secret: 'se+cret' } }))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('not form-urlencoded') });
+    expect(judge('auth.client-token-auth', withToken({ basic: { id: 'client-1', secret: 'se cret' }, body: { grant_type: 'authorization_code', client_secret: 'se cret' } }))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('both in HTTP Basic and in the form') });
+    expect(judge('auth.client-token-auth', withToken({}, []))).toMatchObject({ outcome: 'untestable' });
+  });
+
   it('auth.client-step-up: authorizing again for the union and retrying holds; a refresh only, a narrower scope, or no retry warns', () => {
     const o = good();
     const stepUp = (extra: OAuthRequest[], after: Received[] = []): AuthClientObs => ({
