@@ -49,6 +49,8 @@ export class OAuthServer {
   private readonly wellKnown: boolean;
   /** Confidential scenario: registrations are for client_secret_basic, the only token endpoint method the metadata lists. */
   private readonly confidential: boolean;
+  /** CIMD scenario: the metadata advertises client_id_metadata_document_supported (a registration endpoint too, as a fallback). */
+  private readonly cimd: boolean;
   /** The first authorization server's identifier and metadata URL (the second's are fixed under SECOND_SERVER). */
   private readonly firstIdentifier: string;
   private readonly firstMetadataUrl: string;
@@ -66,6 +68,7 @@ export class OAuthServer {
     this.wellKnown = opts.wellKnown === true;
     this.scopeFrom = opts.scopeFrom ?? 'challenge';
     this.confidential = opts.confidential === true;
+    this.cimd = opts.cimd === true;
     // RFC 8414 §3 / OpenID Connect Discovery: for an issuer with a path, clients try the OAuth
     // path-inserted URI, then OpenID Connect's path-inserted one (served here), then its path-appended one.
     const identifier = this.wellKnown ? `${url.origin}${ISSUER_PATH}` : url.origin;
@@ -207,6 +210,7 @@ export class OAuthServer {
         // Scope-from-nowhere scenario: no document names a scope, so a client has none to ask for.
         ...(this.scopeFrom === 'none' ? {} : { scopes_supported: this.log.scopesSupported }),
         ...(this.log.issAdvertised ? { authorization_response_iss_parameter_supported: true } : {}),
+        ...(this.cimd ? { client_id_metadata_document_supported: true } : {}),
       });
     } else if (method === 'POST' && local === '/register') {
       const meta = isObj(body) ? body : {};

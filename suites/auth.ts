@@ -15,7 +15,7 @@ import type { Evidence } from '../results/verdict.js';
 import { describeExit } from './client-exit.js';
 import { check, holds, skip, untestable, violated, type Check, type CheckDefinition, type Judgement } from './check.js';
 import type { OAuthRequest, PlainHttpResponse, Received } from './ports.js';
-import { absentIssServer, authorizationServer, confidentialServer, movedServer, wrongResourceServer, noIssServer, scopeFromMetadataServer, scopeFromNowhereServer, wellKnownServer, stepUpServer, trailingSlashIssServer, unadvertisedIssServer, wrongIssServer, wrongIssuerServer, type AuthClientObs } from './scenarios/client.js';
+import { absentIssServer, authorizationServer, cimdServer, confidentialServer, movedServer, wrongResourceServer, noIssServer, scopeFromMetadataServer, scopeFromNowhereServer, wellKnownServer, stepUpServer, trailingSlashIssServer, unadvertisedIssServer, wrongIssServer, wrongIssuerServer, type AuthClientObs } from './scenarios/client.js';
 import { authorizationScenario, type AuthObs, type FetchedDocument, type ResourceMetadataFetch } from './scenarios/authorization.js';
 import { isLoopbackHost } from '../protocol/loopback.js';
 
@@ -592,6 +592,35 @@ export const authClientChecks = [
       },
     },
     confidentialServer,
+  ),
+  authClientCheck(
+    {
+      id: 'auth.client-cimd',
+      title: 'when the authorization server takes client ID metadata documents, the client uses its document\'s HTTPS URL as client_id rather than registering',
+      requirements: ['AZ-24'],
+      level: 'SHOULD',
+      versions: SCOPED,
+      spec: SPEC.authorizationRegistration26,
+      judge(o) {
+        const authorize = o.oauth.requests.find((r) => isGet(r, '/authorize'));
+        if (authorize === undefined) return untestable('the client made no authorization request');
+        const clientId = authorize.query.client_id ?? '';
+        const ev = [oauthEvidence('authorization request', authorize)];
+        let url: URL | undefined;
+        try {
+          url = new URL(clientId);
+        } catch {
+          url = undefined;
+        }
+        if (url === undefined) {
+          const registered = o.oauth.registrations.some((r) => r.clientId === clientId);
+          return violated(`the authorization server advertises client_id_metadata_document_supported, and the client ${registered ? 'registered dynamically' : 'used a client_id that is not a URL'} (client_id ${clientId || '(none)'}) instead of naming a client ID metadata document by its URL`, ev);
+        }
+        if (url.protocol !== 'https:' || url.pathname === '/' || url.pathname === '') return violated(`the client_id ${clientId} is a URL but not an HTTPS URL with a path, as a client ID metadata document's must be`, ev);
+        return holds(`client_id ${clientId}, its metadata document (no registration)`, ev);
+      },
+    },
+    cimdServer,
   ),
   authClientCheck(
     {

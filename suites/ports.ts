@@ -254,6 +254,8 @@ export interface OAuthOptions {
    * and the metadata lists only that token endpoint method.
    */
   confidential?: boolean;
+  /** The authorization server's metadata says it takes Client ID Metadata Document URLs as client_id (`client_id_metadata_document_supported`). */
+  cimd?: boolean;
   /**
    * The authorization response's `iss` (RFC 9207): the issuer (default), another issuer, the issuer
    * with a trailing slash (equal only after normalization), or none.

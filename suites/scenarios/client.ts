@@ -450,6 +450,18 @@ export const confidentialServer = behindOAuth(
   { confidential: true },
 );
 
+/**
+ * The same, but the authorization server's metadata says it takes a Client ID Metadata Document URL
+ * as client_id (it keeps its registration endpoint): a client that has such a document uses it
+ * rather than registering.
+ */
+export const cimdServer = behindOAuth(
+  'client-authorization-cimd',
+  'the scripted server behind OAuth, its authorization server advertising client ID metadata documents beside dynamic registration',
+  { cimd: true },
+  ['2025-11-25', '2026-07-28'],
+);
+
 /** The plain dual-era server again, over stdio, logging to its stderr as many servers do. */
 export const stderrLogs = clientScenario<ClientObs>({
   id: 'client-stderr',

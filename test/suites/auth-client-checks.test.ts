@@ -233,6 +233,18 @@ describe('auth.client-* judgements', () => {
     expect(judge('auth.client-token-auth', withToken({}, []))).toMatchObject({ outcome: 'untestable' });
   });
 
+  it('auth.client-cimd: a metadata document URL as client_id holds; a registered client_id, or a URL that is not HTTPS with a path, warns', () => {
+    const o = good();
+    const withClientId = (clientId: string, registrations = [] as AuthClientObs['oauth']['registrations']): AuthClientObs => ({
+      ...o,
+      oauth: { ...o.oauth, registrations, requests: o.oauth.requests.map((r) => (r.path === '/authorize' ? { ...r, query: { ...r.query, client_id: clientId } } : r)) },
+    });
+    expect(judge('auth.client-cimd', withClientId('https://app.example/oauth/client.json'))).toMatchObject({ outcome: 'holds' });
+    expect(judge('auth.client-cimd', withClientId('client-1', [{ clientId: 'client-1', server: ORIGIN, seq: 3 }]))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('registered dynamically') });
+    expect(judge('auth.client-cimd', withClientId('http://app.example/client.json'))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('not an HTTPS URL with a path') });
+    expect(judge('auth.client-cimd', withClientId('https://app.example/'))).toMatchObject({ outcome: 'violated' });
+  });
+
   it('auth.client-step-up: authorizing again for the union and retrying holds; a refresh only, a narrower scope, or no retry warns', () => {
     const o = good();
     const stepUp = (extra: OAuthRequest[], after: Received[] = []): AuthClientObs => ({

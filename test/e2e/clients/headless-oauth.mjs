@@ -4,6 +4,8 @@
 const REDIRECT_URI = 'http://127.0.0.1:1/callback';
 
 export function headlessProvider() {
+  // An application that publishes a client ID metadata document names its URL (mcpspec client --env MCP_CLIENT_METADATA_URL=...).
+  const metadataUrl = process.env.MCP_CLIENT_METADATA_URL || undefined;
   let clientInformation;
   let tokens;
   let verifier;
@@ -11,6 +13,9 @@ export function headlessProvider() {
   return {
     get redirectUrl() {
       return REDIRECT_URI;
+    },
+    get clientMetadataUrl() {
+      return metadataUrl;
     },
     get clientMetadata() {
       return { client_name: 'mcpspec SDK test client', redirect_uris: [REDIRECT_URI], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
