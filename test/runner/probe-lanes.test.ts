@@ -43,6 +43,17 @@ function probesPerLane(lanes: BaseSession[]): string[][] {
   return lanes.map((s) => s.events().filter((e) => e.dir === 'out' && e.message === undefined).map((e) => e.raw));
 }
 
+/**
+ * Whether the waits overlapped, so their timeouts ran side by side: each probe started before the one
+ * started just before it had finished waiting. One after the other on one lane, each would start only
+ * once the previous timed out. (Structural, not a wall-clock bound: a loaded machine slows lanes
+ * opening, not the order of events.)
+ */
+function overlapped(exs: Exchange[]): boolean {
+  const byStart = [...exs].sort((a, b) => a.startedAt - b.startedAt);
+  return byStart.every((ex, i) => i === 0 || ex.startedAt < byStart[i - 1].startedAt + byStart[i - 1].elapsedMs);
+}
+
 /** Issue probes one event-loop turn apart (each has reached its lane before the next asks for one). */
 async function staggered(pool: LanePool, bodies: string[]): Promise<Exchange[]> {
   const out: Promise<Exchange>[] = [];
@@ -59,16 +70,17 @@ describe('LanePool', () => {
   it('a target that never answers id-less probes: N probes on N lanes take about one timeout, not N', async () => {
     const timeoutMs = 1000;
     const { pool, lanes, opened } = await makePool(SILENT, 4, 50, timeoutMs);
-    const started = Date.now();
     const exs = await staggered(pool, ['{a', '{b', '{c', '{d']);
-    const took = Date.now() - started;
     for (const ex of exs) {
       expect(ex.timedOut).toBe(true);
       expect(ex.response).toBeUndefined();
     }
     expect(opened()).toBe(3);
     expect(pool.extra().length + pool.retiredLanes().length).toBe(3);
-    expect(took).toBeLessThan(2.75 * timeoutMs); // one after the other: 4 timeouts
+    expect(overlapped(exs)).toBe(true); // one after the other: 4 timeouts in a row
+    // The same waits laid end to end (what a serial pool does) are not overlapped.
+    const serial = exs.map((ex, i) => ({ ...ex, startedAt: exs[0].startedAt + i * (ex.elapsedMs + 1) }));
+    expect(overlapped(serial)).toBe(false);
     // each lane carried exactly one probe
     const sent = probesPerLane([...lanes(), ...pool.retiredLanes()]);
     expect(sent.map((x) => x.length)).toEqual([1, 1, 1, 1]);
@@ -81,12 +93,12 @@ describe('LanePool', () => {
   // does) all pick the first lane and run one after the other. Remove `.fails` once fixed.
   it('probes issued in one burst also spread over the lanes', async () => {
     const timeoutMs = 600;
-    const { pool } = await makePool(SILENT, 4, 50, timeoutMs);
-    const started = Date.now();
+    const { pool, lanes } = await makePool(SILENT, 4, 50, timeoutMs);
     const exs = await Promise.all(['{a', '{b', '{c', '{d'].map((b) => pool.probe(b, { idless: true, alone: true })));
     expect(exs.every((ex) => ex.timedOut)).toBe(true);
     expect(pool.extra().length + pool.retiredLanes().length).toBe(3);
-    expect(Date.now() - started).toBeLessThan(3 * timeoutMs);
+    expect(probesPerLane([...lanes(), ...pool.retiredLanes()]).map((x) => x.length)).toEqual([1, 1, 1, 1]);
+    expect(overlapped(exs)).toBe(true);
   });
 
   it('never has more than maxLanes connections open, and never reuses one where an id-less probe went unanswered', async () => {
