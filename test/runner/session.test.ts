@@ -381,15 +381,16 @@ describe('session waiting rules (stdio)', () => {
 
   it('probes with an id are not serialized: answers out of order are matched by id', async () => {
     const s = await legacy();
-    const started = Date.now();
-    let fastAt = 0;
+    const done: string[] = [];
     const [slow, fast] = await Promise.all([
-      s.probe({ jsonrpc: '2.0', id: 'a', method: 'delay', params: { ms: 600 } }, { expectId: 'a' }),
-      s.probe({ jsonrpc: '2.0', id: 'b', method: 'delay', params: { ms: 100 } }, { expectId: 'b' }).then((ex) => ((fastAt = Date.now()), ex)),
+      s.probe({ jsonrpc: '2.0', id: 'a', method: 'delay', params: { ms: 600 } }, { expectId: 'a' }).then((ex) => (done.push('a'), ex)),
+      s.probe({ jsonrpc: '2.0', id: 'b', method: 'delay', params: { ms: 100 } }, { expectId: 'b' }).then((ex) => (done.push('b'), ex)),
     ]);
     expect((slow.response as { id: string }).id).toBe('a');
     expect((fast.response as { id: string }).id).toBe('b');
-    expect(fastAt - started).toBeLessThan(500); // not queued behind 'a' (that would be 700 ms)
+    // Not queued behind 'a': sent at once, 'b' is answered first (queued, it would end after 'a').
+    expect(done).toEqual(['b', 'a']);
+    expect(fast.startedAt).toBeLessThan(slow.startedAt + slow.elapsedMs);
   });
 
   it("the id counter skips an id a probe chose, so a live target's answer is not taken by the silent probe", async () => {
