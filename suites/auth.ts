@@ -124,6 +124,26 @@ export const authChecks = [
     },
   }),
   authCheck({
+    id: 'auth.invalid-token-error',
+    title: 'the 401 for an invalid bearer token says so: error="invalid_token" in its Bearer challenge',
+    requirements: ['AZ-25'],
+    level: 'SHOULD',
+    versions: ALL_VERSIONS,
+    spec: SPEC.authorization26,
+    judge(o) {
+      const r = o.bogus;
+      if (!r) return untestable('no request with an invalid token was sent');
+      if (r.aborted || r.timedOut || r.error !== undefined) return untestable(`the request with an invalid token was ${described(r)}`);
+      if (r.status !== 401) return untestable(`the invalid token got HTTP ${r.status}, not 401 (auth.invalid-token judges that)`);
+      const header = r.headers['www-authenticate'];
+      const error = bearerChallenge(header)?.params.error;
+      const ev = [evidence('with an invalid token', r)];
+      if (error === 'invalid_token') return holds('the 401 challenge says error="invalid_token"', ev);
+      if (error !== undefined) return violated(`the 401 challenge for a token no authorization server issued says error="${error}", not "invalid_token"`, ev);
+      return violated(`the 401 for a token no authorization server issued has no error attribute (WWW-Authenticate: ${header ?? 'absent'}): a client cannot tell a bad token from a missing one`, ev);
+    },
+  }),
+  authCheck({
     id: 'auth.metadata-discovery',
     title: 'the Protected Resource Metadata is found where clients look: the challenge\'s resource_metadata, or a well-known URI',
     requirements: ['AZ-01', 'AZ-03'],

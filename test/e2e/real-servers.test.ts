@@ -181,7 +181,8 @@ describe('real servers from npm', () => {
     expect(run.limited).toContain('the server requires authorization (HTTP 401');
     expect(run.era).toMatchObject({ judgedBy: '2026-07-28', detected: false });
     // Its demo token check (introspection) answers an unknown token with 500, not 401; its challenge names no scope.
-    expect(verdicts(run)).toEqual({ fail: ['auth.invalid-token'], warn: ['auth.challenge-scope'], untestable: [], error: [] });
+    // auth.invalid-token-error: the 500 is no 401 whose challenge could say invalid_token.
+    expect(verdicts(run)).toEqual({ fail: ['auth.invalid-token'], warn: ['auth.challenge-scope'], untestable: ['auth.invalid-token-error'], error: [] });
     expect(run.checks.find((c) => c.id === 'auth.invalid-token')?.message).toBe('a made-up bearer token got HTTP 500, not 401');
     expect(run.checks.filter((c) => c.status === 'pass').map((c) => c.id).sort()).toEqual(['auth.challenge', 'auth.metadata-discovery', 'auth.metadata-resource', 'auth.metadata-servers', 'auth.server-metadata', 'auth.server-pkce']);
     expect(run.checks.filter((c) => !c.id.startsWith('auth.')).every((c) => c.status === 'skip')).toBe(true);

@@ -32,7 +32,7 @@ function good(): AuthObs {
   };
 }
 
-const IDS = ['auth.challenge', 'auth.invalid-token', 'auth.metadata-discovery', 'auth.metadata-servers', 'auth.metadata-resource', 'auth.challenge-scope', 'auth.server-metadata', 'auth.server-pkce'];
+const IDS = ['auth.challenge', 'auth.invalid-token', 'auth.invalid-token-error', 'auth.metadata-discovery', 'auth.metadata-servers', 'auth.metadata-resource', 'auth.challenge-scope', 'auth.server-metadata', 'auth.server-pkce'];
 
 describe('the WWW-Authenticate parser', () => {
   it('reads schemes and their parameters, quoted or not, with escapes and several challenges', () => {
@@ -88,6 +88,13 @@ describe('auth.* judgements', () => {
     expect(judge('auth.invalid-token', { ...good(), bogus: answer(500) })).toMatchObject({ outcome: 'violated', message: expect.stringContaining('HTTP 500, not 401') });
     expect(judge('auth.invalid-token', { ...good(), bogus: answer(403) }).outcome).toBe('violated');
     expect(judge('auth.invalid-token', { ...good(), bogus: { ...answer(0), status: undefined, timedOut: true } }).outcome).toBe('untestable');
+  });
+
+  it('auth.invalid-token-error: a 401 for a bad token without error="invalid_token" (or with another error) warns; not a 401 is untestable', () => {
+    expect(judge('auth.invalid-token-error', { ...good(), bogus: answer(401, { headers: { 'www-authenticate': CHALLENGE } }) })).toMatchObject({ outcome: 'violated', message: expect.stringContaining('no error attribute') });
+    expect(judge('auth.invalid-token-error', { ...good(), bogus: answer(401, { headers: { 'www-authenticate': 'Bearer error="invalid_request"' } }) })).toMatchObject({ outcome: 'violated', message: expect.stringContaining('error="invalid_request"') });
+    expect(judge('auth.invalid-token-error', { ...good(), bogus: answer(401) })).toMatchObject({ outcome: 'violated', message: expect.stringContaining('WWW-Authenticate: absent') });
+    expect(judge('auth.invalid-token-error', { ...good(), bogus: answer(500) })).toMatchObject({ outcome: 'untestable', message: expect.stringContaining('HTTP 500, not 401') });
   });
 
   it('auth.metadata-discovery: the header or a well-known URI; a header URL that does not serve it fails; 2025-06-18 needs the header', () => {
