@@ -94,9 +94,9 @@ export class OAuthServer {
   }
 
   /**
-   * Set how the issuer and the authorization response's iss misbehave (a scenario may switch this
-   * between two client runs). Tokens, codes and registrations issued so far are forgotten, so the
-   * next run goes through the whole flow again.
+   * Set how the authorization side misbehaves (a scenario may switch this between two client runs).
+   * Codes and tokens issued so far are forgotten, so the next run goes through the whole flow again;
+   * the log (registrations included) goes on.
    */
   configure(opts: OAuthOptions): void {
     // RFC 8414 §3.3: a client must not use a document whose issuer is not the identifier it asked for.
@@ -181,10 +181,11 @@ export class OAuthServer {
     const seq = this.recorder.record({ dir: 'in', channel: 'http', raw: text || url.search, http: { method, headers: redactHeaders(headers), url: path } }).seq;
     const entry: OAuthRequest = { method, path, query: Object.fromEntries(url.searchParams), status: 0, at: Date.now(), seq };
     if (body) entry.body = body;
-    const clientId = presentedClientId(url, body, headers);
-    if (clientId !== undefined) entry.clientId = clientId;
     const basic = basicCredentials(headers);
     if (basic) entry.basic = basic;
+    // The client_id a request presents: in the query (authorize), the form, or HTTP Basic (token).
+    const clientId = url.searchParams.get('client_id') ?? (typeof body?.client_id === 'string' ? body.client_id : basic?.id);
+    if (clientId !== undefined) entry.clientId = clientId;
     this.log.requests.push(entry);
     const answer = (status: number, payload: unknown, extra: Record<string, string> = {}) => {
       entry.status = status;
@@ -216,12 +217,12 @@ export class OAuthServer {
       const meta = isObj(body) ? body : {};
       // Confidential scenario: every client is registered for client_secret_basic, whatever it asked
       // for (RFC 7591 §3.2.1 lets the server replace requested metadata; the response says what holds).
-      const method = this.confidential ? 'client_secret_basic' : meta.token_endpoint_auth_method;
-      const confidential = method !== undefined && method !== 'none';
+      const authMethod = this.confidential ? 'client_secret_basic' : meta.token_endpoint_auth_method;
+      const confidential = authMethod !== undefined && authMethod !== 'none';
       const clientId = token('mcpspec-client');
       const secret = confidential ? token('mcpspec-secret') : undefined;
-      this.log.registrations.push({ clientId, server: server ? `${this.origin}${server}` : this.firstIdentifier, seq, ...(secret ? { secret, method: String(method) } : {}) });
-      answer(201, { ...meta, ...(method !== undefined ? { token_endpoint_auth_method: method } : {}), client_id: clientId, client_id_issued_at: Math.floor(Date.now() / 1000), ...(secret ? { client_secret: secret, client_secret_expires_at: 0 } : {}) });
+      this.log.registrations.push({ clientId, server: server ? `${this.origin}${server}` : this.firstIdentifier, seq, ...(secret ? { secret, method: String(authMethod) } : {}) });
+      answer(201, { ...meta, ...(authMethod !== undefined ? { token_endpoint_auth_method: authMethod } : {}), client_id: clientId, client_id_issued_at: Math.floor(Date.now() / 1000), ...(secret ? { client_secret: secret, client_secret_expires_at: 0 } : {}) });
     } else if (method === 'GET' && local === '/authorize') {
       const redirect = url.searchParams.get('redirect_uri');
       let target: URL | undefined;
@@ -265,14 +266,6 @@ export class OAuthServer {
     }
     return true;
   }
-}
-
-/** The client_id a request presents: in the query (authorize), the form, or HTTP Basic (a confidential client at the token endpoint). */
-function presentedClientId(url: URL, body: Record<string, unknown> | undefined, headers: Record<string, string>): string | undefined {
-  const inQuery = url.searchParams.get('client_id');
-  if (inQuery !== null) return inQuery;
-  if (typeof body?.client_id === 'string') return body.client_id;
-  return basicCredentials(headers)?.id;
 }
 
 /** HTTP Basic client credentials (RFC 6749 §2.3.1: each part form-urlencoded before base64). */

@@ -32,6 +32,14 @@ export function described(r: PlainHttpResponse): string {
   return `HTTP ${r.status}${type ? ` (${type.split(';')[0]})` : ''}`;
 }
 
+/** Why the request with a made-up token gives nothing to judge (not sent, or no answer), or undefined. */
+function unlessBogusAnswered(o: AuthObs): Judgement | undefined {
+  const r = o.bogus;
+  if (!r) return untestable('no request with an invalid token was sent');
+  if (r.aborted || r.timedOut || r.error !== undefined) return untestable(`the request with an invalid token was ${described(r)}`);
+  return undefined;
+}
+
 function evidence(what: string, r: PlainHttpResponse, extra: Partial<Evidence> = {}): Evidence {
   const e: Evidence = { what: `${what}: ${r.method} ${r.url}`, seq: r.seq, ...extra };
   if (r.status !== undefined) e.http = { status: r.status, contentType: r.headers['content-type'], body: r.body.slice(0, 400) };
@@ -115,9 +123,9 @@ export const authChecks = [
     versions: ALL_VERSIONS,
     spec: SPEC.authorization26,
     judge(o) {
-      const r = o.bogus;
-      if (!r) return untestable('no request with an invalid token was sent');
-      if (r.aborted || r.timedOut || r.error !== undefined) return untestable(`the request with an invalid token was ${described(r)}`);
+      const unanswered = unlessBogusAnswered(o);
+      if (unanswered) return unanswered;
+      const r = o.bogus!;
       if (r.status === 401) return holds('a made-up bearer token got 401', [evidence('with an invalid token', r)]);
       if (r.status! >= 200 && r.status! < 300) return violated(`a bearer token no authorization server issued was accepted (HTTP ${r.status}): the server does not validate tokens`, [evidence('with an invalid token', r)]);
       return violated(`a made-up bearer token got HTTP ${r.status}, not 401`, [evidence('with an invalid token', r)]);
@@ -131,9 +139,9 @@ export const authChecks = [
     versions: ALL_VERSIONS,
     spec: SPEC.authorization26,
     judge(o) {
-      const r = o.bogus;
-      if (!r) return untestable('no request with an invalid token was sent');
-      if (r.aborted || r.timedOut || r.error !== undefined) return untestable(`the request with an invalid token was ${described(r)}`);
+      const unanswered = unlessBogusAnswered(o);
+      if (unanswered) return unanswered;
+      const r = o.bogus!;
       if (r.status !== 401) return untestable(`the invalid token got HTTP ${r.status}, not 401 (auth.invalid-token judges that)`);
       const header = r.headers['www-authenticate'];
       const error = bearerChallenge(header)?.params.error;
@@ -300,7 +308,9 @@ function split(o: AuthClientObs): [OAuthRequest[], OAuthRequest[]] {
   const n = o.baseline ?? 0;
   return [o.oauth.requests.slice(0, n), o.oauth.requests.slice(n)];
 }
-const isFlowStep = (r: OAuthRequest) => (r.method === 'GET' && r.path === '/authorize') || (r.method === 'POST' && (r.path === '/register' || r.path === '/token'));
+/** The endpoint a request went to, at whichever authorization server (the last segment of its path). */
+const endpointOf = (r: OAuthRequest) => r.path.slice(r.path.lastIndexOf('/'));
+const isFlowStep = (r: OAuthRequest) => (r.method === 'GET' && endpointOf(r) === '/authorize') || (r.method === 'POST' && (endpointOf(r) === '/register' || endpointOf(r) === '/token'));
 
 /** Whether the client tried to authorize at all (authorization is optional for clients). */
 function unlessTried(o: AuthClientObs): Judgement | undefined {
@@ -595,7 +605,7 @@ export const authClientChecks = [
       spec: SPEC.authorizationRegistration26,
       judge(o) {
         const issued = new Map(o.oauth.registrations.filter((r) => r.secret !== undefined).map((r) => [r.clientId, r]));
-        const tokens = o.oauth.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/token') && r.clientId !== undefined && issued.has(r.clientId));
+        const tokens = o.oauth.requests.filter((r) => r.method === 'POST' && endpointOf(r) === '/token' && r.clientId !== undefined && issued.has(r.clientId));
         if (issued.size === 0) return untestable('the client did not register (no client_secret was issued to it)');
         if (tokens.length === 0) return untestable('the client made no token request as the client it registered');
         const bad: string[] = [];
@@ -679,14 +689,14 @@ export const authClientChecks = [
       judge(o) {
         const [baseline, reqs] = split(o);
         const first = o.oauth.registrations.filter((r) => r.server !== o.oauth.identifier);
-        if (!baseline.some((r) => r.method === 'POST' && r.path.endsWith('/register')) || first.length === 0) return untestable('the client did not register at the first authorization server (no dynamic registration): it has no registered credentials to reuse');
+        if (!baseline.some((r) => r.method === 'POST' && endpointOf(r) === '/register') || first.length === 0) return untestable('the client did not register at the first authorization server (no dynamic registration): it has no registered credentials to reuse');
         const newServer = new URL(o.oauth.identifier).pathname;
         const atNew = reqs.filter((r) => r.path.startsWith(`${newServer}/`));
         const stale = new Set(first.map((r) => r.clientId));
         const reused = atNew.filter((r) => r.clientId !== undefined && stale.has(r.clientId));
         const ev = reused.slice(0, 3).map((r) => oauthEvidence(`client_id ${r.clientId} from the previous authorization server`, r));
         if (reused.length) return violated(`the client presented client_id ${reused[0].clientId}, registered at ${first[0].server}, to the new authorization server ${o.oauth.identifier}: ${reused.slice(0, 3).map((r) => `${r.method} ${r.path}`).join(', ')}`, ev);
-        const steps = atNew.filter((r) => isFlowStep({ ...r, path: r.path.slice(newServer.length) }));
+        const steps = atNew.filter(isFlowStep);
         if (steps.length === 0) return untestable(`the client did not go on to the new authorization server ${o.oauth.identifier}`);
         const registered = steps.some((r) => r.method === 'POST' && r.path === `${newServer}/register`);
         return holds(`${registered ? 'registered anew at' : 'used a client_id of its own (not one the previous server issued) at'} ${o.oauth.identifier}: ${steps.slice(0, 3).map((r) => `${r.method} ${r.path}`).join(', ')}`, steps.slice(0, 3).map((r) => oauthEvidence('at the new authorization server', r)));
