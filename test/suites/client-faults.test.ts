@@ -59,6 +59,16 @@ describe('the reference client, clean', () => {
     expect(status['client.meta-required']).toBe('pass');
   });
 
+  it('a baseline scenario starts its judged run from a fresh HOME; the moved scenario keeps it', async () => {
+    // The reference client keeps its registration in HOME, keyed by issuer: kept, it would not register again.
+    const ids = new Set(['auth.client-iss', 'auth.client-as-binding']);
+    const run = await runReferenceClient('http', '2026-07-28', [], { checks: CLIENT.filter((c) => ids.has(c.id)) });
+    const registrations = (scenario: string) => run.recording.events().filter((e) => e.dir === 'in' && e.source === scenario && e.http?.method === 'POST' && e.http.url?.endsWith('/register')).map((e) => e.http!.url);
+    expect(registrations('client-authorization-wrong-iss')).toEqual(['/register', '/register']);
+    expect(registrations('client-authorization-moved')).toEqual(['/register', '/as2/register']);
+    expect(run.checks.map((c) => c.status)).toEqual(['pass', 'pass']);
+  });
+
   it('a client that declares no capability skips the input-request check (gated on what it declared)', async () => {
     const run = await runReferenceClient('stdio', '2026-07-28', [], { clientArgs: ['--caps', ''], checks: CLIENT.filter((c) => c.scenario?.id === 'client-input-required') });
     const status = Object.fromEntries(run.checks.map((c) => [c.id, c.status]));
