@@ -1,10 +1,11 @@
 // auth.*: authorization over HTTP (docs/requirements-authorization.md). Servers (AZ-01 to AZ-09), as
 // an OAuth client meets them: the 401 challenge, an invalid token refused, the Protected Resource
 // Metadata (RFC 9728) and the authorization servers' metadata (RFC 8414); a server that serves
-// requests without credentials is a skip for all of them. Clients (auth.client-*, AZ-10 to AZ-17),
-// against mcpspec's scripted server behind OAuth: discovery, PKCE, resource, the bearer header,
-// scope, the metadata's issuer, the authorization response's iss, step-up; a client that does not
-// try to authorize (it is optional) leaves them untestable.
+// requests without credentials is a skip for all of them. Clients (auth.client-*, AZ-10 to AZ-24,
+// AZ-26, AZ-27), against mcpspec's scripted server behind OAuth: discovery, registration (its
+// application_type, client authentication, metadata documents, server binding), PKCE, resource, the
+// bearer header, scope, the metadata's issuer, the authorization response's iss, step-up; a client
+// that does not try to authorize (it is optional) leaves them untestable.
 
 import { createHash } from 'node:crypto';
 import { isObj } from '../protocol/jsonrpc.js';
@@ -311,6 +312,31 @@ function split(o: AuthClientObs): [OAuthRequest[], OAuthRequest[]] {
 /** The endpoint a request went to, at whichever authorization server (the last segment of its path). */
 const endpointOf = (r: OAuthRequest) => r.path.slice(r.path.lastIndexOf('/'));
 const isFlowStep = (r: OAuthRequest) => (r.method === 'GET' && endpointOf(r) === '/authorize') || (r.method === 'POST' && (endpointOf(r) === '/register' || endpointOf(r) === '/token'));
+
+/** The dynamic registration requests a client sent, at whichever authorization server. */
+const registrationRequests = (o: AuthClientObs) => o.oauth.requests.filter((r) => r.method === 'POST' && endpointOf(r) === '/register');
+/** The application types OpenID Connect Dynamic Client Registration defines. */
+const APPLICATION_TYPES = ['native', 'web'];
+
+/**
+ * The application_type redirect URIs call for (2026-07-28 client registration): "native" when every
+ * one is a loopback HTTP(S) URL or has a custom scheme, "web" when every one is HTTP(S) on a
+ * non-local host; undefined when they are mixed or missing (either may fit).
+ */
+export function fittingApplicationType(redirectUris: unknown): 'native' | 'web' | undefined {
+  if (!Array.isArray(redirectUris) || redirectUris.length === 0) return undefined;
+  const kinds = new Set(
+    redirectUris.map((u) => {
+      try {
+        const url = new URL(String(u));
+        return url.protocol !== 'http:' && url.protocol !== 'https:' ? 'native' : isLoopbackHost(url.hostname) ? 'native' : 'web';
+      } catch {
+        return 'unknown';
+      }
+    }),
+  );
+  return kinds.size === 1 && !kinds.has('unknown') ? ([...kinds][0] as 'native' | 'web') : undefined;
+}
 
 /** Whether the client tried to authorize at all (authorization is optional for clients). */
 function unlessTried(o: AuthClientObs): Judgement | undefined {
@@ -623,6 +649,46 @@ export const authClientChecks = [
     },
     confidentialServer,
   ),
+  authClientCheck({
+    id: 'auth.client-application-type',
+    title: 'a client that registers dynamically says its application_type ("native" or "web") in the registration request',
+    requirements: ['AZ-26'],
+    level: 'MUST',
+    versions: ['2026-07-28'],
+    spec: SPEC.authorizationRegistration26,
+    judge(o) {
+      const regs = registrationRequests(o);
+      if (regs.length === 0) return untestable('the client did not register dynamically');
+      const ev = regs.slice(0, 2).map((r) => oauthEvidence('registration request', r, { expected: { application_type: 'native or web' }, actual: r.body?.application_type ?? '(absent)' }));
+      const bad = regs.find((r) => !APPLICATION_TYPES.includes(r.body?.application_type as string));
+      if (bad) {
+        const said = bad.body?.application_type;
+        return violated(said === undefined ? 'the registration request has no application_type (an OpenID Connect server takes that as "web", which refuses loopback redirect URIs)' : `the registration request's application_type is ${JSON.stringify(said)}, neither "native" nor "web"`, ev);
+      }
+      return holds(`application_type ${[...new Set(regs.map((r) => JSON.stringify(r.body?.application_type)))].join(', ')}`, ev);
+    },
+  }),
+  authClientCheck({
+    id: 'auth.client-application-type-fit',
+    title: 'the registered application_type fits the redirect URIs: "native" for loopback or custom-scheme redirects, "web" for redirects to a non-local host',
+    requirements: ['AZ-27'],
+    level: 'SHOULD',
+    versions: ['2026-07-28'],
+    spec: SPEC.authorizationRegistration26,
+    judge(o) {
+      const regs = registrationRequests(o).filter((r) => APPLICATION_TYPES.includes(r.body?.application_type as string));
+      if (regs.length === 0) return untestable('the client sent no registration request with an application_type (auth.client-application-type judges that)');
+      for (const r of regs) {
+        const expected = fittingApplicationType(r.body?.redirect_uris);
+        const ev = [oauthEvidence('registration request', r, { expected: { application_type: expected ?? 'native or web' }, actual: r.body?.application_type })];
+        if (expected !== undefined && r.body?.application_type !== expected) {
+          return violated(`the registration asks for application_type "${String(r.body?.application_type)}" with redirect URIs ${JSON.stringify(r.body?.redirect_uris)}, which make it a ${expected} application ("${expected}")`, ev);
+        }
+      }
+      const r = regs[0];
+      return holds(`application_type "${String(r.body?.application_type)}" with redirect URIs ${JSON.stringify(r.body?.redirect_uris)}`, [oauthEvidence('registration request', r)]);
+    },
+  }),
   authClientCheck(
     {
       id: 'auth.client-cimd',

@@ -245,6 +245,30 @@ describe('auth.client-* judgements', () => {
     expect(judge('auth.client-cimd', withClientId('https://app.example/'))).toMatchObject({ outcome: 'violated' });
   });
 
+  it('auth.client-application-type: "native" or "web" in the registration holds; absent or another value fails; no registration is untestable', () => {
+    const register = (body: Record<string, unknown> | undefined): AuthClientObs => with_(good(), 2, { body });
+    const loopback = ['http://127.0.0.1:1/callback'];
+    expect(judge('auth.client-application-type', register({ redirect_uris: loopback, application_type: 'native' }))).toMatchObject({ outcome: 'holds', message: 'application_type "native"' });
+    expect(judge('auth.client-application-type', register({ redirect_uris: loopback, application_type: 'web' })).outcome).toBe('holds');
+    expect(judge('auth.client-application-type', register({ redirect_uris: loopback }))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('no application_type') });
+    expect(judge('auth.client-application-type', register({ redirect_uris: loopback, application_type: 'desktop' }))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('"desktop", neither') });
+    const unregistered = good();
+    unregistered.oauth.requests = unregistered.oauth.requests.filter((r) => r.path !== '/register');
+    expect(judge('auth.client-application-type', unregistered)).toMatchObject({ outcome: 'untestable', message: 'the client did not register dynamically' });
+  });
+
+  it('auth.client-application-type-fit: loopback or custom-scheme redirects want "native", a non-local host "web"; mixed either', () => {
+    const register = (redirect_uris: string[], application_type?: string): AuthClientObs => with_(good(), 2, { body: { redirect_uris, ...(application_type ? { application_type } : {}) } });
+    expect(judge('auth.client-application-type-fit', register(['http://127.0.0.1:1/callback'], 'native')).outcome).toBe('holds');
+    expect(judge('auth.client-application-type-fit', register(['http://localhost:8090/cb', 'http://[::1]:8090/cb'], 'native')).outcome).toBe('holds');
+    expect(judge('auth.client-application-type-fit', register(['com.example.app:/oauth'], 'native')).outcome).toBe('holds');
+    expect(judge('auth.client-application-type-fit', register(['https://app.example/callback'], 'web')).outcome).toBe('holds');
+    expect(judge('auth.client-application-type-fit', register(['http://127.0.0.1:1/callback'], 'web'))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('a native application ("native")') });
+    expect(judge('auth.client-application-type-fit', register(['https://app.example/callback'], 'native'))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('a web application') });
+    expect(judge('auth.client-application-type-fit', register(['https://app.example/callback', 'http://localhost/cb'], 'web')).outcome).toBe('holds');
+    expect(judge('auth.client-application-type-fit', register(['http://127.0.0.1:1/callback']))).toMatchObject({ outcome: 'untestable', message: expect.stringContaining('auth.client-application-type judges that') });
+  });
+
   it('auth.client-step-up: authorizing again for the union and retrying holds; a refresh only, a narrower scope, or no retry warns', () => {
     const o = good();
     const stepUp = (extra: OAuthRequest[], after: Received[] = []): AuthClientObs => ({
