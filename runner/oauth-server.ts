@@ -84,6 +84,7 @@ export class OAuthServer {
       issuer: url.origin,
       responseIss: url.origin,
       issAdvertised: true,
+      responseState: 'echo',
       requests: [],
       tokens: [],
       browser: [],
@@ -114,6 +115,8 @@ export class OAuthServer {
     const iss = opts.iss ?? 'issuer';
     this.log.responseIss = iss === 'absent' ? undefined : iss === 'another' ? `${this.origin}/not-the-issuer` : iss === 'trailing-slash' ? `${this.log.issuer}/` : this.log.issuer;
     this.log.issAdvertised = opts.issAdvertised !== false;
+    // Security considerations: a client discards a response whose state is missing or not the one it sent.
+    this.log.responseState = opts.state ?? 'echo';
     this.codes.clear();
     this.issued.clear();
     this.refreshTokens.clear();
@@ -239,7 +242,7 @@ export class OAuthServer {
       this.codes.set(code, url.searchParams.get('scope') ?? '');
       target.searchParams.set('code', code);
       const state = url.searchParams.get('state');
-      if (state !== null) target.searchParams.set('state', state);
+      if (state !== null && this.log.responseState !== 'absent') target.searchParams.set('state', this.log.responseState === 'another' ? `${state}-not-yours` : state);
       // The second server's responses name it (the iss scenarios concern the first).
       const iss = server ? `${this.origin}${server}` : this.log.responseIss;
       if (iss !== undefined) target.searchParams.set('iss', iss);

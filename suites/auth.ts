@@ -16,7 +16,7 @@ import type { Evidence } from '../results/verdict.js';
 import { describeExit } from './client-exit.js';
 import { check, holds, skip, untestable, violated, type Check, type CheckDefinition, type Judgement } from './check.js';
 import type { OAuthRequest, PlainHttpResponse, Received } from './ports.js';
-import { absentIssServer, authorizationServer, cimdServer, confidentialServer, movedServer, wrongResourceServer, noIssServer, scopeFromMetadataServer, scopeFromNowhereServer, wellKnownServer, stepUpServer, trailingSlashIssServer, unadvertisedIssServer, wrongIssServer, wrongIssuerServer, type AuthClientObs } from './scenarios/client.js';
+import { absentIssServer, authorizationServer, cimdServer, confidentialServer, movedServer, wrongResourceServer, noIssServer, scopeFromMetadataServer, scopeFromNowhereServer, wellKnownServer, stepUpServer, trailingSlashIssServer, unadvertisedIssServer, wrongIssServer, wrongIssuerServer, wrongStateServer, absentStateServer, type AuthClientObs } from './scenarios/client.js';
 import { authorizationScenario, type AuthObs, type FetchedDocument, type ResourceMetadataFetch } from './scenarios/authorization.js';
 import { isLoopbackHost } from '../protocol/loopback.js';
 
@@ -391,40 +391,60 @@ function issSaid(o: AuthClientObs): string {
   return `${iss}, the metadata ${o.oauth.issAdvertised ? 'advertising' : 'not advertising'} iss, the issuer being ${o.oauth.issuer}`;
 }
 
+type ResponseRecord = Pick<CheckDefinition<AuthClientObs>, 'id' | 'title' | 'requirements' | 'level' | 'versions' | 'spec'>;
+
 /**
- * RFC 9207 §2.4 as 2026-07-28 tabulates it (AZ-16), one scenario a row: the client runs first against
- * a correct authorization server (the baseline: it exchanged its code there), then against one whose
- * authorization response it must refuse (no code exchanged after it) or, for `proceed`, accept.
+ * A check on what a client does with an authorization response, one scenario a misbehaviour: the
+ * client runs first against a correct authorization server (the baseline: it exchanged its code
+ * there), then against one whose response it must refuse (no code exchanged after it) or, for
+ * `proceed`, accept. `said` tells what the response said; `unless` gives the reason the judged run
+ * has nothing to show (e.g. the request had no state to verify).
  */
-function issCheck({ id, title }: { id: string; title: string }, scenario: typeof wrongIssServer, expect: 'refuse' | 'proceed' = 'refuse'): Check<AuthClientObs> {
+function responseCheck(
+  record: ResponseRecord,
+  scenario: typeof wrongIssServer,
+  said: (o: AuthClientObs, authorize: OAuthRequest) => string,
+  { expect = 'refuse', unless }: { expect?: 'refuse' | 'proceed'; unless?: (authorize: OAuthRequest) => string | undefined } = {},
+): Check<AuthClientObs> {
   return authClientCheck(
     {
-      id,
-      title,
-      requirements: ['AZ-16'],
-      level: 'MUST',
-      versions: ['2026-07-28'],
-      spec: SPEC.authorization26,
+      ...record,
       judge(o) {
         const [baseline, reqs] = split(o);
-        if (!baseline.some(isCodeExchange)) return untestable('with a correct iss the client did not exchange its code either: nothing shows what it does with this response');
+        if (!baseline.some(isCodeExchange)) return untestable('with a correct authorization server the client did not exchange its code either: nothing shows what it does with this response');
         const first = reqs.findIndex((r) => isGet(r, '/authorize'));
         if (first < 0) return untestable('the client made no authorization request');
+        const nothing = unless?.(reqs[first]);
+        if (nothing) return untestable(nothing);
         const exchanged = reqs.slice(first + 1).filter(isCodeExchange);
         const ev = [oauthEvidence('authorization request', reqs[first]), ...exchanged.slice(0, 2).map((r) => oauthEvidence('code exchanged', r))];
         const lost = exchanged.length === 0 ? neverDelivered(o, reqs.filter((r) => isGet(r, '/authorize'))) : undefined;
         if (lost) return untestable(`the authorization response never reached the client: ${lost}`);
+        const what = said(o, reqs[first]);
         if (expect === 'proceed') {
-          if (exchanged.length === 0) return violated(`after an authorization response with ${issSaid(o)}, the client did not exchange its code: with iss neither advertised nor present it must go on`, ev);
-          return holds(`exchanged its code after an authorization response with ${issSaid(o)}`, ev);
+          if (exchanged.length === 0) return violated(`after an authorization response with ${what}, the client did not exchange its code: it must go on`, ev);
+          return holds(`exchanged its code after an authorization response with ${what}`, ev);
         }
-        if (exchanged.length) return violated(`the authorization response had ${issSaid(o)}, and the client sent its code to the token endpoint anyway`, ev);
-        return holds(`no code exchanged after an authorization response with ${issSaid(o)}`, ev);
+        if (exchanged.length) return violated(`the authorization response had ${what}, and the client sent its code to the token endpoint anyway`, ev);
+        return holds(`no code exchanged after an authorization response with ${what}`, ev);
       },
     },
     scenario,
   );
 }
+
+/** RFC 9207 §2.4 as 2026-07-28 tabulates it (AZ-16), one scenario a row of the table. */
+const issCheck = ({ id, title }: { id: string; title: string }, scenario: typeof wrongIssServer, expect: 'refuse' | 'proceed' = 'refuse') =>
+  responseCheck({ id, title, requirements: ['AZ-16'], level: 'MUST', versions: ['2026-07-28'], spec: SPEC.authorization26 }, scenario, issSaid, { expect });
+
+/** What an authorization response did with the request's state, for messages. */
+function stateSaid(o: AuthClientObs, authorize: OAuthRequest): string {
+  const sent = authorize.query.state ?? '';
+  return o.oauth.responseState === 'absent' ? `no state, the request having had state=${sent}` : `state=${sent}-not-yours, the request having had state=${sent}`;
+}
+
+/** Security considerations (AZ-29): a client that sent no state has none to verify. */
+const stateSent = (authorize: OAuthRequest) => (authorize.query.state ? undefined : 'the client sent no state, so there is none to verify (auth.client-state judges that)');
 
 export const authClientChecks = [
   authClientCheck({
@@ -689,6 +709,47 @@ export const authClientChecks = [
       return holds(`application_type "${String(r.body?.application_type)}" with redirect URIs ${JSON.stringify(r.body?.redirect_uris)}`, [oauthEvidence('registration request', r)]);
     },
   }),
+  authClientCheck({
+    id: 'auth.client-redirect-registered',
+    title: 'the client authorizes with a redirect_uri it registered: the authorization request\'s redirect_uri is one of the redirect_uris of the registration that issued its client_id',
+    requirements: ['AZ-28'],
+    level: 'MUST',
+    versions: ALL_VERSIONS,
+    spec: SPEC.authorizationSecurity26,
+    judge(o) {
+      // What each registration asked for, by the client_id it was issued.
+      const asked = new Map(o.oauth.registrations.map((g) => [g.clientId, o.oauth.requests.find((r) => r.seq === g.seq)?.body?.redirect_uris]));
+      const authorizes = o.oauth.requests.filter((r) => isGet(r, '/authorize') && asked.has(r.query.client_id ?? ''));
+      if (authorizes.length === 0) return untestable('the client made no authorization request as a client it registered dynamically (a client ID metadata document or pre-registered credentials are not seen here)');
+      for (const a of authorizes) {
+        const registered = asked.get(a.query.client_id!);
+        const list = Array.isArray(registered) ? registered.map(String) : [];
+        const ev = [oauthEvidence('authorization request', a, { expected: { redirect_uri: list.length === 1 ? list[0] : list }, actual: a.query.redirect_uri ?? '(absent)' })];
+        if (a.query.redirect_uri === undefined) {
+          if (list.length !== 1) return violated(`the authorization request has no redirect_uri, and the client registered ${list.length} redirect URIs (with several, or none, the request must name one)`, ev);
+          continue;
+        }
+        if (!list.includes(a.query.redirect_uri)) return violated(`the authorization request's redirect_uri ${a.query.redirect_uri} is not one the client registered (${JSON.stringify(list)}); redirect URIs must be registered, and compared exactly`, ev);
+      }
+      const a = authorizes[0];
+      return holds(`redirect_uri ${a.query.redirect_uri ?? '(the one registered)'}, registered with client_id ${a.query.client_id}`, [oauthEvidence('authorization request', a)]);
+    },
+  }),
+  authClientCheck({
+    id: 'auth.client-state',
+    title: 'the client uses state: every authorization request carries one',
+    requirements: ['AZ-29'],
+    level: 'SHOULD',
+    versions: ALL_VERSIONS,
+    spec: SPEC.authorizationSecurity26,
+    judge(o) {
+      const authorizes = distinctAuthorizations(o.oauth.requests.filter((r) => isGet(r, '/authorize')));
+      if (authorizes.length === 0) return untestable('the client made no authorization request');
+      const without = authorizes.find((a) => !a.query.state);
+      if (without) return violated('the authorization request has no state parameter: nothing ties the response to it (a forged or replayed response cannot be told apart)', [oauthEvidence('authorization request', without)]);
+      return holds(`state on ${authorizes.length === 1 ? 'the authorization request' : `all ${authorizes.length} authorization requests`}`, [oauthEvidence('authorization request', authorizes[0])]);
+    },
+  }),
   authClientCheck(
     {
       id: 'auth.client-cimd',
@@ -797,6 +858,18 @@ export const authClientChecks = [
   issCheck({ id: 'auth.client-iss-unadvertised', title: 'the client compares a present iss with the issuer even when the metadata does not advertise iss, and does not exchange the code of a mismatch' }, unadvertisedIssServer),
   issCheck({ id: 'auth.client-iss-exact', title: 'the client compares iss with the issuer as plain strings: an iss equal only after URL normalization (a trailing slash) is refused' }, trailingSlashIssServer),
   issCheck({ id: 'auth.client-iss-optional', title: 'the client exchanges its code when neither the metadata nor the authorization response says anything of iss' }, noIssServer, 'proceed'),
+  responseCheck(
+    { id: 'auth.client-state-mismatch', title: 'the client discards an authorization response whose state is not the one its request carried: no code exchanged', requirements: ['AZ-29'], level: 'SHOULD', versions: ALL_VERSIONS, spec: SPEC.authorizationSecurity26 },
+    wrongStateServer,
+    stateSaid,
+    { unless: stateSent },
+  ),
+  responseCheck(
+    { id: 'auth.client-state-missing', title: 'the client discards an authorization response without the state its request carried: no code exchanged', requirements: ['AZ-29'], level: 'SHOULD', versions: ALL_VERSIONS, spec: SPEC.authorizationSecurity26 },
+    absentStateServer,
+    stateSaid,
+    { unless: stateSent },
+  ),
   authClientCheck(
     {
       id: 'auth.client-step-up',

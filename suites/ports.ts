@@ -263,6 +263,11 @@ export interface OAuthOptions {
   iss?: 'issuer' | 'another' | 'trailing-slash' | 'absent';
   /** Whether the metadata says responses carry iss (`authorization_response_iss_parameter_supported`; default true). */
   issAdvertised?: boolean;
+  /**
+   * The authorization response's `state`: the one the request carried (default), another one, or
+   * none; a client that sent one must discard a response without it or with another.
+   */
+  state?: 'echo' | 'another' | 'absent';
   /** tools/call needs a scope the first challenge did not name: 403 insufficient_scope until the client steps up. */
   stepUp?: boolean;
   /**
@@ -301,6 +306,8 @@ export interface OAuthLog {
   responseIss?: string;
   /** Whether the metadata says responses carry iss (`authorization_response_iss_parameter_supported: true`). */
   issAdvertised: boolean;
+  /** What the authorization responses do with the request's state: echo it (default), change it, or leave it out. */
+  responseState: 'echo' | 'another' | 'absent';
   /** Step-up scenario: the scope a tools/call needs, named by its 403 insufficient_scope. */
   stepUpScope?: string;
   requests: OAuthRequest[];

@@ -399,6 +399,23 @@ export const noIssServer = behindOAuth(
 );
 
 /**
+ * The same, but the authorization response carries another state than the request's (security
+ * considerations: clients use and verify state): the client should discard it, no code exchanged.
+ */
+export const wrongStateServer = behindOAuth(
+  'client-authorization-wrong-state',
+  'the scripted server behind OAuth, its authorization response carrying another state than the authorization request',
+  { misbehave: { state: 'another' } },
+);
+
+/** The same, but the authorization response leaves the request's state out: the client should discard it. */
+export const absentStateServer = behindOAuth(
+  'client-authorization-state-absent',
+  'the scripted server behind OAuth, its authorization response carrying no state although the authorization request had one',
+  { misbehave: { state: 'absent' } },
+);
+
+/**
  * The same, but a tools/call needs a scope the first challenge did not name: with its first token the
  * client gets 403 insufficient_scope naming that scope, and should step up (authorize again for both
  * scopes) and call again.

@@ -37,7 +37,7 @@ const NOTHING_CANCELLED = { 'client.cancellations': 'untestable' };
 const NO_REISSUE = { 'client.reissues-broken-request': 'fail' };
 // Behind OAuth (client-authorization*): these clients make no OAuth request at all after the 401
 // (authorization is optional for a client), so there is nothing to judge.
-const NO_OAUTH = Object.fromEntries(['auth.client-bearer', 'auth.client-discovery', 'auth.client-issuer', 'auth.client-pkce', 'auth.client-resource', 'auth.client-scope', 'auth.client-step-up', 'auth.client-prm-well-known', 'auth.client-as-well-known', 'auth.client-scope-supported', 'auth.client-scope-omitted', 'auth.client-prm-resource', 'auth.client-token-auth', 'auth.client-cimd'].map((id) => [id, 'untestable']));
+const NO_OAUTH = Object.fromEntries(['auth.client-bearer', 'auth.client-discovery', 'auth.client-issuer', 'auth.client-pkce', 'auth.client-resource', 'auth.client-scope', 'auth.client-step-up', 'auth.client-prm-well-known', 'auth.client-as-well-known', 'auth.client-scope-supported', 'auth.client-scope-omitted', 'auth.client-prm-resource', 'auth.client-token-auth', 'auth.client-cimd', 'auth.client-redirect-registered', 'auth.client-state', 'auth.client-state-mismatch', 'auth.client-state-missing'].map((id) => [id, 'untestable']));
 // In a 2026-07-28 run the authorization response's iss is judged too (RFC 9207, one scenario per row of its
 // table), and so are the server binding and the registration's application_type.
 const NO_OAUTH_26 = { ...NO_OAUTH, ...Object.fromEntries(['auth.client-iss', 'auth.client-iss-absent', 'auth.client-iss-unadvertised', 'auth.client-iss-exact', 'auth.client-iss-optional', 'auth.client-as-binding', 'auth.client-application-type', 'auth.client-application-type-fit'].map((id) => [id, 'untestable'])) };
@@ -55,6 +55,11 @@ const OWN_SCOPE = { 'auth.client-scope-omitted': 'warn' };
 // AZ-24: none of these applications names a client ID metadata document, so each registers dynamically where
 // the authorization server takes one (with MCP_CLIENT_METADATA_URL, or mcp-remote's --client-metadata-url, they pass).
 const NO_CIMD = { 'auth.client-cimd': 'warn' };
+// AZ-29: both SDKs send a state only when the application's provider has state(); the wrappers, like the
+// 1.x SDK's own simpleOAuthClient example, have none, so there is no state to verify either.
+const NO_STATE = { 'auth.client-state': 'warn', 'auth.client-state-mismatch': 'untestable', 'auth.client-state-missing': 'untestable' };
+// AZ-29: mcp-remote sends a state and refuses another, but exchanges the code of a response without one.
+const STATE_OPTIONAL = { 'auth.client-state-missing': 'warn' };
 // mcp-remote's client calls no tool: the call that needs more scope never comes.
 const NO_STEP_UP_CALL = { 'auth.client-step-up': 'untestable' };
 // IO-06: neither 2026-07-28 stdio client starts its server again when the process exits.
@@ -62,11 +67,11 @@ const NO_RESTART = { 'client.restarts-dead-server': 'warn' };
 
 // The inspector reads ../package.json relative to its working directory: run it from test/ (the repository's package.json is above).
 const CASES: { name: string; transport: 'http' | 'stdio'; argv: string[]; cwd?: string; era: string; notPassed: Record<string, string>; checks: number; findings?: string[] }[] = [
-  { name: 'inspector-cli 1.0.3', transport: 'http', argv: [INSPECTOR, '{url}', '--transport', 'http', '--method', 'tools/list'], cwd: resolve('test'), era: '2025-11-25', notPassed: { ...NOTHING_CANCELLED, 'client.session-delete': 'warn', ...NO_TOOL_CALL, ...NO_OAUTH }, checks: 35 },
+  { name: 'inspector-cli 1.0.3', transport: 'http', argv: [INSPECTOR, '{url}', '--transport', 'http', '--method', 'tools/list'], cwd: resolve('test'), era: '2025-11-25', notPassed: { ...NOTHING_CANCELLED, 'client.session-delete': 'warn', ...NO_TOOL_CALL, ...NO_OAUTH }, checks: 39 },
   { name: 'inspector-cli 1.0.3', transport: 'stdio', argv: [INSPECTOR, '--method', 'tools/list', '{server}'], cwd: resolve('test'), era: '2025-11-25', notPassed: { ...NOTHING_CANCELLED, ...NO_TOOL_CALL }, checks: 15 },
-  { name: '@modelcontextprotocol/client 2.4.0', transport: 'http', argv: [SDK2, '--http', '{url}'], era: '2026-07-28', notPassed: { ...NOTHING_CANCELLED, 'client.session-delete': 'warn', ...NO_TASKS, ...LISTS_ONCE, ...NO_LEGACY_TASKS, ...NO_REISSUE, ...NO_CIMD }, checks: 62, findings: ['hang client-broken-stream'] },
+  { name: '@modelcontextprotocol/client 2.4.0', transport: 'http', argv: [SDK2, '--http', '{url}'], era: '2026-07-28', notPassed: { ...NOTHING_CANCELLED, 'client.session-delete': 'warn', ...NO_TASKS, ...LISTS_ONCE, ...NO_LEGACY_TASKS, ...NO_REISSUE, ...NO_CIMD, ...NO_STATE }, checks: 66, findings: ['hang client-broken-stream'] },
   { name: '@modelcontextprotocol/client 2.4.0', transport: 'stdio', argv: [SDK2, '--stdio', '{server}'], era: '2026-07-28', notPassed: { ...NOTHING_CANCELLED, ...NO_TASKS, ...LISTS_ONCE, ...NO_LEGACY_TASKS, ...NO_RESTART }, checks: 33 },
-  { name: '@modelcontextprotocol/sdk 1.32.2', transport: 'http', argv: [SDK1, '--http', '{url}'], era: '2025-11-25', notPassed: { ...NOTHING_CANCELLED, ...NO_LEGACY_TASKS, ...ANY_ISSUER, ...REFRESH_ONLY, ...NO_CIMD }, checks: 35 },
+  { name: '@modelcontextprotocol/sdk 1.32.2', transport: 'http', argv: [SDK1, '--http', '{url}'], era: '2025-11-25', notPassed: { ...NOTHING_CANCELLED, ...NO_LEGACY_TASKS, ...ANY_ISSUER, ...REFRESH_ONLY, ...NO_CIMD, ...NO_STATE }, checks: 39 },
   { name: '@modelcontextprotocol/sdk 1.32.2', transport: 'stdio', argv: [SDK1, '--stdio', '{server}'], era: '2025-11-25', notPassed: { ...NOTHING_CANCELLED, ...NO_LEGACY_TASKS }, checks: 15 },
 ];
 
@@ -75,15 +80,15 @@ const CASES: { name: string; transport: 'http' | 'stdio'; argv: string[]; cwd?: 
 const LATER: (typeof CASES[number] & { client: () => { command: string; args: string[] } })[] = [
   // mcp-remote-client connects (after OAuth discovery: mcpspec answers 404 to /.well-known/*, 405 to its GET probe), lists tools and resources, exits.
   // Behind OAuth it does the whole flow, "opening" the authorization URL in mcpspec's headless browser (both mcp-remote cases pass every auth.client-* check).
-  { name: 'mcp-remote 0.15.1 (mcp-remote-client)', client: mcpRemoteClient, transport: 'http', argv: ['{url}'], era: '2025-11-25', notPassed: { ...NOTHING_CANCELLED, 'client.session-delete': 'warn', ...NO_TOOL_CALL, ...NO_STEP_UP_CALL, ...OWN_SCOPE, ...NO_CIMD }, checks: 35 },
+  { name: 'mcp-remote 0.15.1 (mcp-remote-client)', client: mcpRemoteClient, transport: 'http', argv: ['{url}'], era: '2025-11-25', notPassed: { ...NOTHING_CANCELLED, 'client.session-delete': 'warn', ...NO_TOOL_CALL, ...NO_STEP_UP_CALL, ...OWN_SCOPE, ...NO_CIMD, ...STATE_OPTIONAL }, checks: 39 },
   // mcp-remote's proxy (its main use: a stdio client reaches an HTTP server through it), driven by the 1.x SDK client over stdio.
   // It opens a test session first (clientInfo mcp-remote-fallback-test), then a second one for the client it serves.
-  { name: 'mcp-remote 0.15.1 proxy (mcp-remote {url}) under the 1.x SDK client', client: () => ({ command: process.execPath, args: [SDK1, '--stdio', process.execPath, mcpRemoteProxy()] }), transport: 'http', argv: ['{url}'], era: '2025-11-25', notPassed: { ...NOTHING_CANCELLED, 'client.session-delete': 'warn', ...NO_LEGACY_TASKS, ...STEP_UP_LOOP, ...OWN_SCOPE, ...NO_CIMD }, checks: 35, findings: ['hang client-authorization-step-up'] },
-  { name: 'inspector 2.12.0 --cli, tools/list', client: inspector2Cli, transport: 'http', argv: ['{url}', '--transport', 'http', '--method', 'tools/list'], era: '2025-11-25', notPassed: { ...NOTHING_CANCELLED, 'client.session-delete': 'warn', ...NO_TOOL_CALL, ...NO_OAUTH }, checks: 35 },
+  { name: 'mcp-remote 0.15.1 proxy (mcp-remote {url}) under the 1.x SDK client', client: () => ({ command: process.execPath, args: [SDK1, '--stdio', process.execPath, mcpRemoteProxy()] }), transport: 'http', argv: ['{url}'], era: '2025-11-25', notPassed: { ...NOTHING_CANCELLED, 'client.session-delete': 'warn', ...NO_LEGACY_TASKS, ...STEP_UP_LOOP, ...OWN_SCOPE, ...NO_CIMD, ...STATE_OPTIONAL }, checks: 39, findings: ['hang client-authorization-step-up'] },
+  { name: 'inspector 2.12.0 --cli, tools/list', client: inspector2Cli, transport: 'http', argv: ['{url}', '--transport', 'http', '--method', 'tools/list'], era: '2025-11-25', notPassed: { ...NOTHING_CANCELLED, 'client.session-delete': 'warn', ...NO_TOOL_CALL, ...NO_OAUTH }, checks: 39 },
   // Over stdio it never exits after a tools/list result that is not an object (client-near-valid): stopped at the timeout.
   { name: 'inspector 2.12.0 --cli, tools/list', client: inspector2Cli, transport: 'stdio', argv: ['--method', 'tools/list', '{server}'], era: '2025-11-25', notPassed: { ...NOTHING_CANCELLED, 'client.near-valid-survives': 'fail', ...NO_TOOL_CALL }, checks: 15, findings: ['hang client-near-valid'] },
   // --protocol-era auto: 2026-07-28 first, MRTR, and the tasks extension (ext-tasks 0.2.2 with the inspector's own dispatch).
-  { name: 'inspector 2.12.0 --cli --protocol-era auto, tools/call', client: inspector2Cli, transport: 'http', argv: ['{url}', '--transport', 'http', '--protocol-era', 'auto', '--method', 'tools/call', '--tool-name', 'echo', '--tool-arg', 'text=hi'], era: '2026-07-28', notPassed: { ...NOTHING_CANCELLED, 'client.session-delete': 'warn', 'client.cache-fresh': 'warn', 'client.mrtr-scoped': 'untestable', ...NO_LEGACY_TASKS, ...NO_REISSUE, ...NO_OAUTH_26 }, checks: 62, findings: ['hang client-broken-stream'] },
+  { name: 'inspector 2.12.0 --cli --protocol-era auto, tools/call', client: inspector2Cli, transport: 'http', argv: ['{url}', '--transport', 'http', '--protocol-era', 'auto', '--method', 'tools/call', '--tool-name', 'echo', '--tool-arg', 'text=hi'], era: '2026-07-28', notPassed: { ...NOTHING_CANCELLED, 'client.session-delete': 'warn', 'client.cache-fresh': 'warn', 'client.mrtr-scoped': 'untestable', ...NO_LEGACY_TASKS, ...NO_REISSUE, ...NO_OAUTH_26 }, checks: 66, findings: ['hang client-broken-stream'] },
   // (--tool-arg takes every word up to the next option: it must not come right before {server}.)
   { name: 'inspector 2.12.0 --cli --protocol-era auto, tools/call', client: inspector2Cli, transport: 'stdio', argv: ['--method', 'tools/call', '--tool-name', 'echo', '--tool-arg', 'text=hi', '--protocol-era', 'auto', '{server}'], era: '2026-07-28', notPassed: { ...NOTHING_CANCELLED, 'client.mrtr-scoped': 'untestable', ...LISTS_ONCE, ...NO_LEGACY_TASKS, ...NO_RESTART }, checks: 33 },
 ];

@@ -92,6 +92,23 @@ describe('the scripted authorization side of the HTTP listener', () => {
     expect(log.responseIss).toBeUndefined();
   });
 
+  it('state: the redirect echoes the request\'s state, carries another, or none; a request without state gets none back', async () => {
+    const l = await listener();
+    const log = l.requireAuthorization();
+    const returned = async (state?: string) => {
+      const meta = await json(fetch(log.serverMetadataUrl));
+      const res = await fetch(`${meta.authorization_endpoint}?response_type=code&redirect_uri=${encodeURIComponent('http://127.0.0.1:1/cb')}${state ? `&state=${state}` : ''}`, { redirect: 'manual' });
+      return new URL(res.headers.get('location')!).searchParams.get('state');
+    };
+    expect([await returned('st'), await returned()]).toEqual(['st', null]);
+    l.requireAuthorization({ state: 'another' });
+    expect([await returned('st'), await returned(), log.responseState]).toEqual(['st-not-yours', null, 'another']);
+    l.requireAuthorization({ state: 'absent' });
+    expect(await returned('st')).toBeNull();
+    l.requireAuthorization({});
+    expect(await returned('st')).toBe('st');
+  });
+
   it('wellKnown: a challenge without resource_metadata, and an issuer with a path whose metadata only OpenID Connect discovery serves', async () => {
     const l = await listener();
     const log = l.requireAuthorization({ wellKnown: true });

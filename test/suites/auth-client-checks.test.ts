@@ -37,7 +37,7 @@ function good(): AuthClientObs {
     req('GET', '/authorize', { status: 302, code: 'code-1', query: { response_type: 'code', code_challenge: CHALLENGE, code_challenge_method: 'S256', resource, scope: 'mcp:tools', state: 's' } }),
     req('POST', '/token', { body: { grant_type: 'authorization_code', code: 'code-1', code_verifier: VERIFIER, resource } }),
   ];
-  const oauth: OAuthLog = { resource, resourceMetadataUrl: `${ORIGIN}${PRM}`, serverMetadataUrl: `${ORIGIN}${AS_META}`, scope: 'mcp:tools', issuer: ORIGIN, identifier: ORIGIN, responseIss: ORIGIN, issAdvertised: true, requests, tokens: [TOKEN], browser: [], registrations: [] };
+  const oauth: OAuthLog = { resource, resourceMetadataUrl: `${ORIGIN}${PRM}`, serverMetadataUrl: `${ORIGIN}${AS_META}`, scope: 'mcp:tools', issuer: ORIGIN, identifier: ORIGIN, responseIss: ORIGIN, issAdvertised: true, responseState: 'echo', requests, tokens: [TOKEN], browser: [], registrations: [] };
   return {
     exit: { exitCode: 0, signal: null, timedOut: false, stderrTail: '', stdoutTail: '' },
     received: [mcp(0, {}, { unauthorized: true }), mcp(10), mcp(11)],
@@ -124,7 +124,7 @@ describe('auth.client-* judgements', () => {
     expect(judge('auth.client-iss', afterBaseline(forged, run))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('sent its code to the token endpoint anyway') });
     expect(judge('auth.client-iss', afterBaseline(forged, run.slice(0, 4))).outcome).toBe('holds');
     expect(judge('auth.client-iss', afterBaseline(forged, run.slice(0, 2))).outcome).toBe('untestable');
-    expect(judge('auth.client-iss', afterBaseline(forged, run.slice(0, 4), run.slice(0, 4)))).toMatchObject({ outcome: 'untestable', message: expect.stringContaining('with a correct iss') });
+    expect(judge('auth.client-iss', afterBaseline(forged, run.slice(0, 4), run.slice(0, 4)))).toMatchObject({ outcome: 'untestable', message: expect.stringContaining('with a correct authorization server') });
   });
 
   it('the rest of the iss table (absent, unadvertised, trailing slash): an exchange after the response fails, none holds; with nothing said of iss, no exchange fails', () => {
@@ -151,6 +151,47 @@ describe('auth.client-* judgements', () => {
     expect(judge('auth.client-iss-optional', afterBaseline(silent, run.slice(0, 4)))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('must go on') });
     expect(judge('auth.client-iss-optional', afterBaseline(silent, run.slice(0, 2))).outcome).toBe('untestable');
     expect(judge('auth.client-iss-optional', afterBaseline(silent, run.slice(0, 4), run.slice(0, 4))).outcome).toBe('untestable');
+  });
+
+  it('auth.client-state: every authorization request with a state holds; one without warns', () => {
+    const o = good();
+    expect(judge('auth.client-state', o)).toMatchObject({ outcome: 'holds', message: 'state on the authorization request' });
+    const { state: _dropped, ...noState } = o.oauth.requests[3].query;
+    expect(judge('auth.client-state', with_(o, 3, { query: noState }))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('no state parameter') });
+  });
+
+  it('auth.client-state-mismatch and -missing: an exchange after the response warns, none holds; a request without state has nothing to verify', () => {
+    const o = good();
+    const run = o.oauth.requests;
+    for (const [id, responseState] of [['auth.client-state-mismatch', 'another'], ['auth.client-state-missing', 'absent']] as const) {
+      const obs = { ...o, oauth: { ...o.oauth, responseState } };
+      expect(judge(id, afterBaseline(obs, run)), id).toMatchObject({ outcome: 'violated', message: expect.stringContaining(responseState === 'absent' ? 'had no state, the request having had state=s' : 'had state=s-not-yours') });
+      expect(judge(id, afterBaseline(obs, run.slice(0, 4))).outcome, id).toBe('holds');
+      expect(judge(id, afterBaseline(obs, run.slice(0, 4), run.slice(0, 4))).outcome, id).toBe('untestable');
+      const { state: _dropped, ...noState } = run[3].query;
+      const stateless = run.map((r, i) => (i === 3 ? { ...r, query: noState } : r));
+      expect(judge(id, afterBaseline(obs, stateless, run)), id).toMatchObject({ outcome: 'untestable', message: expect.stringContaining('sent no state') });
+    }
+  });
+
+  it('auth.client-redirect-registered: a registered redirect_uri holds; another, or none where several were registered, fails; no registration is untestable', () => {
+    const o = good();
+    const REDIRECT = 'http://127.0.0.1:1/callback';
+    const authorizing = (query: Record<string, string>, registered: unknown[] = [REDIRECT]): AuthClientObs => ({
+      ...o,
+      oauth: {
+        ...o.oauth,
+        registrations: [{ clientId: 'client-1', server: ORIGIN, seq: 3 }],
+        requests: o.oauth.requests.map((r) => (r.path === '/register' ? { ...r, body: { redirect_uris: registered } } : r.path === '/authorize' ? { ...r, query: { ...r.query, client_id: 'client-1', ...query } } : r)),
+      },
+    });
+    expect(judge('auth.client-redirect-registered', authorizing({ redirect_uri: REDIRECT }))).toMatchObject({ outcome: 'holds', message: `redirect_uri ${REDIRECT}, registered with client_id client-1` });
+    expect(judge('auth.client-redirect-registered', authorizing({ redirect_uri: `${REDIRECT}/elsewhere` }))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('is not one the client registered') });
+    // Compared exactly: a trailing slash is another URI.
+    expect(judge('auth.client-redirect-registered', authorizing({ redirect_uri: `${REDIRECT}/` })).outcome).toBe('violated');
+    expect(judge('auth.client-redirect-registered', authorizing({})).outcome).toBe('holds');
+    expect(judge('auth.client-redirect-registered', authorizing({}, [REDIRECT, 'http://localhost:2/cb']))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('registered 2 redirect URIs') });
+    expect(judge('auth.client-redirect-registered', o)).toMatchObject({ outcome: 'untestable', message: expect.stringContaining('registered dynamically') });
   });
 
   it('auth.client-prm-well-known and auth.client-as-well-known: the well-known URIs, in their order', () => {
