@@ -282,6 +282,25 @@ export const authChecks = [
       return holds(`${docs.length} authorization server(s) advertise S256`, ev);
     },
   }),
+  authCheck({
+    id: 'auth.server-iss',
+    title: 'the authorization server metadata says its authorization responses carry iss (authorization_response_iss_parameter_supported: true, RFC 9207)',
+    requirements: ['AZ-30'],
+    level: 'SHOULD',
+    versions: ['2026-07-28'],
+    spec: SPEC.authorization26,
+    judge(o) {
+      const docs = o.servers.map((s) => ({ id: s.identifier, doc: s.tried.find((t) => t.document) })).filter((d) => d.doc);
+      if (docs.length === 0) return untestable('no authorization server metadata was read (auth.server-metadata says why)');
+      const said = (d: (typeof docs)[number]) => d.doc!.document!.authorization_response_iss_parameter_supported;
+      const ev = docs.map((d) => evidence(`metadata of ${d.id}`, d.doc!.response, { pointer: '/authorization_response_iss_parameter_supported', expected: true, actual: said(d) ?? '(absent)' }));
+      const silent = docs.filter((d) => said(d) !== true);
+      if (silent.length) {
+        return violated(`${silent.map((d) => `${d.id}: authorization_response_iss_parameter_supported is ${JSON.stringify(said(d)) ?? 'absent'}`).join('; ')}: either its authorization responses carry no iss (a client cannot detect a mix-up), or they do and the metadata must say so`, ev);
+      }
+      return holds(`${docs.length} authorization server(s) advertise iss in authorization responses`, ev);
+    },
+  }),
 ];
 
 function safeProtocol(x: unknown): string {

@@ -19,7 +19,7 @@ function answer(status: number, extra: { headers?: Record<string, string>; body?
 
 const CHALLENGE = `Bearer resource_metadata="${PRM_URL}", scope="mcp"`;
 const PRM = { resource: ENDPOINT, authorization_servers: [AS] };
-const AS_METADATA = { issuer: AS, authorization_endpoint: `${AS}/authorize`, token_endpoint: `${AS}/token`, code_challenge_methods_supported: ['S256'] };
+const AS_METADATA = { issuer: AS, authorization_endpoint: `${AS}/authorize`, token_endpoint: `${AS}/token`, code_challenge_methods_supported: ['S256'], authorization_response_iss_parameter_supported: true };
 
 /** A protected server that does everything right; each test breaks one thing. */
 function good(): AuthObs {
@@ -32,7 +32,7 @@ function good(): AuthObs {
   };
 }
 
-const IDS = ['auth.challenge', 'auth.invalid-token', 'auth.invalid-token-error', 'auth.metadata-discovery', 'auth.metadata-servers', 'auth.metadata-resource', 'auth.challenge-scope', 'auth.server-metadata', 'auth.server-pkce'];
+const IDS = ['auth.challenge', 'auth.invalid-token', 'auth.invalid-token-error', 'auth.metadata-discovery', 'auth.metadata-servers', 'auth.metadata-resource', 'auth.challenge-scope', 'auth.server-metadata', 'auth.server-pkce', 'auth.server-iss'];
 
 describe('the WWW-Authenticate parser', () => {
   it('reads schemes and their parameters, quoted or not, with escapes and several challenges', () => {
@@ -166,5 +166,17 @@ describe('auth.* judgements', () => {
     const plain: AuthObs = { ...good(), servers: [{ identifier: AS, tried: [{ url: `${AS}/.well-known/oauth-authorization-server`, response: answer(200, { method: 'GET', body: doc }), document: doc }] }] };
     expect(judge('auth.server-pkce', plain).outcome).toBe('violated');
     expect(judge('auth.server-pkce', { ...good(), servers: [] }).outcome).toBe('untestable');
+  });
+
+  it('auth.server-iss: metadata without authorization_response_iss_parameter_supported: true warns; no metadata read is untestable', () => {
+    const withFlag = (flag: unknown): AuthObs => {
+      const { authorization_response_iss_parameter_supported: _flag, ...rest } = AS_METADATA;
+      const doc = { ...rest, ...(flag === undefined ? {} : { authorization_response_iss_parameter_supported: flag }) };
+      return { ...good(), servers: [{ identifier: AS, tried: [{ url: `${AS}/.well-known/oauth-authorization-server`, response: answer(200, { method: 'GET', body: doc }), document: doc }] }] };
+    };
+    expect(judge('auth.server-iss', withFlag(true)).outcome).toBe('holds');
+    expect(judge('auth.server-iss', withFlag(undefined))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('authorization_response_iss_parameter_supported is absent') });
+    expect(judge('auth.server-iss', withFlag('true'))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('is "true"') });
+    expect(judge('auth.server-iss', { ...good(), servers: [] }).outcome).toBe('untestable');
   });
 });
