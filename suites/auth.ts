@@ -23,6 +23,8 @@ import { isLoopbackHost } from '../protocol/loopback.js';
 const HTTP = { transports: ['http' as const] };
 const SCOPED: SpecVersion[] = ['2025-11-25', '2026-07-28'];
 const PRM_ROOT = '/.well-known/oauth-protected-resource';
+/** The OpenID Connect scope that asks for a refresh token. */
+const OFFLINE_ACCESS = 'offline_access';
 
 /** What an answer was, in a few words. */
 export function described(r: PlainHttpResponse): string {
@@ -231,6 +233,32 @@ export const authChecks = [
       const ev = [evidence('without credentials', o.anonymous)];
       if (!challenge.params.scope) return violated(`the 401 challenge names no scope: ${o.anonymous.headers['www-authenticate']}`, ev);
       return holds(`scope="${challenge.params.scope}"`, ev);
+    },
+  }),
+  authCheck({
+    id: 'auth.offline-access',
+    title: 'neither the 401 challenge\'s scope nor the Protected Resource Metadata\'s scopes_supported names offline_access (a refresh token is no resource requirement)',
+    requirements: ['AZ-31'],
+    level: 'SHOULD',
+    versions: ['2026-07-28'],
+    spec: SPEC.authorization26,
+    judge(o) {
+      const challenge = o.anonymous.status === 401 ? bearerChallenge(o.anonymous.headers['www-authenticate']) : undefined;
+      const doc = found(o);
+      if (!challenge && !doc) return untestable('neither a 401 Bearer challenge nor a Protected Resource Metadata document to read');
+      const named: string[] = [];
+      const ev: Evidence[] = [];
+      if (challenge) {
+        ev.push(evidence('without credentials', o.anonymous));
+        if ((challenge.params.scope ?? '').split(' ').includes(OFFLINE_ACCESS)) named.push(`the 401 challenge (scope="${challenge.params.scope}")`);
+      }
+      if (doc) {
+        const supported = doc.document!.scopes_supported;
+        ev.push(evidence('Protected Resource Metadata', doc.response, { pointer: '/scopes_supported', actual: supported ?? '(absent)' }));
+        if (Array.isArray(supported) && supported.includes(OFFLINE_ACCESS)) named.push(`the Protected Resource Metadata (scopes_supported ${JSON.stringify(supported)})`);
+      }
+      if (named.length) return violated(`${named.join(' and ')} name${named.length === 1 ? 's' : ''} ${OFFLINE_ACCESS}: whether to ask for a refresh token is the client's choice, not something the resource requires`, ev);
+      return holds(`no ${OFFLINE_ACCESS} in ${[challenge ? 'the challenge' : '', doc ? 'scopes_supported' : ''].filter(Boolean).join(' or ')}`, ev);
     },
   }),
   authCheck({

@@ -95,9 +95,9 @@ describe('mcpspec server (built CLI) against the reference fixture', () => {
       const dir = mkdtempSync(join(tmpdir(), 'mcpspec-auth-'));
       const r = await cli(['server', '--seed', '3', '--out', dir, '--format', 'badge', '--url', guarded.url]);
       expect(r.code, r.out + r.err).toBe(2);
-      expect(r.out).toMatch(/^auth {2}10 pass$/m);
+      expect(r.out).toMatch(/^auth {2}11 pass$/m);
       expect(r.out).toMatch(/^\d+ checks skipped, not run without a session: lifecycle|^\d+ checks skipped, not run without a session: discover/m);
-      expect(r.out).toContain('AUTHORIZATION ONLY: 10 passed, 0 failed');
+      expect(r.out).toContain('AUTHORIZATION ONLY: 11 passed, 0 failed');
       expect(r.err.trim().split('\n')).toEqual([expect.stringMatching(/^mcpspec: the server requires authorization \(HTTP 401 to initialize\) and mcpspec has no credentials: .*--header "Authorization: Bearer <token>"/)]);
       const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8'));
       expect(report.limited).toContain('requires authorization');
@@ -108,7 +108,7 @@ describe('mcpspec server (built CLI) against the reference fixture', () => {
       const withToken = await cli(['server', '--seed', '3', '--only', 'auth.*', '--only', 'tools.*', '--header', 'Authorization: Bearer cli-test-token', '--url', guarded.url]);
       expect(withToken.code, withToken.out + withToken.err).toBe(0);
       expect(withToken.out).toMatch(/^tools {2}7 pass/m);
-      expect(withToken.out).toContain('CONFORMANT: 17 passed');
+      expect(withToken.out).toContain('CONFORMANT: 18 passed');
     } finally {
       await Promise.all([guarded.stop(), faulty.stop()]);
     }

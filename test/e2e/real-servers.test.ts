@@ -185,7 +185,7 @@ describe('real servers from npm', () => {
     // auth.server-iss: its demo authorization server's metadata does not say responses carry iss (RFC 9207).
     expect(verdicts(run)).toEqual({ fail: ['auth.invalid-token'], warn: ['auth.challenge-scope', 'auth.server-iss'], untestable: ['auth.invalid-token-error'], error: [] });
     expect(run.checks.find((c) => c.id === 'auth.invalid-token')?.message).toBe('a made-up bearer token got HTTP 500, not 401');
-    expect(run.checks.filter((c) => c.status === 'pass').map((c) => c.id).sort()).toEqual(['auth.challenge', 'auth.metadata-discovery', 'auth.metadata-resource', 'auth.metadata-servers', 'auth.server-metadata', 'auth.server-pkce']);
+    expect(run.checks.filter((c) => c.status === 'pass').map((c) => c.id).sort()).toEqual(['auth.challenge', 'auth.metadata-discovery', 'auth.metadata-resource', 'auth.metadata-servers', 'auth.offline-access', 'auth.server-metadata', 'auth.server-pkce']);
     expect(run.checks.filter((c) => !c.id.startsWith('auth.')).every((c) => c.status === 'skip')).toBe(true);
   });
 

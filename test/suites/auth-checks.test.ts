@@ -32,7 +32,7 @@ function good(): AuthObs {
   };
 }
 
-const IDS = ['auth.challenge', 'auth.invalid-token', 'auth.invalid-token-error', 'auth.metadata-discovery', 'auth.metadata-servers', 'auth.metadata-resource', 'auth.challenge-scope', 'auth.server-metadata', 'auth.server-pkce', 'auth.server-iss'];
+const IDS = ['auth.challenge', 'auth.invalid-token', 'auth.invalid-token-error', 'auth.metadata-discovery', 'auth.metadata-servers', 'auth.metadata-resource', 'auth.challenge-scope', 'auth.server-metadata', 'auth.server-pkce', 'auth.server-iss', 'auth.offline-access'];
 
 describe('the WWW-Authenticate parser', () => {
   it('reads schemes and their parameters, quoted or not, with escapes and several challenges', () => {
@@ -166,6 +166,20 @@ describe('auth.* judgements', () => {
     const plain: AuthObs = { ...good(), servers: [{ identifier: AS, tried: [{ url: `${AS}/.well-known/oauth-authorization-server`, response: answer(200, { method: 'GET', body: doc }), document: doc }] }] };
     expect(judge('auth.server-pkce', plain).outcome).toBe('violated');
     expect(judge('auth.server-pkce', { ...good(), servers: [] }).outcome).toBe('untestable');
+  });
+
+  it('auth.offline-access: offline_access in the challenge\'s scope or in scopes_supported warns; either alone is judged', () => {
+    const o = good();
+    const challenged: AuthObs = { ...o, anonymous: answer(401, { headers: { 'www-authenticate': 'Bearer resource_metadata="x", scope="mcp offline_access"' } }) };
+    expect(judge('auth.offline-access', challenged)).toMatchObject({ outcome: 'violated', message: expect.stringContaining('the 401 challenge (scope="mcp offline_access") names offline_access') });
+    const doc = { ...PRM, scopes_supported: ['mcp', 'offline_access'] };
+    const listed: AuthObs = { ...o, resourceMetadata: [{ via: 'header', url: PRM_URL, response: answer(200, { url: PRM_URL, method: 'GET', body: doc }), document: doc }] };
+    expect(judge('auth.offline-access', listed)).toMatchObject({ outcome: 'violated', message: expect.stringContaining('the Protected Resource Metadata (scopes_supported ["mcp","offline_access"]) names') });
+    // A scope that merely contains the word is another scope.
+    const lookalike: AuthObs = { ...o, anonymous: answer(401, { headers: { 'www-authenticate': 'Bearer scope="offline_access_logs"' } }) };
+    expect(judge('auth.offline-access', lookalike).outcome).toBe('holds');
+    expect(judge('auth.offline-access', { ...o, resourceMetadata: [] })).toMatchObject({ outcome: 'holds', message: 'no offline_access in the challenge' });
+    expect(judge('auth.offline-access', { ...o, anonymous: answer(403), resourceMetadata: [] }).outcome).toBe('untestable');
   });
 
   it('auth.server-iss: metadata without authorization_response_iss_parameter_supported: true warns; no metadata read is untestable', () => {
