@@ -43,6 +43,9 @@ export class OAuthServer {
   private readonly issued = new Map<string, string>();
   private readonly refreshTokens = new Map<string, string>();
   private readonly stepUp: boolean;
+  /** Expiry scenario: how many more MCP requests each expiring access token serves. */
+  private readonly usesLeft = new Map<string, number>();
+  private expireAfter: number | undefined;
   /** Where the scope to ask for is found: the challenge (default), only the resource metadata's scopes_supported, or nowhere. */
   private readonly scopeFrom: 'challenge' | 'metadata' | 'none';
   /** Well-known scenario: the challenge names no resource_metadata; the issuer has a path and only OpenID Connect discovery serves its metadata. */
@@ -87,6 +90,7 @@ export class OAuthServer {
       responseState: 'echo',
       requests: [],
       tokens: [],
+      expired: [],
       browser: [],
       registrations: [],
       ...(opts.stepUp ? { stepUpScope: STEP_UP_SCOPE } : {}),
@@ -117,22 +121,44 @@ export class OAuthServer {
     this.log.issAdvertised = opts.issAdvertised !== false;
     // Security considerations: a client discards a response whose state is missing or not the one it sent.
     this.log.responseState = opts.state ?? 'echo';
+    this.expireAfter = opts.expireAfter;
     this.codes.clear();
     this.issued.clear();
     this.refreshTokens.clear();
+    this.usesLeft.clear();
   }
 
-  /** Whether an MCP request carries a token this server issued (in the Authorization header, or the query). */
+  /**
+   * Whether an MCP request carries a token this server issued (in the Authorization header, or the
+   * query). In the expiry scenario each use counts, and a token with none left has expired: it is
+   * forgotten (a note in the recording says when) and the request is refused.
+   */
   authorized(headers: Record<string, string>, url: URL): boolean {
-    return this.scopeOf(headers, url) !== undefined;
+    const t = this.tokenOf(headers, url);
+    if (t === undefined) return false;
+    const left = this.usesLeft.get(t);
+    if (left === 0) {
+      this.issued.delete(t);
+      this.usesLeft.delete(t);
+      const seq = this.recorder.note('http', 'oauth', 'the access token expired (expiry scenario): the request gets 401 invalid_token').seq;
+      this.log.expired.push({ token: t, seq });
+      return false;
+    }
+    if (left !== undefined) this.usesLeft.set(t, left - 1);
+    return true;
+  }
+
+  /** The token this server issued that the request carries (header first, then the query). */
+  private tokenOf(headers: Record<string, string>, url: URL): string | undefined {
+    const bearer = /^Bearer\s+(\S+)$/i.exec(headers.authorization ?? '')?.[1];
+    const inQuery = url.searchParams.get('access_token') ?? undefined;
+    return [bearer, inQuery].find((t) => t !== undefined && this.issued.has(t));
   }
 
   /** The scope of the token this server issued that the request carries (header, or query). */
   private scopeOf(headers: Record<string, string>, url: URL): string | undefined {
-    const bearer = /^Bearer\s+(\S+)$/i.exec(headers.authorization ?? '')?.[1];
-    const inQuery = url.searchParams.get('access_token') ?? undefined;
-    for (const t of [bearer, inQuery]) if (t !== undefined && this.issued.has(t)) return this.issued.get(t);
-    return undefined;
+    const t = this.tokenOf(headers, url);
+    return t === undefined ? undefined : this.issued.get(t);
   }
 
   /** Step-up scenario: a tools/call whose token was not granted STEP_UP_SCOPE (it gets a 403 insufficient_scope). */
@@ -261,6 +287,7 @@ export class OAuthServer {
       const access = token('mcpspec-token');
       const refresh = token('mcpspec-refresh');
       this.issued.set(access, scope);
+      if (this.expireAfter !== undefined && grant === 'authorization_code') this.usesLeft.set(access, this.expireAfter);
       this.refreshTokens.set(refresh, scope);
       this.log.tokens.push(access);
       answer(200, { access_token: access, token_type: 'Bearer', expires_in: TOKEN_SECONDS, refresh_token: refresh, ...(scope ? { scope } : {}) });

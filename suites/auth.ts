@@ -16,7 +16,7 @@ import type { Evidence } from '../results/verdict.js';
 import { describeExit } from './client-exit.js';
 import { check, holds, skip, untestable, violated, type Check, type CheckDefinition, type Judgement } from './check.js';
 import type { OAuthRequest, PlainHttpResponse, Received } from './ports.js';
-import { absentIssServer, authorizationServer, cimdServer, confidentialServer, movedServer, wrongResourceServer, noIssServer, scopeFromMetadataServer, scopeFromNowhereServer, wellKnownServer, stepUpServer, trailingSlashIssServer, unadvertisedIssServer, wrongIssServer, wrongIssuerServer, wrongStateServer, absentStateServer, type AuthClientObs } from './scenarios/client.js';
+import { absentIssServer, authorizationServer, cimdServer, confidentialServer, movedServer, wrongResourceServer, noIssServer, scopeFromMetadataServer, scopeFromNowhereServer, wellKnownServer, stepUpServer, trailingSlashIssServer, unadvertisedIssServer, wrongIssServer, wrongIssuerServer, wrongStateServer, absentStateServer, expiryServer, type AuthClientObs } from './scenarios/client.js';
 import { authorizationScenario, type AuthObs, type FetchedDocument, type ResourceMetadataFetch } from './scenarios/authorization.js';
 import { isLoopbackHost } from '../protocol/loopback.js';
 
@@ -360,6 +360,10 @@ function split(o: AuthClientObs): [OAuthRequest[], OAuthRequest[]] {
 const endpointOf = (r: OAuthRequest) => r.path.slice(r.path.lastIndexOf('/'));
 const isFlowStep = (r: OAuthRequest) => (r.method === 'GET' && endpointOf(r) === '/authorize') || (r.method === 'POST' && (endpointOf(r) === '/register' || endpointOf(r) === '/token'));
 
+const isRefresh = (r: OAuthRequest) => r.method === 'POST' && endpointOf(r) === '/token' && r.body?.grant_type === 'refresh_token';
+/** Why a client in the expiry scenario gave nothing to judge on refreshes. */
+const noRefresh = (o: AuthClientObs) =>
+  o.oauth.expired.length ? 'the client did not refresh its expired token (it may have authorized again, or given up)' : 'no token expired: the client made no second request with its first token';
 /** The dynamic registration requests a client sent, at whichever authorization server. */
 const registrationRequests = (o: AuthClientObs) => o.oauth.requests.filter((r) => r.method === 'POST' && endpointOf(r) === '/register');
 /** The application types OpenID Connect Dynamic Client Registration defines. */
@@ -611,6 +615,48 @@ export const authClientChecks = [
       return holds(`${asked.length} authorization/token request(s), each with resource ${o.oauth.resource}`);
     },
   }),
+  authClientCheck(
+    {
+      id: 'auth.client-refresh-resource',
+      title: 'a token refresh names the MCP server in resource too (RFC 8707): the expired token is refreshed for the same resource',
+      requirements: ['AZ-12'],
+      level: 'MUST',
+      versions: ALL_VERSIONS,
+      spec: SPEC.authorization26,
+      judge(o) {
+        const refreshes = o.oauth.requests.filter(isRefresh);
+        if (refreshes.length === 0) return untestable(noRefresh(o));
+        const bad = refreshes.filter((r) => typeof r.body?.resource !== 'string' || !sameResource(r.body.resource, o.oauth.resource));
+        const ev = (bad.length ? bad : refreshes).slice(0, 2).map((r) => oauthEvidence('refresh request', { ...r, body: { ...r.body, refresh_token: '(redacted)' } }, { expected: { resource: o.oauth.resource }, actual: r.body?.resource ?? '(absent)' }));
+        if (bad.length) return violated(`${bad.length} of ${refreshes.length} refresh request(s) without resource ${o.oauth.resource} (resource ${JSON.stringify(bad[0].body?.resource) ?? 'absent'}): every token request names the MCP server`, ev);
+        return holds(`${refreshes.length} refresh request(s), each with resource ${o.oauth.resource}`, ev);
+      },
+    },
+    expiryServer,
+  ),
+  authClientCheck(
+    {
+      id: 'auth.client-refresh-grant',
+      title: 'a client that refreshes its tokens registered with refresh_token among its grant_types',
+      requirements: ['AZ-32'],
+      level: 'SHOULD',
+      versions: ['2026-07-28'],
+      spec: SPEC.authorization26,
+      judge(o) {
+        if (!o.oauth.requests.some(isRefresh)) return untestable(noRefresh(o));
+        const regs = registrationRequests(o);
+        if (regs.length === 0) return untestable('the client refreshed without registering dynamically here (a client ID metadata document or pre-registered credentials are not seen)');
+        const lacking = regs.find((r) => !Array.isArray(r.body?.grant_types) || !r.body.grant_types.includes('refresh_token'));
+        const ev = [oauthEvidence('registration request', lacking ?? regs[0], { expected: { grant_types: ['authorization_code', 'refresh_token'] }, actual: (lacking ?? regs[0]).body?.grant_types ?? '(absent)' })];
+        if (lacking) {
+          const said = lacking.body?.grant_types;
+          return violated(`the client refreshes its tokens but registered with grant_types ${said === undefined ? 'absent (["authorization_code"] by default, RFC 7591)' : JSON.stringify(said)}, without refresh_token`, ev);
+        }
+        return holds('refreshed, and registered with refresh_token among its grant_types', ev);
+      },
+    },
+    expiryServer,
+  ),
   authClientCheck({
     id: 'auth.client-bearer',
     title: 'with a token, every request to the MCP server carries it as Authorization: Bearer, never in the query',

@@ -271,6 +271,12 @@ export interface OAuthOptions {
   /** tools/call needs a scope the first challenge did not name: 403 insufficient_scope until the client steps up. */
   stepUp?: boolean;
   /**
+   * Access tokens from the authorization code grant serve this many authorized MCP requests; the next
+   * request presenting one gets 401 `error="invalid_token"`, as for an expired token. Tokens from a
+   * refresh never expire, so one refresh (or a new authorization) is enough.
+   */
+  expireAfter?: number;
+  /**
    * The 401 challenge names no resource_metadata (the client constructs the well-known URI), and the
    * authorization server's issuer has a path, its metadata served only by OpenID Connect discovery
    * with path insertion (the second URI clients must try).
@@ -313,6 +319,8 @@ export interface OAuthLog {
   requests: OAuthRequest[];
   /** The access tokens issued, in order. */
   tokens: string[];
+  /** Expiry scenario: the access tokens that expired, with the recording sequence number of the note saying so (just before the 401). */
+  expired: { token: string; seq: number }[];
   /** Dynamic client registrations: the client_id issued and the authorization server (identifier) that issued it. */
   registrations: { clientId: string; server: string; seq: number; secret?: string; method?: string }[];
   /** Reports of mcpspec's headless browser (clients that authorize by opening a browser), with their recording sequence numbers. */

@@ -416,6 +416,17 @@ export const absentStateServer = behindOAuth(
 );
 
 /**
+ * The same, but the first access token expires after one MCP request: the next request presenting it
+ * gets 401 invalid_token. A client that keeps its refresh token refreshes (a refreshed token does not
+ * expire); one that does not authorizes again.
+ */
+export const expiryServer = behindOAuth(
+  'client-authorization-expiry',
+  'the scripted server behind OAuth, its first access token expiring after one MCP request (401 invalid_token)',
+  { expireAfter: 1 },
+);
+
+/**
  * The same, but a tools/call needs a scope the first challenge did not name: with its first token the
  * client gets 403 insufficient_scope naming that scope, and should step up (authorize again for both
  * scopes) and call again.

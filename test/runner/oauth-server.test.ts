@@ -109,6 +109,23 @@ describe('the scripted authorization side of the HTTP listener', () => {
     expect(await returned('st')).toBe('st');
   });
 
+  it('expireAfter: a token from a code serves that many requests, then 401 invalid_token (logged); a refreshed one does not expire', async () => {
+    const l = await listener();
+    const log = l.requireAuthorization({ expireAfter: 2 });
+    const meta = await json(fetch(log.serverMetadataUrl));
+    const code = new URL((await fetch(`${meta.authorization_endpoint}?response_type=code&redirect_uri=${encodeURIComponent('http://127.0.0.1:1/cb')}`, { redirect: 'manual' })).headers.get('location')!).searchParams.get('code')!;
+    const token = (form: Record<string, string>) => json(fetch(meta.token_endpoint, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form) }));
+    const first = await token({ grant_type: 'authorization_code', code });
+    const use = async (t: string) => {
+      const r = await post(l.url, { Authorization: `Bearer ${t}` });
+      return [r.status, r.headers.get('www-authenticate')?.startsWith('Bearer error="invalid_token"') ?? false];
+    };
+    expect([await use(first.access_token), await use(first.access_token), await use(first.access_token), await use(first.access_token)]).toEqual([[200, false], [200, false], [401, true], [401, true]]);
+    expect(log.expired).toEqual([{ token: first.access_token, seq: expect.any(Number) }]);
+    const refreshed = await token({ grant_type: 'refresh_token', refresh_token: first.refresh_token });
+    for (let i = 0; i < 4; i++) expect(await use(refreshed.access_token)).toEqual([200, false]);
+  });
+
   it('wellKnown: a challenge without resource_metadata, and an issuer with a path whose metadata only OpenID Connect discovery serves', async () => {
     const l = await listener();
     const log = l.requireAuthorization({ wellKnown: true });

@@ -37,7 +37,7 @@ function good(): AuthClientObs {
     req('GET', '/authorize', { status: 302, code: 'code-1', query: { response_type: 'code', code_challenge: CHALLENGE, code_challenge_method: 'S256', resource, scope: 'mcp:tools', state: 's' } }),
     req('POST', '/token', { body: { grant_type: 'authorization_code', code: 'code-1', code_verifier: VERIFIER, resource } }),
   ];
-  const oauth: OAuthLog = { resource, resourceMetadataUrl: `${ORIGIN}${PRM}`, serverMetadataUrl: `${ORIGIN}${AS_META}`, scope: 'mcp:tools', issuer: ORIGIN, identifier: ORIGIN, responseIss: ORIGIN, issAdvertised: true, responseState: 'echo', requests, tokens: [TOKEN], browser: [], registrations: [] };
+  const oauth: OAuthLog = { resource, resourceMetadataUrl: `${ORIGIN}${PRM}`, serverMetadataUrl: `${ORIGIN}${AS_META}`, scope: 'mcp:tools', issuer: ORIGIN, identifier: ORIGIN, responseIss: ORIGIN, issAdvertised: true, responseState: 'echo', requests, tokens: [TOKEN], expired: [], browser: [], registrations: [] };
   return {
     exit: { exitCode: 0, signal: null, timedOut: false, stderrTail: '', stdoutTail: '' },
     received: [mcp(0, {}, { unauthorized: true }), mcp(10), mcp(11)],
@@ -151,6 +151,25 @@ describe('auth.client-* judgements', () => {
     expect(judge('auth.client-iss-optional', afterBaseline(silent, run.slice(0, 4)))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('must go on') });
     expect(judge('auth.client-iss-optional', afterBaseline(silent, run.slice(0, 2))).outcome).toBe('untestable');
     expect(judge('auth.client-iss-optional', afterBaseline(silent, run.slice(0, 4), run.slice(0, 4))).outcome).toBe('untestable');
+  });
+
+  it('auth.client-refresh-resource and -grant: a refresh with resource, by a client registered for refresh_token, holds', () => {
+    const o = good();
+    const expiring = (refreshBody: Record<string, unknown> | undefined, grantTypes?: unknown): AuthClientObs => {
+      const requests = o.oauth.requests.map((r) => (r.path === '/register' ? { ...r, body: { ...r.body, ...(grantTypes === undefined ? {} : { grant_types: grantTypes }) } } : r));
+      if (refreshBody) requests.push(req('POST', '/token', { body: { grant_type: 'refresh_token', refresh_token: 'rt-1', ...refreshBody } }));
+      return { ...o, oauth: { ...o.oauth, requests, expired: [{ token: TOKEN, seq: 20 }] } };
+    };
+    const both = ['authorization_code', 'refresh_token'];
+    expect(judge('auth.client-refresh-resource', expiring({ resource: ENDPOINT }, both))).toMatchObject({ outcome: 'holds', message: `1 refresh request(s), each with resource ${ENDPOINT}` });
+    expect(judge('auth.client-refresh-resource', expiring({}, both))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('(resource absent)') });
+    expect(judge('auth.client-refresh-resource', expiring({ resource: 'http://127.0.0.1:4000/' }, both)).outcome).toBe('violated');
+    expect(judge('auth.client-refresh-resource', expiring(undefined))).toMatchObject({ outcome: 'untestable', message: expect.stringContaining('did not refresh its expired token') });
+    expect(judge('auth.client-refresh-resource', o)).toMatchObject({ outcome: 'untestable', message: expect.stringContaining('no token expired') });
+    expect(judge('auth.client-refresh-grant', expiring({ resource: ENDPOINT }, both)).outcome).toBe('holds');
+    expect(judge('auth.client-refresh-grant', expiring({ resource: ENDPOINT }, ['authorization_code']))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('["authorization_code"], without refresh_token') });
+    expect(judge('auth.client-refresh-grant', expiring({ resource: ENDPOINT }))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('absent (["authorization_code"] by default, RFC 7591)') });
+    expect(judge('auth.client-refresh-grant', expiring(undefined)).outcome).toBe('untestable');
   });
 
   it('auth.client-state: every authorization request with a state holds; one without warns', () => {
