@@ -16,6 +16,8 @@ import { redactHeaders } from './redact.js';
 export const CHALLENGE_SCOPE = 'mcp:tools';
 /** A second scope the resource metadata lists in the scenario whose challenge names none. */
 const READ_SCOPE = 'mcp:read';
+/** A scope the challenge names and no metadata lists, in the scenario where the challenge goes beyond scopes_supported. */
+export const UNLISTED_SCOPE = 'mcp:admin';
 /** The scope a tools/call needs in the step-up scenario (asked for by a 403 insufficient_scope). */
 export const STEP_UP_SCOPE = 'mcp:write';
 const TOKEN_SECONDS = 3600;
@@ -47,7 +49,7 @@ export class OAuthServer {
   private readonly usesLeft = new Map<string, number>();
   private expireAfter: number | undefined;
   /** Where the scope to ask for is found: the challenge (default), only the resource metadata's scopes_supported, or nowhere. */
-  private readonly scopeFrom: 'challenge' | 'metadata' | 'none';
+  private readonly scopeFrom: 'challenge' | 'metadata' | 'none' | 'challenge-unlisted';
   /** Well-known scenario: the challenge names no resource_metadata; the issuer has a path and only OpenID Connect discovery serves its metadata. */
   private readonly wellKnown: boolean;
   /** Confidential scenario: registrations are for client_secret_basic, the only token endpoint method the metadata lists. */
@@ -81,8 +83,8 @@ export class OAuthServer {
       resource: endpoint,
       resourceMetadataUrl: `${url.origin}${PROTECTED_RESOURCE}${url.pathname}`,
       serverMetadataUrl: this.firstMetadataUrl,
-      ...(this.scopeFrom === 'challenge' ? { scope: CHALLENGE_SCOPE } : {}),
-      ...(this.scopeFrom === 'none' ? {} : { scopesSupported: this.scopeFrom === 'metadata' ? [CHALLENGE_SCOPE, READ_SCOPE] : [CHALLENGE_SCOPE] }),
+      ...(this.scopeFrom === 'challenge' ? { scope: CHALLENGE_SCOPE } : this.scopeFrom === 'challenge-unlisted' ? { scope: `${CHALLENGE_SCOPE} ${UNLISTED_SCOPE}` } : {}),
+      ...(this.scopeFrom === 'none' ? {} : { scopesSupported: this.scopeFrom === 'challenge' ? [CHALLENGE_SCOPE] : [CHALLENGE_SCOPE, READ_SCOPE] }),
       identifier,
       issuer: url.origin,
       responseIss: url.origin,

@@ -16,7 +16,7 @@ import type { Evidence } from '../results/verdict.js';
 import { describeExit } from './client-exit.js';
 import { check, holds, skip, untestable, violated, type Check, type CheckDefinition, type Judgement } from './check.js';
 import type { OAuthRequest, PlainHttpResponse, Received } from './ports.js';
-import { absentIssServer, authorizationServer, cimdServer, confidentialServer, movedServer, wrongResourceServer, noIssServer, scopeFromMetadataServer, scopeFromNowhereServer, wellKnownServer, stepUpServer, trailingSlashIssServer, unadvertisedIssServer, wrongIssServer, wrongIssuerServer, wrongStateServer, absentStateServer, expiryServer, type AuthClientObs } from './scenarios/client.js';
+import { absentIssServer, authorizationServer, cimdServer, confidentialServer, movedServer, wrongResourceServer, noIssServer, scopeFromMetadataServer, scopeFromNowhereServer, wellKnownServer, stepUpServer, trailingSlashIssServer, unadvertisedIssServer, wrongIssServer, wrongIssuerServer, wrongStateServer, absentStateServer, expiryServer, scopeUnlistedServer, type AuthClientObs } from './scenarios/client.js';
 import { authorizationScenario, type AuthObs, type FetchedDocument, type ResourceMetadataFetch } from './scenarios/authorization.js';
 import { isLoopbackHost } from '../protocol/loopback.js';
 
@@ -695,6 +695,28 @@ export const authClientChecks = [
       return holds(`scope "${authorizes[0].query.scope}"`);
     },
   }),
+  authClientCheck(
+    {
+      id: 'auth.client-scope-authoritative',
+      title: 'the challenge\'s scope is authoritative: the authorization request asks for every scope the 401 named, also one scopes_supported does not list',
+      requirements: ['AZ-33'],
+      level: 'MUST',
+      versions: SCOPED,
+      spec: SPEC.authorization26,
+      judge(o) {
+        const first = o.oauth.requests.find((r) => isGet(r, '/authorize'));
+        if (first === undefined) return untestable('the client made no authorization request');
+        const challenged = (o.oauth.scope ?? '').split(' ').filter(Boolean);
+        const asked = (first.query.scope ?? '').split(' ');
+        const missing = challenged.filter((s) => !asked.includes(s));
+        const ev = [oauthEvidence('authorization request', first, { expected: { scope: o.oauth.scope }, actual: first.query.scope ?? '(absent)' })];
+        const listed = JSON.stringify(o.oauth.scopesSupported ?? []);
+        if (missing.length) return violated(`the 401 challenged scope "${o.oauth.scope}", and the authorization request asks for ${first.query.scope === undefined ? 'no scope' : `"${first.query.scope}"`}, leaving out ${missing.join(', ')}${missing.some((m) => !(o.oauth.scopesSupported ?? []).includes(m)) ? ` (not in scopes_supported ${listed}: the challenge is authoritative all the same)` : ''}`, ev);
+        return holds(`asked for "${first.query.scope}", every challenged scope (scopes_supported being ${listed})`, ev);
+      },
+    },
+    scopeUnlistedServer,
+  ),
   authClientCheck(
     {
       id: 'auth.client-scope-supported',

@@ -284,10 +284,11 @@ export interface OAuthOptions {
   wellKnown?: boolean;
   /**
    * Where a client finds the scope to ask for: the 401 challenge (default); only the Protected
-   * Resource Metadata's scopes_supported (the challenge names none); or nowhere (neither, nor the
-   * authorization server's metadata).
+   * Resource Metadata's scopes_supported (the challenge names none); nowhere (neither, nor the
+   * authorization server's metadata); or the challenge, naming a scope scopes_supported does not list
+   * beside one it does (the metadata listing another too: neither a subset nor a superset).
    */
-  scopeFrom?: 'challenge' | 'metadata' | 'none';
+  scopeFrom?: 'challenge' | 'metadata' | 'none' | 'challenge-unlisted';
 }
 
 /** The scripted authorization server, as the checks read it afterwards. */

@@ -459,6 +459,17 @@ export const scopeFromMetadataServer = behindOAuth(
   ['2025-11-25', '2026-07-28'],
 );
 
+/**
+ * The same, but the 401 challenge names a scope scopes_supported does not list (beside one it does;
+ * the metadata lists another): the challenge is authoritative, whatever its relation to the metadata.
+ */
+export const scopeUnlistedServer = behindOAuth(
+  'client-authorization-scope-unlisted',
+  'the scripted server behind OAuth, its challenge naming a scope its metadata\'s scopes_supported does not list',
+  { scopeFrom: 'challenge-unlisted' },
+  ['2025-11-25', '2026-07-28'],
+);
+
 /** The same, but no challenge or document names any scope: a client leaves scope out of its authorization request. */
 export const scopeFromNowhereServer = behindOAuth(
   'client-authorization-no-scope',

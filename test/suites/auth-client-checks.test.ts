@@ -172,6 +172,19 @@ describe('auth.client-* judgements', () => {
     expect(judge('auth.client-refresh-grant', expiring(undefined)).outcome).toBe('untestable');
   });
 
+  it('auth.client-scope-authoritative: every challenged scope asked for holds, extra ones too; one left out fails, and says when the metadata does not list it', () => {
+    const o = good();
+    const unlisted = (scope: string | undefined): AuthClientObs => {
+      const x = with_(o, 3, { query: { ...o.oauth.requests[3].query, ...(scope === undefined ? {} : { scope }) } });
+      if (scope === undefined) delete x.oauth.requests[3].query.scope;
+      return { ...x, oauth: { ...x.oauth, scope: 'mcp:tools mcp:admin', scopesSupported: ['mcp:tools', 'mcp:read'] } };
+    };
+    expect(judge('auth.client-scope-authoritative', unlisted('mcp:admin mcp:tools'))).toMatchObject({ outcome: 'holds', message: expect.stringContaining('every challenged scope') });
+    expect(judge('auth.client-scope-authoritative', unlisted('mcp:tools mcp:admin mcp:read')).outcome).toBe('holds');
+    expect(judge('auth.client-scope-authoritative', unlisted('mcp:tools'))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('leaving out mcp:admin (not in scopes_supported ["mcp:tools","mcp:read"]') });
+    expect(judge('auth.client-scope-authoritative', unlisted(undefined))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('asks for no scope') });
+  });
+
   it('auth.client-state: every authorization request with a state holds; one without warns', () => {
     const o = good();
     expect(judge('auth.client-state', o)).toMatchObject({ outcome: 'holds', message: 'state on the authorization request' });
