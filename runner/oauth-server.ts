@@ -121,6 +121,9 @@ export class OAuthServer {
     const iss = opts.iss ?? 'issuer';
     this.log.responseIss = iss === 'absent' ? undefined : iss === 'another' ? `${this.origin}/not-the-issuer` : iss === 'trailing-slash' ? `${this.log.issuer}/` : this.log.issuer;
     this.log.issAdvertised = opts.issAdvertised !== false;
+    // Security considerations: without code_challenge_methods_supported there is no PKCE, and clients must refuse to go on.
+    if (opts.noPkce) this.log.pkceUnadvertised = true;
+    else delete this.log.pkceUnadvertised;
     // Security considerations: a client discards a response whose state is missing or not the one it sent.
     this.log.responseState = opts.state ?? 'echo';
     this.expireAfter = opts.expireAfter;
@@ -237,7 +240,7 @@ export class OAuthServer {
         registration_endpoint: `${base}/register`,
         response_types_supported: ['code'],
         grant_types_supported: ['authorization_code', 'refresh_token'],
-        code_challenge_methods_supported: ['S256'],
+        ...(this.log.pkceUnadvertised ? {} : { code_challenge_methods_supported: ['S256'] }),
         token_endpoint_auth_methods_supported: this.confidential ? ['client_secret_basic'] : ['none', 'client_secret_post', 'client_secret_basic'],
         // Scope-from-nowhere scenario: no document names a scope, so a client has none to ask for.
         ...(this.scopeFrom === 'none' ? {} : { scopes_supported: this.log.scopesSupported }),

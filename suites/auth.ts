@@ -16,7 +16,7 @@ import type { Evidence } from '../results/verdict.js';
 import { describeExit } from './client-exit.js';
 import { check, holds, skip, untestable, violated, type Check, type CheckDefinition, type Judgement } from './check.js';
 import type { OAuthRequest, PlainHttpResponse, Received } from './ports.js';
-import { absentIssServer, authorizationServer, cimdServer, confidentialServer, movedServer, wrongResourceServer, noIssServer, scopeFromMetadataServer, scopeFromNowhereServer, wellKnownServer, stepUpServer, trailingSlashIssServer, unadvertisedIssServer, wrongIssServer, wrongIssuerServer, wrongStateServer, absentStateServer, expiryServer, scopeUnlistedServer, type AuthClientObs } from './scenarios/client.js';
+import { absentIssServer, authorizationServer, cimdServer, confidentialServer, movedServer, wrongResourceServer, noIssServer, scopeFromMetadataServer, scopeFromNowhereServer, wellKnownServer, stepUpServer, trailingSlashIssServer, unadvertisedIssServer, wrongIssServer, wrongIssuerServer, wrongStateServer, absentStateServer, expiryServer, scopeUnlistedServer, noPkceServer, type AuthClientObs } from './scenarios/client.js';
 import { authorizationScenario, type AuthObs, type FetchedDocument, type ResourceMetadataFetch } from './scenarios/authorization.js';
 import { isLoopbackHost } from '../protocol/loopback.js';
 
@@ -329,7 +329,46 @@ export const authChecks = [
       return holds(`${docs.length} authorization server(s) advertise iss in authorization responses`, ev);
     },
   }),
+  authCheck({
+    id: 'auth.server-https',
+    title: 'every endpoint the authorization server metadata names (issuer, authorization, token, registration, ...) is served over HTTPS',
+    requirements: ['AZ-35'],
+    level: 'MUST',
+    versions: ALL_VERSIONS,
+    spec: SPEC.authorizationSecurity26,
+    judge(o) {
+      const docs = o.servers.map((s) => ({ id: s.identifier, doc: s.tried.find((t) => t.document) })).filter((d) => d.doc);
+      if (docs.length === 0) return untestable('no authorization server metadata was read (auth.server-metadata says why)');
+      const plain: string[] = [];
+      const local: string[] = [];
+      const ev: Evidence[] = [];
+      for (const { id, doc } of docs) {
+        const named = Object.entries(doc!.document!).filter(([k, v]) => (k === 'issuer' || k === 'jwks_uri' || k.endsWith('_endpoint')) && typeof v === 'string') as [string, string][];
+        for (const [k, v] of named) {
+          const url = parsedUrl(v);
+          if (url?.protocol === 'https:') continue;
+          if (url?.protocol === 'http:' && isLoopbackHost(url.hostname)) local.push(`${k} ${v}`);
+          else {
+            plain.push(`${id}: ${k} ${v}`);
+            ev.push(evidence(`metadata of ${id}`, doc!.response, { pointer: `/${k}`, actual: v }));
+          }
+        }
+      }
+      if (plain.length) return violated(`not HTTPS: ${plain.slice(0, 4).join('; ')}${plain.length > 4 ? ` (and ${plain.length - 4} more)` : ''}; tokens and codes would cross the network in the clear`, ev);
+      if (local.length) return skip(`the authorization server is on this machine (${local[0]}${local.length > 1 ? `, and ${local.length - 1} more` : ''}): plain HTTP on the loopback interface is how one tests locally; HTTPS is judged on an authorization server reached over the network`);
+      return holds(`${docs.length} authorization server(s), every endpoint HTTPS`, docs.map(({ id, doc }) => evidence(`metadata of ${id}`, doc!.response)));
+    },
+  }),
 ];
+
+/** The URL a string names, or undefined when it names none. */
+function parsedUrl(x: string): URL | undefined {
+  try {
+    return new URL(x);
+  } catch {
+    return undefined;
+  }
+}
 
 function safeProtocol(x: unknown): string {
   try {
@@ -851,6 +890,28 @@ export const authClientChecks = [
     },
   }),
   authClientCheck({
+    id: 'auth.client-redirect-https',
+    title: 'every redirect URI the client registers or authorizes with is on localhost (loopback) or HTTPS',
+    requirements: ['AZ-36'],
+    level: 'MUST',
+    versions: ALL_VERSIONS,
+    spec: SPEC.authorizationSecurity26,
+    judge(o) {
+      const used = [
+        ...registrationRequests(o).flatMap((r) => (Array.isArray(r.body?.redirect_uris) ? r.body.redirect_uris : []).map((u) => ({ uri: String(u), r, where: 'registered' }))),
+        ...o.oauth.requests.filter((r) => isGet(r, '/authorize') && r.query.redirect_uri !== undefined).map((r) => ({ uri: r.query.redirect_uri!, r, where: 'authorization request' })),
+      ];
+      if (used.length === 0) return untestable('the client registered no redirect URI and named none in an authorization request');
+      const bad = used.filter(({ uri }) => {
+        const url = parsedUrl(uri);
+        return !(url?.protocol === 'https:' || ((url?.protocol === 'http:' || url?.protocol === 'https:') && isLoopbackHost(url.hostname)));
+      });
+      if (bad.length) return violated(`redirect URI ${bad[0].uri} (${bad[0].where}) is neither on localhost nor HTTPS`, bad.slice(0, 2).map(({ r, where }) => oauthEvidence(where === 'registered' ? 'registration request' : 'authorization request', r)));
+      const uris = [...new Set(used.map((u) => u.uri))];
+      return holds(`redirect URI${uris.length > 1 ? 's' : ''} ${uris.join(', ')}`, [oauthEvidence('OAuth request', used[0].r)]);
+    },
+  }),
+  authClientCheck({
     id: 'auth.client-state',
     title: 'the client uses state: every authorization request carries one',
     requirements: ['AZ-29'],
@@ -967,6 +1028,26 @@ export const authClientChecks = [
       },
     },
     wrongIssuerServer,
+  ),
+  authClientCheck(
+    {
+      id: 'auth.client-pkce-required',
+      title: 'the client refuses to go on with an authorization server whose metadata has no code_challenge_methods_supported (no PKCE)',
+      requirements: ['AZ-34'],
+      level: 'MUST',
+      versions: SCOPED,
+      spec: SPEC.authorizationSecurity26,
+      judge(o) {
+        const [baseline, reqs] = split(o);
+        if (!baseline.some(isFlowStep)) return untestable('with PKCE advertised the client did not register, authorize or ask for a token either: nothing shows it refused');
+        const metadata = reqs.findIndex((r) => isGet(r, new URL(o.oauth.serverMetadataUrl).pathname));
+        if (metadata < 0) return untestable('the client never read the authorization server metadata');
+        const used = reqs.slice(metadata + 1).filter(isFlowStep);
+        if (used.length) return violated(`the authorization server metadata has no code_challenge_methods_supported (no PKCE support), and the client went on: ${used.map((r) => `${r.method} ${r.path}`).join(', ')}`, used.slice(0, 3).map((r) => oauthEvidence('went on without PKCE support', r)));
+        return holds('refused the authorization server without code_challenge_methods_supported: no registration, authorization or token request followed');
+      },
+    },
+    noPkceServer,
   ),
   issCheck({ id: 'auth.client-iss', title: 'the client does not exchange a code whose authorization response names another issuer in iss (RFC 9207)' }, wrongIssServer),
   issCheck({ id: 'auth.client-iss-absent', title: 'the client does not exchange a code whose authorization response lacks the iss its authorization server\'s metadata promises (RFC 9207)' }, absentIssServer),

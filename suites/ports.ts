@@ -263,6 +263,8 @@ export interface OAuthOptions {
   iss?: 'issuer' | 'another' | 'trailing-slash' | 'absent';
   /** Whether the metadata says responses carry iss (`authorization_response_iss_parameter_supported`; default true). */
   issAdvertised?: boolean;
+  /** The authorization server metadata leaves `code_challenge_methods_supported` out (it does not support PKCE, so clients must refuse to go on). */
+  noPkce?: boolean;
   /**
    * The authorization response's `state`: the one the request carried (default), another one, or
    * none; a client that sent one must discard a response without it or with another.
@@ -313,6 +315,8 @@ export interface OAuthLog {
   responseIss?: string;
   /** Whether the metadata says responses carry iss (`authorization_response_iss_parameter_supported: true`). */
   issAdvertised: boolean;
+  /** Whether the authorization server metadata leaves code_challenge_methods_supported out. */
+  pkceUnadvertised?: boolean;
   /** What the authorization responses do with the request's state: echo it (default), change it, or leave it out. */
   responseState: 'echo' | 'another' | 'absent';
   /** Step-up scenario: the scope a tools/call needs, named by its 403 insufficient_scope. */

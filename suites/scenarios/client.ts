@@ -331,6 +331,17 @@ export const wrongIssuerServer = behindOAuth(
 );
 
 /**
+ * The same, but the authorization server metadata has no code_challenge_methods_supported: it does
+ * not support PKCE, and a client must refuse to go on (no registration, authorization or token request).
+ */
+export const noPkceServer = behindOAuth(
+  'client-authorization-no-pkce',
+  'the scripted server behind OAuth, its authorization server metadata without code_challenge_methods_supported',
+  { misbehave: { noPkce: true } },
+  ['2025-11-25', '2026-07-28'],
+);
+
+/**
  * The same, but the Protected Resource Metadata names another resource than the endpoint it is
  * fetched for (RFC 9728 §3.3): a client must not use it, so it never goes on to the authorization
  * server it names.

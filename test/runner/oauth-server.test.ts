@@ -74,6 +74,16 @@ describe('the scripted authorization side of the HTTP listener', () => {
     expect(meta.issuer).toBe(log.issuer);
   });
 
+  it('noPkce: the authorization server metadata leaves code_challenge_methods_supported out, and the log says so', async () => {
+    const l = await listener();
+    const log = l.requireAuthorization({ noPkce: true });
+    expect((await json(fetch(log.serverMetadataUrl))).code_challenge_methods_supported).toBeUndefined();
+    expect(log.pkceUnadvertised).toBe(true);
+    l.requireAuthorization({});
+    expect((await json(fetch(log.serverMetadataUrl))).code_challenge_methods_supported).toEqual(['S256']);
+    expect(log.pkceUnadvertised).toBeUndefined();
+  });
+
   it('iss and issAdvertised: the redirect carries another issuer, the issuer with a trailing slash, or nothing, and the metadata says so or not', async () => {
     const l = await listener();
     const log = l.requireAuthorization();

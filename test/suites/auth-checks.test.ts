@@ -182,6 +182,18 @@ describe('auth.* judgements', () => {
     expect(judge('auth.offline-access', { ...o, anonymous: answer(403), resourceMetadata: [] }).outcome).toBe('untestable');
   });
 
+  it('auth.server-https: HTTPS endpoints hold; plain HTTP on another host fails; on loopback it is skipped, not judged', () => {
+    const withDoc = (doc: Record<string, unknown>): AuthObs => ({ ...good(), servers: [{ identifier: String(doc.issuer), tried: [{ url: `${String(doc.issuer)}/.well-known/oauth-authorization-server`, response: answer(200, { method: 'GET', body: doc }), document: doc }] }] });
+    const secure = { issuer: 'https://auth.example', authorization_endpoint: 'https://auth.example/authorize', token_endpoint: 'https://auth.example/token', registration_endpoint: 'https://auth.example/register', jwks_uri: 'https://auth.example/jwks', scopes_supported: ['mcp'] };
+    expect(judge('auth.server-https', withDoc(secure))).toMatchObject({ outcome: 'holds', message: '1 authorization server(s), every endpoint HTTPS' });
+    expect(judge('auth.server-https', withDoc({ ...secure, token_endpoint: 'http://auth.example/token' }))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('not HTTPS: https://auth.example: token_endpoint http://auth.example/token') });
+    expect(judge('auth.server-https', withDoc({ ...secure, revocation_endpoint: 'http://auth.example/revoke' })).outcome).toBe('violated');
+    expect(judge('auth.server-https', withDoc({ ...secure, issuer: 'http://127.0.0.1:9000', token_endpoint: 'http://localhost:9000/token' }))).toMatchObject({ outcome: 'skip', message: expect.stringContaining('on this machine (issuer http://127.0.0.1:9000, and 1 more)') });
+    // A loopback endpoint does not excuse a remote one.
+    expect(judge('auth.server-https', withDoc({ ...secure, issuer: 'http://127.0.0.1:9000', token_endpoint: 'http://auth.example/token' })).outcome).toBe('violated');
+    expect(judge('auth.server-https', { ...good(), servers: [] }).outcome).toBe('untestable');
+  });
+
   it('auth.server-iss: metadata without authorization_response_iss_parameter_supported: true warns; no metadata read is untestable', () => {
     const withFlag = (flag: unknown): AuthObs => {
       const { authorization_response_iss_parameter_supported: _flag, ...rest } = AS_METADATA;

@@ -117,6 +117,16 @@ describe('auth.client-* judgements', () => {
     expect(judge('auth.client-issuer', afterBaseline(wrong, run.slice(0, 2), run.slice(0, 2)))).toMatchObject({ outcome: 'untestable', message: expect.stringContaining('with correct metadata') });
   });
 
+  it('auth.client-pkce-required: going on after metadata without code_challenge_methods_supported fails; stopping holds, unless the baseline stopped too', () => {
+    const o = good();
+    const run = o.oauth.requests;
+    const noPkce = { ...o, oauth: { ...o.oauth, pkceUnadvertised: true } };
+    expect(judge('auth.client-pkce-required', afterBaseline(noPkce, run))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('the client went on: POST /register, GET /authorize, POST /token') });
+    expect(judge('auth.client-pkce-required', afterBaseline(noPkce, run.slice(0, 2))).outcome).toBe('holds');
+    expect(judge('auth.client-pkce-required', afterBaseline(noPkce, run.slice(0, 1))).outcome).toBe('untestable');
+    expect(judge('auth.client-pkce-required', afterBaseline(noPkce, run.slice(0, 2), run.slice(0, 2)))).toMatchObject({ outcome: 'untestable', message: expect.stringContaining('with PKCE advertised') });
+  });
+
   it('auth.client-iss: exchanging the code after an authorization response with another iss fails; stopping there holds, unless the baseline never exchanged one either', () => {
     const o = good();
     const forged = { ...o, oauth: { ...o.oauth, responseIss: `${ORIGIN}/not-the-issuer` } };
@@ -183,6 +193,21 @@ describe('auth.client-* judgements', () => {
     expect(judge('auth.client-scope-authoritative', unlisted('mcp:tools mcp:admin mcp:read')).outcome).toBe('holds');
     expect(judge('auth.client-scope-authoritative', unlisted('mcp:tools'))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('leaving out mcp:admin (not in scopes_supported ["mcp:tools","mcp:read"]') });
     expect(judge('auth.client-scope-authoritative', unlisted(undefined))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('asks for no scope') });
+  });
+
+  it('auth.client-redirect-https: loopback or HTTPS redirect URIs hold; plain HTTP elsewhere, or another scheme, fails', () => {
+    const o = good();
+    const redirecting = (registered: string[], authorizing?: string): AuthClientObs =>
+      with_(with_(o, 2, { body: { redirect_uris: registered } }), 3, { query: { ...o.oauth.requests[3].query, ...(authorizing ? { redirect_uri: authorizing } : {}) } });
+    expect(judge('auth.client-redirect-https', redirecting(['http://127.0.0.1:1/callback'], 'http://127.0.0.1:1/callback'))).toMatchObject({ outcome: 'holds', message: 'redirect URI http://127.0.0.1:1/callback' });
+    expect(judge('auth.client-redirect-https', redirecting(['http://localhost:8090/cb', 'https://app.example/cb'])).outcome).toBe('holds');
+    expect(judge('auth.client-redirect-https', redirecting(['http://[::1]:8090/cb'])).outcome).toBe('holds');
+    expect(judge('auth.client-redirect-https', redirecting(['http://app.example/cb']))).toMatchObject({ outcome: 'violated', message: 'redirect URI http://app.example/cb (registered) is neither on localhost nor HTTPS' });
+    expect(judge('auth.client-redirect-https', redirecting(['https://app.example/cb'], 'http://app.example/cb'))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('(authorization request)') });
+    expect(judge('auth.client-redirect-https', redirecting(['com.example.app:/oauth'])).outcome).toBe('violated');
+    const none = good();
+    none.oauth.requests = none.oauth.requests.filter((r) => r.path !== '/register');
+    expect(judge('auth.client-redirect-https', none).outcome).toBe('untestable');
   });
 
   it('auth.client-state: every authorization request with a state holds; one without warns', () => {

@@ -35,8 +35,9 @@ describe('the reference fixture without faults', () => {
 
   it('behind authorization: with the token every other check passes as without it; the auth.* checks pass too, and skip on a server that asks for no credentials', async () => {
     const run = await runReference('http', '2026-07-28', [], { checks: CHECKS.filter((c) => !MODERN_ONLY.includes(c.id)), ...AUTH });
-    expect(run.checks.filter((c) => c.status !== 'pass').map((c) => `${c.id}: ${c.status}: ${c.message}`)).toEqual([]);
-    expect(run.checks.filter((c) => isAuth(c.id))).toHaveLength(11);
+    // The fixture's authorization server is on 127.0.0.1 in plain HTTP: auth.server-https does not judge a loopback one (its fault moves an endpoint off the machine).
+    expect(run.checks.filter((c) => c.status !== 'pass').map((c) => `${c.id}: ${c.status}`)).toEqual(['auth.server-https: skip']);
+    expect(run.checks.filter((c) => isAuth(c.id))).toHaveLength(12);
     expect(run.findings.filter((f) => f.kind !== 'note')).toEqual([]);
     const open = await runReference('http', '2026-07-28', [], { checks: CHECKS.filter((c) => isAuth(c.id)) });
     expect(open.checks.map((c) => [c.id, c.status])).toEqual(CHECKS.filter((c) => isAuth(c.id)).map((c) => [c.id, 'skip']));
