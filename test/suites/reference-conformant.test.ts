@@ -24,7 +24,9 @@ describe('the reference fixture without faults', () => {
         if (legacy) run.checks.push(...(await runReference(transport, version, [], { checks: CHECKS.filter((c) => c.id === UNDECLARED), serverArgs: ['--without-logging'] })).checks);
         else run.checks.push(...(await runReference(transport, version, [], { checks: CHECKS.filter((c) => MODERN_ONLY.includes(c.id)), serverArgs: ['--modern-only'] })).checks);
         const notPassed = run.checks.filter((c) => c.status !== 'pass').map((c) => `${c.id}: ${c.status}: ${c.message}`);
-        expect(notPassed).toEqual([]);
+        // The one check the fixture cannot pass: its authorization server is on 127.0.0.1 in plain HTTP,
+        // which auth.server-https leaves unjudged (skip, saying so); its fault moves an endpoint off the machine.
+        expect(notPassed).toEqual(transport === 'http' ? [expect.stringMatching(/^auth\.server-https: skip: the authorization server is on this machine/)] : []);
         const applicable = catalogue(version).filter((c) => c.role === 'server' && (!c.requires.transports || c.requires.transports.includes(transport))).map((c) => c.id).sort();
         expect(run.checks.map((c) => c.id).sort()).toEqual(applicable);
         expect(run.findings.filter((f) => f.kind !== 'note')).toEqual([]);
