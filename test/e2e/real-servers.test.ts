@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RunResult } from '../../results/run.js';
 import { runServerSuite } from '../../runner/run-server.js';
-import { ENTRY, REPO_ROOT, startHttpTarget, stdioTarget, type HttpTargetName, type StdioTargetName } from '../helpers/targets.js';
+import { ENTRY, REPO_ROOT, SDK2_OAUTH_TOKEN, startHttpTarget, stdioTarget, type HttpTargetName, type StdioTargetName } from '../helpers/targets.js';
 
 // Real servers have real bugs. Each expectation below was checked against the spec text; the
 // closing note of the issue explains every one. Everything not listed must pass, skip or be
@@ -26,11 +26,11 @@ afterAll(async () => {
   await Promise.all(httpServers.map((s) => s.stop()));
 });
 
-async function runHttp(name: HttpTargetName): Promise<RunResult> {
+async function runHttp(name: HttpTargetName, headers?: Record<string, string>): Promise<RunResult> {
   const server = await startHttpTarget(name);
   httpServers.push(server);
   try {
-    return await runServerSuite({ kind: 'http', url: server.url }, OPTIONS);
+    return await runServerSuite({ kind: 'http', url: server.url, ...(headers ? { headers } : {}) }, OPTIONS);
   } finally {
     await server.stop();
   }
@@ -187,6 +187,21 @@ describe('real servers from npm', () => {
     expect(run.checks.find((c) => c.id === 'auth.invalid-token')?.message).toBe('a made-up bearer token got HTTP 500, not 401');
     expect(run.checks.filter((c) => c.status === 'pass').map((c) => c.id).sort()).toEqual(['auth.challenge', 'auth.metadata-discovery', 'auth.metadata-resource', 'auth.metadata-servers', 'auth.offline-access', 'auth.server-metadata', 'auth.server-pkce']);
     expect(run.checks.filter((c) => !c.id.startsWith('auth.')).every((c) => c.status === 'skip')).toBe(true);
+  });
+
+  it('the 2.x server behind the SDK\'s own bearer gate (requireBearerAuth, oauthMetadataResponse): the authorization checks pass; with the token the rest is judged as without the gate', async () => {
+    const guarded = await runHttp('sdk2-oauth');
+    expect(guarded.limited).toContain('the server requires authorization (HTTP 401');
+    expect(verdicts(guarded)).toEqual({ fail: [], warn: [], untestable: [], error: [] });
+    // Its stand-in authorization server is on 127.0.0.1 in plain HTTP: not judged for HTTPS.
+    expect(guarded.checks.filter((c) => c.id.startsWith('auth.') && c.status !== 'pass').map((c) => `${c.id}: ${c.status}`)).toEqual(['auth.server-https: skip']);
+    expect(guarded.checks.find((c) => c.id === 'auth.invalid-token-error')?.message).toBe('the 401 challenge says error="invalid_token"');
+    const open = await runHttp('sdk2');
+    const withToken = await runHttp('sdk2-oauth', { Authorization: `Bearer ${SDK2_OAUTH_TOKEN}` });
+    expect(withToken.limited).toBeUndefined();
+    const statuses = (run: RunResult) => Object.fromEntries(run.checks.filter((c) => !c.id.startsWith('auth.')).map((c) => [c.id, c.status]));
+    expect(statuses(withToken)).toEqual(statuses(open));
+    expect(withToken.checks.filter((c) => c.id.startsWith('auth.') && c.status !== 'pass').map((c) => `${c.id}: ${c.status}`)).toEqual(['auth.server-https: skip']);
   });
 
   it('a server on @modelcontextprotocol/server 2.x over stdio, 2025-11-25: the SDK asks elicitation/create itself', async () => {

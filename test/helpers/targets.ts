@@ -19,7 +19,7 @@ const require = createRequire(import.meta.url);
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 export type StdioTargetName = 'everything' | 'filesystem' | 'memory' | 'sdk2' | 'reference';
-export type HttpTargetName = 'everything' | 'sdk2' | 'reference' | 'sdk1-oauth';
+export type HttpTargetName = 'everything' | 'sdk2' | 'reference' | 'sdk1-oauth' | 'sdk2-oauth';
 
 /** How to spawn a stdio target. `env` holds only the variables to add to the parent's environment. */
 export interface StdioTarget {
@@ -498,6 +498,9 @@ async function startListeningLineTarget(
   }
 }
 
+/** The one access token the `sdk2-oauth` target accepts. */
+export const SDK2_OAUTH_TOKEN = 'mcpspec-sdk2-oauth-token';
+
 /**
  * The SDK 1.x example `simpleStreamableHttp --oauth`: /mcp behind bearer auth, its demo authorization
  * server on a second port. Both ports come from MCP_PORT / MCP_AUTH_PORT; the example names itself
@@ -537,6 +540,9 @@ export async function startHttpTarget(name: HttpTargetName, options: HttpTargetO
       return startListeningLineTarget(name, options, timeoutMs);
     case 'sdk1-oauth':
       return startSdk1OAuth(options, timeoutMs);
+    case 'sdk2-oauth':
+      // The 2.x fixture behind the SDK's bearer gate and metadata documents (its --oauth-token).
+      return startListeningLineTarget('sdk2', { ...options, args: ['--oauth-token', SDK2_OAUTH_TOKEN, ...(options.args ?? [])] }, timeoutMs);
     default:
       throw new Error(`unknown HTTP target: ${String(name)}`);
   }
