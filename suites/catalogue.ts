@@ -2,7 +2,8 @@
 // area file (suites/<area>.ts, the id's prefix) + its fault in the reference fixture.
 
 import { areaOf, type CheckRecord } from '../results/check-record.js';
-import { authChecks, authClientChecks } from './auth.js';
+import { authClientChecks } from './auth/client.js';
+import { authChecks } from './auth/server.js';
 import { cachingChecks } from './caching.js';
 import { cancelChecks } from './cancel.js';
 import { capabilitiesChecks } from './capabilities.js';

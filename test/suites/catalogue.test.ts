@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { areaOf } from '../../results/check-record.js';
 import { catalogue, CHECKS } from '../../suites/catalogue.js';
@@ -20,12 +20,16 @@ describe('the check catalogue', () => {
     }
   });
 
-  it('keeps each area in its own file: the check for area.rule is defined in suites/<area>.ts', () => {
+  it('keeps each area in its own file or folder: the check for area.rule is defined in suites/<area>.ts or in one file of suites/<area>/', () => {
     for (const c of CHECKS) {
-      const file = `suites/${areaOf(c.id)}.ts`;
-      expect(existsSync(file), `${c.id} belongs in ${file}`).toBe(true);
-      expect(readFileSync(file, 'utf8'), `${c.id} is defined in ${file}`).toContain(`id: '${c.id}'`);
+      const area = areaOf(c.id);
+      const files = existsSync(`suites/${area}`) ? readdirSync(`suites/${area}`).map((f) => `suites/${area}/${f}`) : [`suites/${area}.ts`];
+      expect(files.filter(existsSync), `${c.id} belongs in suites/${area}.ts or suites/${area}/`).not.toEqual([]);
+      const defining = files.filter((f) => existsSync(f) && readFileSync(f, 'utf8').includes(`id: '${c.id}'`));
+      expect(defining, `${c.id} is defined once in ${files.join(', ')}`).toHaveLength(1);
     }
+    // An area is a file or a folder, not both.
+    expect(readdirSync('suites').filter((f) => f.endsWith('.ts') && existsSync(`suites/${f.slice(0, -3)}`))).toEqual([]);
   });
 
   it('docs/checks.md is exactly what `mcpspec list --format md` prints (regenerate it when this fails)', () => {
