@@ -13,7 +13,7 @@ import type { Evidence } from '../../results/verdict.js';
 import { describeExit } from '../client-exit.js';
 import { check, holds, untestable, violated, type Check, type CheckDefinition, type Judgement } from '../check.js';
 import type { OAuthRequest, Received } from '../ports.js';
-import { absentIssServer, authorizationServer, cimdServer, confidentialServer, movedServer, wrongResourceServer, noIssServer, scopeFromMetadataServer, scopeFromNowhereServer, wellKnownServer, stepUpServer, trailingSlashIssServer, unadvertisedIssServer, wrongIssServer, wrongIssuerServer, wrongStateServer, absentStateServer, expiryServer, scopeUnlistedServer, noPkceServer, type AuthClientObs } from '../scenarios/client.js';
+import { absentIssServer, authorizationServer, cimdServer, confidentialServer, movedServer, wrongResourceServer, noIssServer, scopeFromMetadataServer, scopeFromNowhereServer, wellKnownServer, stepUpServer, trailingSlashIssServer, unadvertisedIssServer, wrongIssServer, wrongIssuerServer, wrongStateServer, absentStateServer, expiryServer, scopeUnlistedServer, noPkceServer, type AuthClientObs } from '../scenarios/client-authorization.js';
 import { isLoopbackHost } from '../../protocol/loopback.js';
 import { HTTP, parsedUrl, sameResource, SCOPED } from './common.js';
 
