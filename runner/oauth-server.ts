@@ -78,7 +78,8 @@ export class OAuthServer {
     // path-inserted URI, then OpenID Connect's path-inserted one (served here), then its path-appended one.
     const identifier = this.wellKnown ? `${url.origin}${ISSUER_PATH}` : url.origin;
     this.firstIdentifier = identifier;
-    this.firstMetadataUrl = this.wellKnown ? `${url.origin}/.well-known/openid-configuration${ISSUER_PATH}` : `${url.origin}${SERVER_METADATA}`;
+    // OpenID-only scenario: an issuer without a path whose metadata only OpenID Connect discovery serves.
+    this.firstMetadataUrl = this.wellKnown ? `${url.origin}/.well-known/openid-configuration${ISSUER_PATH}` : opts.oidcOnly ? `${url.origin}/.well-known/openid-configuration` : `${url.origin}${SERVER_METADATA}`;
     this.log = {
       resource: endpoint,
       resourceMetadataUrl: `${url.origin}${PROTECTED_RESOURCE}${url.pathname}`,

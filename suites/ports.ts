@@ -285,6 +285,12 @@ export interface OAuthOptions {
    */
   wellKnown?: boolean;
   /**
+   * The authorization server's issuer has no path, and only OpenID Connect discovery serves its
+   * metadata (`/.well-known/openid-configuration`; the OAuth 2.0 URI answers 404), as many identity
+   * providers do.
+   */
+  oidcOnly?: boolean;
+  /**
    * Where a client finds the scope to ask for: the 401 challenge (default); only the Protected
    * Resource Metadata's scopes_supported (the challenge names none); nowhere (neither, nor the
    * authorization server's metadata); or the challenge, naming a scope scopes_supported does not list

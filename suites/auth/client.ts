@@ -13,7 +13,7 @@ import type { Evidence } from '../../results/verdict.js';
 import { describeExit } from '../client-exit.js';
 import { check, holds, untestable, violated, type Check, type CheckDefinition, type Judgement } from '../check.js';
 import type { OAuthRequest, Received } from '../ports.js';
-import { absentIssServer, authorizationServer, cimdServer, confidentialServer, movedServer, wrongResourceServer, noIssServer, scopeFromMetadataServer, scopeFromNowhereServer, wellKnownServer, stepUpServer, trailingSlashIssServer, unadvertisedIssServer, wrongIssServer, wrongIssuerServer, wrongStateServer, absentStateServer, expiryServer, scopeUnlistedServer, noPkceServer, type AuthClientObs } from '../scenarios/client-authorization.js';
+import { absentIssServer, authorizationServer, cimdServer, confidentialServer, movedServer, wrongResourceServer, noIssServer, scopeFromMetadataServer, scopeFromNowhereServer, wellKnownServer, stepUpServer, trailingSlashIssServer, unadvertisedIssServer, wrongIssServer, wrongIssuerServer, wrongStateServer, absentStateServer, expiryServer, scopeUnlistedServer, noPkceServer, oidcOnlyServer, type AuthClientObs } from '../scenarios/client-authorization.js';
 import { isLoopbackHost } from '../../protocol/loopback.js';
 import { HTTP, parsedUrl, sameResource, SCOPED } from './common.js';
 
@@ -243,6 +243,28 @@ export const authClientChecks = [
       },
     },
     wellKnownServer,
+  ),
+  authClientCheck(
+    {
+      id: 'auth.client-as-oidc',
+      title: 'for an issuer without a path, the client tries OAuth 2.0 authorization server metadata, then OpenID Connect discovery, and reads the one served',
+      requirements: ['AZ-19'],
+      level: 'MUST',
+      versions: SCOPED,
+      spec: SPEC.authorizationDiscovery26,
+      judge(o) {
+        const order = ['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration'];
+        const prm = o.oauth.requests.findIndex((r) => r.method === 'GET' && r.path === new URL(o.oauth.resourceMetadataUrl).pathname && r.status === 200);
+        if (prm < 0) return untestable('the client never read the Protected Resource Metadata that names the authorization server');
+        const tried = o.oauth.requests.slice(prm + 1).filter((r) => r.method === 'GET' && order.includes(r.path));
+        const ev = tried.slice(0, 2).map((r) => oauthEvidence(`authorization server metadata request (HTTP ${r.status})`, r));
+        const oidc = tried.findIndex((r) => r.path === order[1]);
+        if (oidc < 0) return violated(`the authorization server ${o.oauth.identifier} publishes its metadata only at ${order[1]} (OpenID Connect discovery), and the client never requested it; it tried: ${tried.map((r) => r.path).join(', ') || 'neither URI'}`, ev);
+        if (!tried.slice(0, oidc).some((r) => r.path === order[0])) return violated(`the client requested ${order[1]} without first trying ${order[0]} (OAuth 2.0 metadata), which comes first`, ev);
+        return holds(`tried ${order[0]} (404), then read ${order[1]}`, ev);
+      },
+    },
+    oidcOnlyServer,
   ),
   authClientCheck({
     id: 'auth.client-pkce',

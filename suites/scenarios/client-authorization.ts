@@ -197,6 +197,17 @@ export const wellKnownServer = behindOAuth(
   ['2025-11-25', '2026-07-28'],
 );
 
+/**
+ * The same, but the authorization server (an issuer without a path) serves its metadata only through
+ * OpenID Connect discovery: a client tries the OAuth 2.0 URI first, then OpenID Connect's.
+ */
+export const oidcOnlyServer = behindOAuth(
+  'client-authorization-oidc',
+  'the scripted server behind OAuth, its authorization server (an issuer without a path) found only through OpenID Connect discovery',
+  { oidcOnly: true },
+  ['2025-11-25', '2026-07-28'],
+);
+
 /** The same, but the 401 challenge names no scope: the Protected Resource Metadata's scopes_supported (two scopes) is where a client finds what to ask for. */
 export const scopeFromMetadataServer = behindOAuth(
   'client-authorization-scope-from-metadata',

@@ -153,6 +153,15 @@ describe('the scripted authorization side of the HTTP listener', () => {
     expect(log.requests.map((r) => `${r.path} ${r.status}`)).toEqual(['/.well-known/oauth-protected-resource/mcp/test 200', '/.well-known/oauth-authorization-server/tenant 404', '/tenant/.well-known/openid-configuration 404', '/.well-known/openid-configuration/tenant 200']);
   });
 
+  it('oidcOnly: an issuer without a path whose metadata only OpenID Connect discovery serves', async () => {
+    const l = await listener();
+    const log = l.requireAuthorization({ oidcOnly: true });
+    const origin = new URL(l.url).origin;
+    expect(log.serverMetadataUrl).toBe(`${origin}/.well-known/openid-configuration`);
+    expect((await fetch(`${origin}/.well-known/oauth-authorization-server`)).status).toBe(404);
+    expect(await json(fetch(log.serverMetadataUrl))).toMatchObject({ issuer: origin, code_challenge_methods_supported: ['S256'] });
+  });
+
   it('scopeFrom: a challenge without scope, the scopes in the resource metadata only, or in no document at all', async () => {
     for (const [scopeFrom, prmScopes, asScopes] of [['metadata', ['mcp:tools', 'mcp:read'], ['mcp:tools', 'mcp:read']], ['none', undefined, undefined]] as const) {
       const l = await listener();

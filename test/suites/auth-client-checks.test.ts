@@ -272,6 +272,18 @@ describe('auth.client-* judgements', () => {
     expect(judge('auth.client-as-well-known', wk([req('GET', ROOT, { status: 404 })]))).toMatchObject({ outcome: 'untestable' });
   });
 
+  it('auth.client-as-oidc: for an issuer without a path, OAuth 2.0 metadata first, then OpenID Connect discovery', () => {
+    const o = good();
+    seq = 0;
+    const OAUTH = '/.well-known/oauth-authorization-server';
+    const OIDC = '/.well-known/openid-configuration';
+    const oidc = (reqs: OAuthRequest[]): AuthClientObs => ({ ...o, oauth: { ...o.oauth, serverMetadataUrl: `${ORIGIN}${OIDC}`, requests: reqs } });
+    expect(judge('auth.client-as-oidc', oidc([req('GET', PRM), req('GET', OAUTH, { status: 404 }), req('GET', OIDC)]))).toMatchObject({ outcome: 'holds', message: `tried ${OAUTH} (404), then read ${OIDC}` });
+    expect(judge('auth.client-as-oidc', oidc([req('GET', PRM), req('GET', OAUTH, { status: 404 })]))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('never requested it; it tried: /.well-known/oauth-authorization-server') });
+    expect(judge('auth.client-as-oidc', oidc([req('GET', PRM), req('GET', OIDC), req('GET', OAUTH, { status: 404 })]))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('without first trying') });
+    expect(judge('auth.client-as-oidc', oidc([req('GET', '/.well-known/oauth-protected-resource', { status: 404 })])).outcome).toBe('untestable');
+  });
+
   it('auth.client-scope-supported and auth.client-scope-omitted: without a challenged scope, all of scopes_supported, or none at all', () => {
     const o = good();
     const withScope = (scope: string | undefined, scopesSupported?: string[]): AuthClientObs => {
