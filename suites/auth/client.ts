@@ -35,6 +35,19 @@ function split(o: AuthClientObs): [OAuthRequest[], OAuthRequest[]] {
   const n = o.baseline ?? 0;
   return [o.oauth.requests.slice(0, n), o.oauth.requests.slice(n)];
 }
+/**
+ * A baseline scenario whose judged run serves one document the client must not use: the OAuth
+ * requests after the client read it, or why nothing shows (the baseline went no further, or the
+ * document was never read). `baseline` and `document` word the two reasons.
+ */
+function afterReading(o: AuthClientObs, read: (r: OAuthRequest) => boolean, words: { baseline: string; document: string }): OAuthRequest[] | Judgement {
+  const [baseline, reqs] = split(o);
+  if (!baseline.some(isFlowStep)) return untestable(`${words.baseline} the client did not register, authorize or ask for a token either: nothing shows it refused`);
+  const at = reqs.findIndex(read);
+  if (at < 0) return untestable(`the client never read ${words.document}`);
+  return reqs.slice(at + 1);
+}
+
 /** The endpoint a request went to, at whichever authorization server (the last segment of its path). */
 const endpointOf = (r: OAuthRequest) => r.path.slice(r.path.lastIndexOf('/'));
 const isFlowStep = (r: OAuthRequest) => (r.method === 'GET' && endpointOf(r) === '/authorize') || (r.method === 'POST' && (endpointOf(r) === '/register' || endpointOf(r) === '/token'));
@@ -626,15 +639,12 @@ export const authClientChecks = [
       versions: ALL_VERSIONS,
       spec: SPEC.authorizationDiscovery26,
       judge(o) {
-        const [baseline, reqs] = split(o);
         const prmPath = new URL(o.oauth.resourceMetadataUrl).pathname;
         const isAsMetadata = (r: OAuthRequest) => r.method === 'GET' && r.path.includes('/.well-known/') && !r.path.startsWith(PRM_ROOT);
-        if (!baseline.some(isFlowStep)) return untestable('with correct resource metadata the client did not register, authorize or ask for a token either: nothing shows it refused');
-        const read = reqs.findIndex((r) => isGet(r, prmPath) && r.status === 200);
-        if (read < 0) return untestable('the client never read the Protected Resource Metadata');
+        const after = afterReading(o, (r) => isGet(r, prmPath) && r.status === 200, { baseline: 'with correct resource metadata', document: 'the Protected Resource Metadata' });
+        if (!Array.isArray(after)) return after;
         // What matters is that nothing is registered, authorized or issued for the wrong resource;
         // reading the listed server's public metadata first is harmless (the SDKs check afterwards).
-        const after = reqs.slice(read + 1);
         const used = after.filter(isFlowStep);
         if (used.length) return violated(`the resource metadata names resource ${o.oauth.prmResource}, not ${o.oauth.resource}, and the client went on with the authorization server it lists: ${used.slice(0, 4).map((r) => `${r.method} ${r.path}`).join(', ')}`, used.slice(0, 3).map((r) => oauthEvidence('used the mismatched resource metadata', r)));
         const peeked = after.some(isAsMetadata) ? ' (after reading its authorization server\'s metadata)' : '';
@@ -678,11 +688,9 @@ export const authClientChecks = [
       versions: ALL_VERSIONS,
       spec: SPEC.authorizationDiscovery26,
       judge(o) {
-        const [baseline, reqs] = split(o);
-        if (!baseline.some(isFlowStep)) return untestable('with correct metadata the client did not register, authorize or ask for a token either: nothing shows it refused');
-        const metadata = reqs.findIndex((r) => isGet(r, new URL(o.oauth.serverMetadataUrl).pathname));
-        if (metadata < 0) return untestable('the client never read the authorization server metadata');
-        const used = reqs.slice(metadata + 1).filter(isFlowStep);
+        const after = afterReading(o, (r) => isGet(r, new URL(o.oauth.serverMetadataUrl).pathname), { baseline: 'with correct metadata', document: 'the authorization server metadata' });
+        if (!Array.isArray(after)) return after;
+        const used = after.filter(isFlowStep);
         if (used.length) {
           return violated(`the metadata names issuer ${o.oauth.issuer}, not ${o.oauth.identifier}, and the client used it anyway: ${used.map((r) => `${r.method} ${r.path}`).join(', ')}`, used.slice(0, 3).map((r) => oauthEvidence('used the mismatched metadata', r)));
         }
@@ -700,11 +708,9 @@ export const authClientChecks = [
       versions: SCOPED,
       spec: SPEC.authorizationSecurity26,
       judge(o) {
-        const [baseline, reqs] = split(o);
-        if (!baseline.some(isFlowStep)) return untestable('with PKCE advertised the client did not register, authorize or ask for a token either: nothing shows it refused');
-        const metadata = reqs.findIndex((r) => isGet(r, new URL(o.oauth.serverMetadataUrl).pathname));
-        if (metadata < 0) return untestable('the client never read the authorization server metadata');
-        const used = reqs.slice(metadata + 1).filter(isFlowStep);
+        const after = afterReading(o, (r) => isGet(r, new URL(o.oauth.serverMetadataUrl).pathname), { baseline: 'with PKCE advertised', document: 'the authorization server metadata' });
+        if (!Array.isArray(after)) return after;
+        const used = after.filter(isFlowStep);
         if (used.length) return violated(`the authorization server metadata has no code_challenge_methods_supported (no PKCE support), and the client went on: ${used.map((r) => `${r.method} ${r.path}`).join(', ')}`, used.slice(0, 3).map((r) => oauthEvidence('went on without PKCE support', r)));
         return holds('refused the authorization server without code_challenge_methods_supported: no registration, authorization or token request followed');
       },

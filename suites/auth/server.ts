@@ -73,6 +73,16 @@ function tried(docs: FetchedDocument[]): string {
 
 const NO_DOCUMENT = untestable('no Protected Resource Metadata document was found (auth.metadata-discovery judges that)');
 
+/** The authorization servers whose metadata was read, each with the document found. */
+function serverMetadata(o: AuthObs): { id: string; doc: { response: PlainHttpResponse; document: Record<string, unknown> } }[] {
+  return o.servers.flatMap((s) => {
+    const found = s.tried.find((t) => t.document);
+    return found?.document ? [{ id: s.identifier, doc: { response: found.response, document: found.document } }] : [];
+  });
+}
+
+const NO_SERVER_METADATA = untestable('no authorization server metadata was read (auth.server-metadata says why)');
+
 /** Every auth.* check: judged on the authorization scenario, over HTTP, and only when the server requires authorization. */
 function authCheck(d: Omit<CheckDefinition<AuthObs>, 'requires'>): Check<AuthObs> {
   return check(authorizationScenario, { ...d, requires: HTTP, judge: (o, ctx) => unlessProtected(o) ?? d.judge(o, ctx) });
@@ -281,14 +291,14 @@ export const authChecks = [
     versions: SCOPED,
     spec: SPEC.authorizationSecurity26,
     judge(o) {
-      const docs = o.servers.map((s) => ({ id: s.identifier, doc: s.tried.find((t) => t.document) })).filter((d) => d.doc);
-      if (docs.length === 0) return untestable('no authorization server metadata was read (auth.server-metadata says why)');
+      const docs = serverMetadata(o);
+      if (docs.length === 0) return NO_SERVER_METADATA;
       const bad = docs.filter(({ doc }) => {
-        const m = doc!.document!.code_challenge_methods_supported;
+        const m = doc.document.code_challenge_methods_supported;
         return !Array.isArray(m) || !m.includes('S256');
       });
-      const ev = docs.map(({ id, doc }) => evidence(`metadata of ${id}`, doc!.response, { pointer: '/code_challenge_methods_supported', actual: doc!.document!.code_challenge_methods_supported }));
-      if (bad.length) return violated(`${bad.map(({ id, doc }) => `${id}: code_challenge_methods_supported is ${JSON.stringify(doc!.document!.code_challenge_methods_supported) ?? 'absent'}`).join('; ')}; without S256 MCP clients refuse to authorize`, ev);
+      const ev = docs.map(({ id, doc }) => evidence(`metadata of ${id}`, doc.response, { pointer: '/code_challenge_methods_supported', actual: doc.document.code_challenge_methods_supported }));
+      if (bad.length) return violated(`${bad.map(({ id, doc }) => `${id}: code_challenge_methods_supported is ${JSON.stringify(doc.document.code_challenge_methods_supported) ?? 'absent'}`).join('; ')}; without S256 MCP clients refuse to authorize`, ev);
       return holds(`${docs.length} authorization server(s) advertise S256`, ev);
     },
   }),
@@ -300,10 +310,10 @@ export const authChecks = [
     versions: ['2026-07-28'],
     spec: SPEC.authorization26,
     judge(o) {
-      const docs = o.servers.map((s) => ({ id: s.identifier, doc: s.tried.find((t) => t.document) })).filter((d) => d.doc);
-      if (docs.length === 0) return untestable('no authorization server metadata was read (auth.server-metadata says why)');
-      const said = (d: (typeof docs)[number]) => d.doc!.document!.authorization_response_iss_parameter_supported;
-      const ev = docs.map((d) => evidence(`metadata of ${d.id}`, d.doc!.response, { pointer: '/authorization_response_iss_parameter_supported', expected: true, actual: said(d) ?? '(absent)' }));
+      const docs = serverMetadata(o);
+      if (docs.length === 0) return NO_SERVER_METADATA;
+      const said = (d: (typeof docs)[number]) => d.doc.document.authorization_response_iss_parameter_supported;
+      const ev = docs.map((d) => evidence(`metadata of ${d.id}`, d.doc.response, { pointer: '/authorization_response_iss_parameter_supported', expected: true, actual: said(d) ?? '(absent)' }));
       const silent = docs.filter((d) => said(d) !== true);
       if (silent.length) {
         return violated(`${silent.map((d) => `${d.id}: authorization_response_iss_parameter_supported is ${JSON.stringify(said(d)) ?? 'absent'}`).join('; ')}: either its authorization responses carry no iss (a client cannot detect a mix-up), or they do and the metadata must say so`, ev);
@@ -319,26 +329,26 @@ export const authChecks = [
     versions: ALL_VERSIONS,
     spec: SPEC.authorizationSecurity26,
     judge(o) {
-      const docs = o.servers.map((s) => ({ id: s.identifier, doc: s.tried.find((t) => t.document) })).filter((d) => d.doc);
-      if (docs.length === 0) return untestable('no authorization server metadata was read (auth.server-metadata says why)');
+      const docs = serverMetadata(o);
+      if (docs.length === 0) return NO_SERVER_METADATA;
       const plain: string[] = [];
       const local: string[] = [];
       const ev: Evidence[] = [];
       for (const { id, doc } of docs) {
-        const named = Object.entries(doc!.document!).filter(([k, v]) => (k === 'issuer' || k === 'jwks_uri' || k.endsWith('_endpoint')) && typeof v === 'string') as [string, string][];
+        const named = Object.entries(doc.document).filter(([k, v]) => (k === 'issuer' || k === 'jwks_uri' || k.endsWith('_endpoint')) && typeof v === 'string') as [string, string][];
         for (const [k, v] of named) {
           const url = parsedUrl(v);
           if (url?.protocol === 'https:') continue;
           if (url?.protocol === 'http:' && isLoopbackHost(url.hostname)) local.push(`${k} ${v}`);
           else {
             plain.push(`${id}: ${k} ${v}`);
-            ev.push(evidence(`metadata of ${id}`, doc!.response, { pointer: `/${k}`, actual: v }));
+            ev.push(evidence(`metadata of ${id}`, doc.response, { pointer: `/${k}`, actual: v }));
           }
         }
       }
       if (plain.length) return violated(`not HTTPS: ${plain.slice(0, 4).join('; ')}${plain.length > 4 ? ` (and ${plain.length - 4} more)` : ''}; tokens and codes would cross the network in the clear`, ev);
       if (local.length) return skip(`the authorization server is on this machine (${local[0]}${local.length > 1 ? `, and ${local.length - 1} more` : ''}): plain HTTP on the loopback interface is how one tests locally; HTTPS is judged on an authorization server reached over the network`);
-      return holds(`${docs.length} authorization server(s), every endpoint HTTPS`, docs.map(({ id, doc }) => evidence(`metadata of ${id}`, doc!.response)));
+      return holds(`${docs.length} authorization server(s), every endpoint HTTPS`, docs.map(({ id, doc }) => evidence(`metadata of ${id}`, doc.response)));
     },
   }),
 ];
