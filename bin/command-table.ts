@@ -85,6 +85,14 @@ export const COMMANDS: CommandEntry[] = [
     },
   },
   {
+    command: 'mutate [mutation]',
+    describe: "a proxy that breaks exactly one rule in a real server's (or client's) traffic: --stdio -- <server command> or --url URL; --list the mutations",
+    load: async () => {
+      const m = await import('./commands/mutate.js');
+      return { builder: m.mutateOptions as never, handler: m.runMutate as never };
+    },
+  },
+  {
     command: 'list',
     describe: 'print the check catalogue: id, level, requirement IDs, title',
     load: async () => {
