@@ -6,6 +6,7 @@ import { ALL_VERSIONS } from '../protocol/versions.js';
 import type { Evidence } from '../results/verdict.js';
 import { check, holds, oracle, untestable, violated } from './check.js';
 import { clip, errorCode, evidence, expectErrorCode, isObj, outcome, unanswerable } from './exchange.js';
+import { sentRequest } from './request-shape.js';
 import { jsonRpcScenario, type Case } from './scenarios/jsonrpc.js';
 
 const answered = (c: Case) => !unanswerable(c.exchange);
@@ -143,4 +144,31 @@ export const jsonrpcChecks = [
       return holds(`${judged} responses echoed their request ids exactly (strings with spaces and non-ASCII, large and zero integers among them)`);
     },
   }),
+  oracle({
+    id: 'jsonrpc.answers-requests',
+    title: 'every well-formed request gets a response before its timeout (a request is never met with silence)',
+    requirements: ['JR-04', 'JR-06'],
+    level: 'MUST',
+    versions: ALL_VERSIONS,
+    spec: SPEC.basic26,
+    judge({ exchanges, deliberate }) {
+      // Judged only once the whole timeout passed; what mcpspec gave up on or cancelled, what broke
+      // with the connection, and requests that may rightly stay open (a listen stream, a blocking
+      // tasks/result, a tool call, which can be slow by design) are not judged here.
+      const judgedHere = exchanges.filter((ex) => {
+        const req = sentRequest(ex);
+        return req && !deliberate(ex) && !ex.aborted && !ex.closed && !ex.streamBroken && !ex.ambiguous && !MAY_STAY_OPEN.has(req.method);
+      });
+      if (judgedHere.length === 0) return untestable('no well-formed request was sent');
+      const silent = judgedHere.filter((ex) => ex.timedOut && ex.response === undefined);
+      if (silent.length) {
+        const by = [...new Set(silent.map((ex) => sentRequest(ex)!.method))].join(', ');
+        return violated(`${silent.length} of ${judgedHere.length} well-formed requests got no response within their timeout (${by})`, silent.slice(0, 5).map((ex) => evidence(`no response within ${ex.timeoutMs} ms`, ex, { expected: 'a JSON-RPC response with the request id' })));
+      }
+      return holds(`${judgedHere.length} well-formed requests, each answered`);
+    },
+  }),
 ];
+
+/** Requests whose answer may rightly take longer than any timeout. */
+const MAY_STAY_OPEN = new Set(['subscriptions/listen', 'tasks/result', 'tools/call']);
