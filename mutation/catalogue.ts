@@ -25,7 +25,17 @@ import type { Mutation } from './mutation.js';
 
 export const MUTATIONS: Mutation[] = [...JSONRPC_MUTATIONS, ...LIFECYCLE_MUTATIONS, ...VERSIONING_MUTATIONS, ...META_MUTATIONS, ...RESULT_TYPE_MUTATIONS, ...CACHING_MUTATIONS, ...PAGINATION_MUTATIONS, ...TOOLS_MUTATIONS, ...RESOURCES_MUTATIONS, ...PROMPTS_MUTATIONS, ...COMPLETION_MUTATIONS, ...LOGGING_MUTATIONS, ...PROGRESS_MUTATIONS, ...CANCELLATION_MUTATIONS, ...INPUT_REQUIRED_MUTATIONS, ...TASKS_MUTATIONS, ...SUBSCRIPTIONS_MUTATIONS, ...HTTP_MUTATIONS, ...STDIO_MUTATIONS, ...CLIENT_ROLE_MUTATIONS];
 
-const BY_ID = new Map(MUTATIONS.map((m) => [m.id, m]));
+/** The mutation that changes nothing: the proxy alone, to show it is transparent (not in the score). */
+export const IDENTITY: Mutation = {
+  id: 'identity',
+  requirements: [],
+  role: 'server',
+  eras: ['legacy', 'modern'],
+  transports: ['stdio', 'http'],
+  description: 'changes nothing: the proxy alone (a run through it must get the same verdicts as without it)',
+};
+
+const BY_ID = new Map([...MUTATIONS, IDENTITY].map((m) => [m.id, m]));
 
 export function mutationById(id: string): Mutation | undefined {
   return BY_ID.get(id);
