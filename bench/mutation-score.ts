@@ -5,7 +5,7 @@
 // compared with the same target's baseline run. Prints per area and in total: killed, unrelated,
 // survived, equivalent (mutation/equivalent.md), not applicable, error.
 //
-//   node dist/bench/mutation-score.js [--targets a,b] [--only GLOB] [--fast] [--jobs N] [--timeout 3s] [--json FILE]
+//   node dist/bench/mutation-score.js [--targets a,b] [--only GLOB] [--fast] [--jobs N] [--timeout 3s] [--client-timeout 10s] [--json FILE]
 //
 // --fast: one mutation per area and role (the e2e subset). Each baseline also runs through the
 // proxy with the mutation that changes nothing; its verdicts must equal the direct run's.
@@ -100,7 +100,7 @@ async function startSdk2Http(): Promise<Started> {
 
 const common = (out: string, timeout: string) => ['--seed', '1', '--timeout', timeout, '--out', out];
 
-export function scoreTargets(timeout: string): Record<string, (out: string) => ScoreTarget> {
+export function scoreTargets(timeout: string, clientTimeout: string): Record<string, (out: string) => ScoreTarget> {
   const server = (name: string, transport: 'stdio' | 'http', command: string[], start?: () => Promise<Started>) => (out: string): ScoreTarget => ({
     name,
     role: 'server',
@@ -108,11 +108,12 @@ export function scoreTargets(timeout: string): Record<string, (out: string) => S
     start,
     argv: (proxy, http) => (transport === 'stdio' ? ['server', ...common(out, timeout), '--stdio', '--', ...(proxy ?? []), ...command] : ['server', ...common(out, timeout), '--url', http!]),
   });
+  // A client run's timeout also bounds how long the client may run: it starts a proxy and a relay.
   const client = (name: string, script: string) => (out: string): ScoreTarget => ({
     name,
     role: 'client',
     transport: 'stdio',
-    argv: (proxy) => ['client', ...common(out, timeout), '--stdio', '--', NODE, join(ROOT, 'test', 'e2e', 'clients', script), '--stdio', ...(proxy ?? []), '{server}'],
+    argv: (proxy) => ['client', ...common(out, clientTimeout), '--stdio', '--', NODE, join(ROOT, 'test', 'e2e', 'clients', script), '--stdio', ...(proxy ?? []), '{server}'],
   });
   return {
     'everything-stdio': server('everything-stdio', 'stdio', [NODE, EVERYTHING, 'stdio']),
@@ -245,7 +246,7 @@ async function main(): Promise<void> {
   };
   const timeout = value('--timeout') ?? '3s';
   const jobs = Number(value('--jobs') ?? 2);
-  const targets = scoreTargets(timeout);
+  const targets = scoreTargets(timeout, value('--client-timeout') ?? '10s');
   const names = value('--targets')?.split(',') ?? Object.keys(targets);
   for (const n of names) if (!targets[n]) throw new Error(`unknown target ${n}; known: ${Object.keys(targets).join(', ')}`);
   const only = value('--only');

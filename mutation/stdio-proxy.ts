@@ -87,6 +87,8 @@ export async function runStdioProxy(mutator: Mutator, command: string, args: str
   const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.once('exit', (c, s) => resolve([c, s])));
   await new Promise<void>((resolve) => (child.stdout.readableEnded ? resolve() : child.stdout.once('close', () => resolve())));
   await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
+  // The server is gone: so are we (our client sees its server end), whatever our stdin still holds.
+  process.stdin.destroy();
   const by = signalled ?? signal;
   if (by) return 128 + (constants.signals[by] ?? 1);
   return code ?? 0;

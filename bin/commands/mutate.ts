@@ -63,7 +63,9 @@ export async function runMutate(args: MutateArgs): Promise<number> {
     if (!words.length) throw new UsageError('--stdio needs the server command after --');
     if (!m.transports.includes('stdio')) throw new UsageError(`${m.id} is a mutation of HTTP traffic only`);
     const [command, ...rest] = words;
-    return runStdioProxy(new Mutator(m, 'stdio', args['applied-log']), command, rest.map(absoluteIfFile));
+    const code = await runStdioProxy(new Mutator(m, 'stdio', args['applied-log']), command, rest.map(absoluteIfFile));
+    // Exit with the server: nothing of ours (a half-read stdin) may keep the process alive after it.
+    process.exit(code);
   }
   if (words.length) throw new UsageError('--url takes no command after --');
   if (!m.transports.includes('http')) throw new UsageError(`${m.id} is a mutation of stdio traffic only`);
