@@ -81,6 +81,11 @@ export function wireProblems(obs: RunObs): Evidence[] {
       if (Array.isArray(msg)) continue; // a batch answer: judged by jsonrpc.batch (and stdio.stdout-clean)
       if (seen.has(msg)) continue;
       seen.add(msg);
+      // JSON-RPC 2.0: a response has result or error, never both (the schemas allow extra members).
+      if (isObj(msg) && 'result' in msg && 'error' in msg) {
+        problems.push({ what: `a response ${ex ? `during ${ex.method ?? 'a raw request'}` : 'that answered nothing mcpspec sent'} carries both result and error`, actual: clipJson(msg), pointer: '', expected: 'result or error, not both' });
+        continue;
+      }
       if (!envelope(msg) && !idlessErrorTolerated(envelope, msg) && !(ex && echoedIdTolerated(obs, ex, envelope, msg)) && !(ex && legacyAnswerTolerated(obs, ex, msg))) {
         const branch = branchOf(msg);
         const detail = branch && doc.definitions().includes(branch) ? doc.validator(branch) : undefined;

@@ -35,6 +35,8 @@ export const JSONRPC_MUTATIONS: Mutation[] = [
     ...server,
     id: 'jsonrpc.no-version-member',
     requirements: ['JR-01'],
+    // Without "jsonrpc" the line is no JSON-RPC message at all: on stdio that is stdout noise (IO-02).
+    related: ['IO-02'],
     description: 'answers to tools/list and prompts/list lack the "jsonrpc" member',
     ...onAnswer(['tools/list', 'prompts/list', 'resources/list'], (m) => (drop(m, 'jsonrpc') ? [m] : undefined)),
   }),
@@ -183,6 +185,8 @@ export const JSONRPC_MUTATIONS: Mutation[] = [
     ...server,
     id: 'jsonrpc.answers-notification',
     requirements: ['JR-07'],
+    // To the client the answer is a response to no request it sent.
+    related: ['JR-04'],
     description: 'the server answers client notifications (initialized, cancelled, ...) with a result',
     toServer(m, ctx) {
       if (typeof m.method !== 'string' || 'id' in m || !m.method.startsWith('notifications/')) return undefined;
