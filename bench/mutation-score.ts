@@ -130,8 +130,8 @@ function readFacts(out: string, log: string | undefined, exitCode: number | null
   const applied = log && existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean).length : 0;
   const file = join(out, 'report.json');
   if (!existsSync(file)) return { checks: null, exitCode, applied, targetFindings: 0, events: [] };
-  const r = JSON.parse(readFileSync(file, 'utf8')) as { checks: VerdictLine[]; findings?: { kind: string }[] };
-  const checks = r.checks.map(({ id, status, requirements, message }) => ({ id, status, requirements, message }));
+  const r = JSON.parse(readFileSync(file, 'utf8')) as { checks: (Omit<VerdictLine, 'evidence'> & { evidence?: { what?: string; pointer?: string }[] })[]; findings?: { kind: string }[] };
+  const checks = r.checks.map(({ id, status, requirements, message, evidence }) => ({ id, status, requirements, message, evidence: (evidence ?? []).map((e) => `${e.what ?? ''} ${e.pointer ?? ''}`) }));
   const recording = join(out, 'recording.json');
   const events = existsSync(recording) ? (JSON.parse(readFileSync(recording, 'utf8')) as { events: WireEvent[] }).events : [];
   return { checks, exitCode, applied, targetFindings: (r.findings ?? []).filter((f) => f.kind === 'crash' || f.kind === 'hang').length, events };
@@ -219,6 +219,7 @@ export async function scoreTarget(name: string, make: (out: string) => ScoreTarg
   const [baseline, through] = await pool([undefined, 'identity'], 2, (m) => runOnce(make, m));
   if (!baseline.checks) throw new Error(`${name}: the baseline run produced no report:\n${baseline.output}`);
   const transparency = through.checks ? verdictDiff(baseline.checks, through.checks) : ['the run through the proxy produced no report'];
+  const unstable = new Set(transparency.map((d) => d.split(':')[0]));
   log(`${name}: baseline exit ${baseline.exitCode}, ${baseline.checks.length} checks; through the identity proxy: ${transparency.length ? transparency.join('; ') : 'same verdicts'}`);
   const shape = make('');
   const mine = mutationsFor(shape, chosen);
@@ -231,7 +232,7 @@ export async function scoreTarget(name: string, make: (out: string) => ScoreTarg
     }
     const facts = await runOnce(make, m.id);
     const eq = equivalents.get(m.id);
-    const r = judgeMutant(m, name, baseline, facts, Boolean(eq && (eq.targets === '*' || eq.targets.includes(name))));
+    const r = judgeMutant(m, name, baseline, facts, Boolean(eq && (eq.targets === '*' || eq.targets.includes(name))), unstable);
     log(`${name}  ${m.id}: ${r.outcome}${r.by.length ? ` (${r.by.slice(0, 3).join('; ')})` : ''}`);
     return r;
   });

@@ -95,6 +95,12 @@ export class MutatingHttpProxy {
       const replies = this.mutator.takeReplies();
       if (out.length === 0 && replies.length) return this.replyInstead(res, replies);
       if (out.length === 0) return this.silence(res);
+      if (replies.length) {
+        // The server still gets the message; its client gets the proxy's answer instead of the server's.
+        const sent = await this.forward(this.mutator.httpAsk({ ...ask, body: out[0] }, seen), text(out[0]), req.url ?? this.upstream.pathname);
+        sent.resume();
+        return this.replyInstead(res, replies);
+      }
       ask.body = out[0];
       if (out[0] !== parsed.value) outBody = text(out[0]);
     }

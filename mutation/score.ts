@@ -10,6 +10,8 @@ export interface VerdictLine {
   status: string;
   requirements: string[];
   message?: string;
+  /** What each piece of evidence is about (its `what` and `pointer`). */
+  evidence?: string[];
 }
 
 export type Outcome = 'killed' | 'unrelated' | 'survived' | 'equivalent' | 'not-applicable' | 'error';
@@ -33,6 +35,13 @@ function shape(message: string | undefined): string {
   return (message ?? '').replace(/\d+(\.\d+)?/g, '#');
 }
 
+/** The failure now rests on something the baseline's did not: another message, or evidence of another kind. */
+function newEvidence(before: VerdictLine, after: VerdictLine): boolean {
+  if (shape(before.message) !== shape(after.message)) return true;
+  const had = new Set((before.evidence ?? []).map(shape));
+  return (after.evidence ?? []).some((e) => !had.has(shape(e)));
+}
+
 export interface Worse {
   line: VerdictLine;
   before: string;
@@ -49,7 +58,7 @@ export function worsened(baseline: VerdictLine[], mutant: VerdictLine[]): Worse[
     const was = b ? RANK[b.status] ?? 0 : 0;
     const now = RANK[c.status] ?? 0;
     if (now > was) out.push({ line: c, before: b?.status ?? 'absent', refailed: false });
-    else if (now > 0 && now === was && b && shape(b.message) !== shape(c.message)) out.push({ line: c, before: b.status, refailed: true });
+    else if (now > 0 && now === was && b && newEvidence(b, c)) out.push({ line: c, before: b.status, refailed: true });
   }
   return out;
 }
@@ -68,7 +77,11 @@ export interface RunFacts {
   targetFindings: number;
 }
 
-export function judgeMutant(m: MutationRecord, target: string, baseline: RunFacts, mutant: RunFacts, equivalent: boolean): MutantResult {
+/**
+ * `unstable`: checks whose verdict differed between the target's two unmutated runs (direct and through
+ * the identity proxy): what the target does on its own timers; no verdict of theirs counts either way.
+ */
+export function judgeMutant(m: MutationRecord, target: string, baseline: RunFacts, mutant: RunFacts, equivalent: boolean, unstable: ReadonlySet<string> = new Set()): MutantResult {
   const base = { mutation: m.id, target, applied: mutant.applied, exitCode: mutant.exitCode };
   if (mutant.applied === 0) return { ...base, outcome: 'not-applicable', by: [] };
   if (!mutant.checks || !baseline.checks) {
@@ -76,7 +89,7 @@ export function judgeMutant(m: MutationRecord, target: string, baseline: RunFact
     const outcome: Outcome = mutant.exitCode === 2 ? 'unrelated' : 'error';
     return { ...base, outcome, by: [], note: mutant.exitCode === 2 ? 'the run stopped: no session could be had' : 'no report' };
   }
-  const all = worsened(baseline.checks, mutant.checks);
+  const all = worsened(baseline.checks, mutant.checks).filter((w) => !unstable.has(w.line.id));
   const rules = caughtBy(m);
   const citing = all.filter((w) => w.line.requirements.some((r) => rules.has(r)));
   // A changed failure counts only where it cites the broken rule; elsewhere it is noise, not detection.

@@ -116,8 +116,13 @@ export const jsonrpcChecks = [
         if (!isObj(sent) || !(typeof sent.id === 'string' || typeof sent.id === 'number')) continue;
         // HTTP: everything on a POST's answer belongs to that request, so a response there with
         // another id is a changed id too (stdio notes such answers as unmatched, below).
+        let answers = 0;
         for (const m of ex.http ? ex.messages : []) {
           const id = responseId(m);
+          if (isResponse(m) && id !== undefined && idMatch(id, sent.id) !== 'none' && ++answers === 2) {
+            // One request, one response (JR-04): a second one on the same answer stream is as wrong as a changed id.
+            bad.push(evidence(`a second response with id ${JSON.stringify(id)} on the HTTP answer to it`, ex, { pointer: '/id', expected: 'one response', actual: m }));
+          }
           if (m === ex.response || !isResponse(m) || id === undefined || idMatch(id, sent.id) !== 'none') continue;
           bad.push(evidence(`a response with id ${JSON.stringify(id)} on the HTTP answer to id ${JSON.stringify(sent.id)}`, ex, { pointer: '/id', expected: sent.id, actual: id }));
         }

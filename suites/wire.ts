@@ -76,6 +76,12 @@ export function wireProblems(obs: RunObs): Evidence[] {
   // Messages no exchange claimed (unsolicited, late, unmatched) are judged on their own.
   const strays = obs.events.filter((e) => e.dir === 'in' && e.kind === 'message' && e.message !== undefined && !fromExchanges.has(e.message)).map((e) => e.message);
   const all: [Exchange | undefined, unknown[]][] = [...obs.exchanges.map((ex) => [ex, ex.messages] as [Exchange, unknown[]]), [undefined, strays]];
+  // HTTP bodies and SSE events that are JSON shaped like a message but lack "jsonrpc" (stdio has stdio.stdout-clean for these).
+  for (const e of obs.events) {
+    if (e.dir !== 'in' || e.channel !== 'http' || e.kind === 'message' || !isObj(e.message) || 'jsonrpc' in e.message) continue;
+    if (!('result' in e.message || 'error' in e.message || 'method' in e.message)) continue;
+    problems.push({ what: 'an answer that is not a JSON-RPC 2.0 message (no "jsonrpc": "2.0")', actual: clipJson(e.message), pointer: '/jsonrpc', expected: '"2.0"', seq: [e.seq] });
+  }
   for (const [ex, msgs] of all) {
     for (const msg of msgs) {
       if (Array.isArray(msg)) continue; // a batch answer: judged by jsonrpc.batch (and stdio.stdout-clean)
