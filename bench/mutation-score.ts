@@ -5,7 +5,7 @@
 // compared with the same target's baseline run. Prints per area and in total: killed, unrelated,
 // survived, equivalent (mutation/equivalent.md), not applicable, error.
 //
-//   node dist/bench/mutation-score.js [--targets a,b] [--only GLOB] [--fast] [--jobs N] [--timeout 3s] [--client-timeout 10s] [--json FILE]
+//   node dist/bench/mutation-score.js [--targets a,b] [--only GLOB,GLOB] [--skip GLOB,GLOB] [--fast] [--jobs N] [--timeout 3s] [--client-timeout 10s] [--json FILE]
 //
 // --fast: one mutation per area and role (the e2e subset). Each baseline also runs through the
 // proxy with the mutation that changes nothing; its verdicts must equal the direct run's.
@@ -250,8 +250,10 @@ async function main(): Promise<void> {
   const targets = scoreTargets(timeout, value('--client-timeout') ?? '10s');
   const names = value('--targets')?.split(',') ?? Object.keys(targets);
   for (const n of names) if (!targets[n]) throw new Error(`unknown target ${n}; known: ${Object.keys(targets).join(', ')}`);
-  const only = value('--only');
-  let chosen = only ? MUTATIONS.filter((m) => globToRegExp(only).test(m.id)) : MUTATIONS;
+  const globs = (v: string | undefined) => v?.split(',').map((g) => globToRegExp(g.trim()));
+  const only = globs(value('--only'));
+  const skip = globs(value('--skip'));
+  let chosen = MUTATIONS.filter((m) => (!only || only.some((g) => g.test(m.id))) && !skip?.some((g) => g.test(m.id)));
   if (args.includes('--fast')) chosen = fastSubset(chosen);
   const t0 = Date.now();
   const scores: TargetScore[] = [];
