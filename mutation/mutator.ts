@@ -104,7 +104,10 @@ export class Mutator {
   /** A message from the server, on its way to the client. `post`: the request an HTTP answer belongs to. */
   toClient(message: unknown, post?: SeenRequest): Emitted[] {
     if (!isObj(message)) return [message];
-    const request = this.answered(this.fromClient, message);
+    // Over HTTP an answer belongs to the POST it came on: ids are only unique per session there, and
+    // many sessions share one proxy.
+    const onPost = post && isResponse(message) && message.id === post.id ? post : undefined;
+    const request = onPost ?? this.answered(this.fromClient, message);
     this.remember(this.fromServer, message);
     const era = request?.era ?? post?.era ?? this.lastEra;
     const hook = this.mutation.toClient;
