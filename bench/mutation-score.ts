@@ -5,7 +5,7 @@
 // compared with the same target's baseline run. Prints per area and in total: killed, unrelated,
 // survived, equivalent (mutation/equivalent.md), not applicable, error.
 //
-//   node dist/bench/mutation-score.js [--targets a,b] [--only GLOB,GLOB] [--skip GLOB,GLOB] [--fast] [--jobs N] [--timeout 3s] [--client-timeout 10s] [--json FILE]
+//   node dist/bench/mutation-score.js [--targets a,b] [--only GLOB,GLOB] [--skip GLOB,GLOB] [--fast] [--jobs N] [--timeout 6s] [--client-timeout 10s] [--json FILE]
 //
 // --fast: one mutation per area and role (the e2e subset). Each baseline also runs through the
 // proxy with the mutation that changes nothing; its verdicts must equal the direct run's.
@@ -245,10 +245,12 @@ async function main(): Promise<void> {
     const i = args.indexOf(name);
     return i >= 0 ? args[i + 1] : undefined;
   };
-  const timeout = value('--timeout') ?? '3s';
+  // Longer than the longest wait a target imposes by design (server-everything's task takes 4 s).
+  const timeout = value('--timeout') ?? '6s';
   const jobs = Number(value('--jobs') ?? 2);
   const targets = scoreTargets(timeout, value('--client-timeout') ?? '10s');
-  const names = value('--targets')?.split(',') ?? Object.keys(targets);
+  // Clients first (short runs), then the stdio servers, then HTTP.
+  const names = value('--targets')?.split(',') ?? ['sdk2-client', 'sdk1-client', 'everything-stdio', 'sdk2-tasks-stdio', 'everything-http', 'sdk2-tasks-http', 'sdk1-http'];
   for (const n of names) if (!targets[n]) throw new Error(`unknown target ${n}; known: ${Object.keys(targets).join(', ')}`);
   const globs = (v: string | undefined) => v?.split(',').map((g) => globToRegExp(g.trim()));
   const only = globs(value('--only'));
@@ -257,7 +259,12 @@ async function main(): Promise<void> {
   if (args.includes('--fast')) chosen = fastSubset(chosen);
   const t0 = Date.now();
   const scores: TargetScore[] = [];
-  for (const n of names) scores.push(await scoreTarget(n, targets[n], chosen, jobs, (s) => process.stderr.write(`${s}\n`)));
+  const json = value('--json');
+  for (const n of names) {
+    scores.push(await scoreTarget(n, targets[n], chosen, jobs, (s) => process.stderr.write(`${s}\n`)));
+    // Written after each target, so a long run that is stopped keeps what it measured.
+    if (json) writeFileSync(json, `${JSON.stringify(scores, null, 2)}\n`);
+  }
   const all = scores.flatMap((s) => s.results);
   const lines: string[] = [`## Mutation score (${chosen.length} mutations, ${names.length} targets, ${((Date.now() - t0) / 1000).toFixed(0)} s)`, ''];
   for (const role of ['server', 'client'] as const) {
@@ -270,8 +277,6 @@ async function main(): Promise<void> {
   lines.push('', '### Transparency (direct run against the run through the identity proxy)', '');
   for (const s of scores) lines.push(`- ${s.target}: ${s.transparency.length ? s.transparency.join('; ') : 'same verdicts'}`);
   console.log(lines.join('\n'));
-  const json = value('--json');
-  if (json) writeFileSync(json, `${JSON.stringify(scores, null, 2)}\n`);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

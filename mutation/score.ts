@@ -23,6 +23,8 @@ export interface MutantResult {
   outcome: Outcome;
   /** The checks that got worse (id: before -> after), those citing the broken rule first. */
   by: string[];
+  /** The same, with what each check cites (kept in the JSON so a score can be judged again). */
+  worse?: { id: string; before: string; after: string; requirements: string[]; refailed: boolean }[];
   applied: number;
   exitCode: number | null;
   note?: string;
@@ -95,6 +97,7 @@ export function judgeMutant(m: MutationRecord, target: string, baseline: RunFact
   // A changed failure counts only where it cites the broken rule; elsewhere it is noise, not detection.
   const worse = all.filter((w) => !w.refailed);
   const fmt = (w: Worse) => `${w.line.id}: ${w.before} -> ${w.line.status}${w.refailed ? ' (new evidence)' : ''}`;
+  Object.assign(base, { worse: all.map((w) => ({ id: w.line.id, before: w.before, after: w.line.status, requirements: w.line.requirements, refailed: w.refailed })) });
   if (citing.length && mutant.exitCode === 1) return { ...base, outcome: 'killed', by: [...citing, ...worse.filter((w) => !citing.includes(w))].map(fmt) };
   if (worse.length || mutant.targetFindings > baseline.targetFindings) return { ...base, outcome: equivalent ? 'equivalent' : 'unrelated', by: worse.map(fmt), note: worse.length ? undefined : 'only a crash or hang finding' };
   return { ...base, outcome: equivalent ? 'equivalent' : 'survived', by: [] };

@@ -87,7 +87,7 @@ export const RESOURCES_MUTATIONS: Mutation[] = [
     ...server,
     id: 'resources.contents-uri-mismatch',
     requirements: ['JR-04'],
-    related: ['RS-01'],
+    related: ['RS-01', 'R26', 'R25'],
     description: 'the contents of resources/read name another uri than the one read (another listed uri, or the uri with "-copy" appended)',
     ...learning((m, ctx) => {
       const uri = readUri(ctx);
@@ -106,6 +106,7 @@ export const RESOURCES_MUTATIONS: Mutation[] = [
     ...server,
     id: 'resources.contents-without-uri',
     requirements: ['JR-04'],
+    related: ['R26', 'R25'],
     description: 'the items of resources/read contents lack their (required) uri',
     ...onResult(['resources/read'], (r) => {
       let changed = false;
@@ -117,6 +118,7 @@ export const RESOURCES_MUTATIONS: Mutation[] = [
     ...server,
     id: 'resources.blob-not-base64',
     requirements: ['JR-04'],
+    related: ['R26', 'R25'],
     description: 'blob contents of resources/read carry raw text with spaces and punctuation instead of base64',
     ...onResult(['resources/read'], (r) => {
       let changed = false;
@@ -132,6 +134,7 @@ export const RESOURCES_MUTATIONS: Mutation[] = [
     ...server,
     id: 'resources.template-without-uri-template',
     requirements: ['JR-04'],
+    related: ['R26', 'R25'],
     description: 'resource templates in resources/templates/list carry their template as "uri" instead of "uriTemplate"',
     ...onResult(['resources/templates/list'], (r) => {
       let changed = false;

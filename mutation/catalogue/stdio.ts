@@ -24,6 +24,8 @@ export const STDIO_MUTATIONS: Mutation[] = [
     ...server,
     id: 'stdio.no-newline-after-message',
     requirements: ['IO-01'],
+    // Two messages on one line: the line is no message at all (stdout noise).
+    related: ['IO-02'],
     description: 'answers to tools/list are written without their newline, so the next message follows on the same line',
     ...onAnswer(['tools/list'], (m) => [raw(JSON.stringify(m))]),
   }),

@@ -279,7 +279,7 @@ export const SUBSCRIPTIONS_MUTATIONS: Mutation[] = [
     ...legacy,
     id: 'subscriptions.legacy-updated-unsubscribed',
     requirements: ['SB-02'],
-    related: ['LC-07'],
+    related: ['LC-07', 'R25'],
     description: 'legacy notifications/resources/updated name a uri nobody subscribed to (the subscribed uri suffixed "-not-subscribed")',
     toClient(m) {
       if ('id' in m || m.method !== 'notifications/resources/updated' || !isObj(m.params) || typeof m.params.uri !== 'string') return undefined;
@@ -291,7 +291,7 @@ export const SUBSCRIPTIONS_MUTATIONS: Mutation[] = [
     ...legacy,
     id: 'subscriptions.legacy-updated-after-unsubscribe',
     requirements: ['SB-02'],
-    related: ['LC-07'],
+    related: ['LC-07', 'R25'],
     description: 'right after answering resources/unsubscribe, the server sends notifications/resources/updated for the uri just unsubscribed',
     ...onAnswer(['resources/unsubscribe'], (m, ctx) => {
       const uri = ctx.request?.params.uri;
@@ -322,7 +322,7 @@ export const SUBSCRIPTIONS_MUTATIONS: Mutation[] = [
     ...legacy,
     id: 'subscriptions.legacy-subscribe-undeclared',
     requirements: ['CAP-01'],
-    related: ['LC-07'],
+    related: ['LC-07', 'R25'],
     description: 'resources/subscribe at a server without the resources.subscribe capability gets an empty success instead of -32601',
     ...withHttpStatus(200, onError(['resources/subscribe', 'resources/unsubscribe'], (e, _ctx, m) => {
       if (e.code !== -32601) return false;
