@@ -151,12 +151,12 @@ export const jsonrpcChecks = [
   }),
   oracle({
     id: 'jsonrpc.answers-requests',
-    title: 'every well-formed request gets a response before its timeout (a request is never met with silence)',
+    title: 'every well-formed request gets a response before its timeout (a request is never met with silence while later ones are answered)',
     requirements: ['JR-04', 'JR-06'],
     level: 'MUST',
     versions: ALL_VERSIONS,
     spec: SPEC.basic26,
-    judge({ exchanges, deliberate }) {
+    judge({ exchanges, events, deliberate }) {
       // Judged only once the whole timeout passed; what mcpspec gave up on or cancelled, what broke
       // with the connection, and requests that may rightly stay open (a listen stream, a blocking
       // tasks/result, a tool call, which can be slow by design) are not judged here.
@@ -165,7 +165,13 @@ export const jsonrpcChecks = [
         return req && !deliberate(ex) && !ex.aborted && !ex.closed && !ex.streamBroken && !ex.ambiguous && !MAY_STAY_OPEN.has(req.method);
       });
       if (judgedHere.length === 0) return untestable('no well-formed request was sent');
-      const silent = judgedHere.filter((ex) => ex.timedOut && ex.response === undefined);
+      // Silence is the server's only where it kept answering meanwhile: a request sent later was answered
+      // before this one's timeout ran out. A server slowed down as a whole (a loaded machine) is not blamed.
+      // Same connection only: a server process that hung (a finding of its own) is not judged here.
+      const sourceOf = new Map(events.map((e) => [e.seq, e.source]));
+      const session = (ex: (typeof judgedHere)[number]) => sourceOf.get(ex.seq[0]);
+      const answeredAt = judgedHere.filter((ex) => ex.response !== undefined).map((ex) => ({ session: session(ex), sent: ex.startedAt, at: ex.startedAt + ex.elapsedMs }));
+      const silent = judgedHere.filter((ex) => ex.timedOut && ex.response === undefined && answeredAt.some((a) => a.session === session(ex) && a.sent > ex.startedAt && a.at < ex.startedAt + ex.timeoutMs));
       if (silent.length) {
         const by = [...new Set(silent.map((ex) => sentRequest(ex)!.method))].join(', ');
         return violated(`${silent.length} of ${judgedHere.length} well-formed requests got no response within their timeout (${by})`, silent.slice(0, 5).map((ex) => evidence(`no response within ${ex.timeoutMs} ms`, ex, { expected: 'a JSON-RPC response with the request id' })));
