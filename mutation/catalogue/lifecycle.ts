@@ -244,6 +244,8 @@ export const LIFECYCLE_MUTATIONS: Mutation[] = [
     ...legacy,
     id: 'lifecycle.ping-unanswered',
     requirements: ['LC-10'],
+    // An unanswered request is what the every-request-gets-an-answer check sees.
+    related: ['JR-04'],
     description: 'ping is never answered',
     ...onAnswer(['ping'], () => []),
   }),
