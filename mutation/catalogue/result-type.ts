@@ -76,7 +76,7 @@ export const RESULT_TYPE_MUTATIONS: Mutation[] = [
     ...modern,
     id: 'result-type.unknown-value',
     requirements: ['RT-03'],
-    related: ['RT-04'],
+    related: ['RT-04', 'RT-01'],
     description: 'complete results of tools/call, prompts/get and resources/read say resultType "completed" (no core value, no advertised extension\'s)',
     ...onResult(MRTR, (r) => {
       if (r.resultType !== 'complete') return false;
@@ -88,7 +88,7 @@ export const RESULT_TYPE_MUTATIONS: Mutation[] = [
     ...modern,
     id: 'result-type.capitalised',
     requirements: ['RT-03'],
-    related: ['RT-04'],
+    related: ['RT-04', 'RT-01'],
     description: 'list results say resultType "Complete" (values are case-sensitive)',
     ...onResult(LISTS, (r) => {
       if (r.resultType !== 'complete') return false;
