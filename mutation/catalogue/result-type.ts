@@ -5,7 +5,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { META_CLIENT_CAPABILITIES } from '../../protocol/meta.js';
-import { isObj, onResult } from '../edits.js';
+import { isObj, onResult, drop } from '../edits.js';
 import { mutation, SERVER_MODERN as modern, type Mutation, type SeenRequest } from '../mutation.js';
 import { metaOfRequest } from './versioning.js';
 
@@ -54,11 +54,7 @@ export const RESULT_TYPE_MUTATIONS: Mutation[] = [
     requirements: ['RT-01'],
     related: ['JR-05', 'VN-06'],
     description: 'the server/discover result lacks resultType',
-    ...onResult(['server/discover'], (r) => {
-      if (!('resultType' in r)) return false;
-      delete r.resultType;
-      return true;
-    }),
+    ...onResult(['server/discover'], (r) => drop(r, 'resultType')),
   }),
   mutation({
     ...modern,
@@ -66,11 +62,7 @@ export const RESULT_TYPE_MUTATIONS: Mutation[] = [
     requirements: ['RT-01'],
     related: ['JR-05', 'SB-08'],
     description: 'the result that gracefully closes a subscriptions/listen stream lacks resultType',
-    ...onResult(['subscriptions/listen'], (r) => {
-      if (!('resultType' in r)) return false;
-      delete r.resultType;
-      return true;
-    }),
+    ...onResult(['subscriptions/listen'], (r) => drop(r, 'resultType')),
   }),
   mutation({
     ...modern,

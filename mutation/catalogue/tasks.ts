@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { isRequest } from '../../protocol/jsonrpc.js';
 import { META_CLIENT_CAPABILITIES } from '../../protocol/meta.js';
-import { isObj, list, onError, onNotification, onResult, onServerRequest } from '../edits.js';
+import { isObj, list, onError, onNotification, onResult, onServerRequest, drop } from '../edits.js';
 import { withHttpStatus } from './input-required.js';
 import { mutation, SERVER_ANY as server, SERVER_LEGACY as legacy, SERVER_MODERN as modern, type Emitted, type Mutation, type MutationContext, type MutationHooks, type SeenRequest } from '../mutation.js';
 
@@ -244,11 +244,7 @@ export const TASKS_MUTATIONS: Mutation[] = [
     id: 'tasks.legacy-list-drops-next-cursor',
     requirements: ['TA-18'],
     description: 'tasks/list pages lack nextCursor although more tasks follow (the listing stops at page one)',
-    ...onResult(['tasks/list'], (r) => {
-      if (!('nextCursor' in r)) return false;
-      delete r.nextCursor;
-      return true;
-    }),
+    ...onResult(['tasks/list'], (r) => drop(r, 'nextCursor')),
   }),
 
   mutation({
