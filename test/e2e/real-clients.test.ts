@@ -48,7 +48,8 @@ const ANY_ISSUER = { 'auth.client-issuer': 'fail' };
 // scope), so the call is refused again; it never asks for a new authorization.
 const REFRESH_ONLY = { 'auth.client-step-up': 'warn' };
 // mcp-remote's proxy asks for the step-up authorization (the right scopes) but its OAuth callback server is no longer
-// listening: the browser cannot deliver the code (each opener it tries loads the same URL), and it waits until stopped.
+// listening (when the step-up comes late enough): the browser cannot deliver the code (each opener it tries loads
+// the same URL), and it waits until stopped.
 const STEP_UP_LOOP = { 'auth.client-step-up': 'warn' };
 // AZ-20: when no challenge or document names a scope, mcp-remote asks for its own default, "openid email profile".
 const OWN_SCOPE = { 'auth.client-scope-omitted': 'warn' };
@@ -80,13 +81,15 @@ const CASES: { name: string; transport: 'http' | 'stdio'; argv: string[]; cwd?: 
 
 // Clients installed on first use into .cache/ (bench/real-clients.ts): mcp-remote's client, and the
 // Inspector 2.x CLI on a Node 22 binary. `client` gives the command and the words before the rest of argv.
-const LATER: (typeof CASES[number] & { client: () => { command: string; args: string[] } })[] = [
+const LATER: (typeof CASES[number] & { client: () => { command: string; args: string[] }; otherwise?: { findings: string[]; notPassed: Record<string, string> } })[] = [
   // mcp-remote-client connects (after OAuth discovery: mcpspec answers 404 to /.well-known/*, 405 to its GET probe), lists tools and resources, exits.
   // Behind OAuth it does the whole flow, "opening" the authorization URL in mcpspec's headless browser (both mcp-remote cases pass every auth.client-* check).
   { name: 'mcp-remote 0.15.1 (mcp-remote-client)', client: mcpRemoteClient, transport: 'http', argv: ['{url}'], era: '2025-11-25', notPassed: { ...NOTHING_CANCELLED, 'client.session-delete': 'warn', ...NO_TOOL_CALL, ...NO_STEP_UP_CALL, ...OWN_SCOPE, ...NO_CIMD, ...STATE_OPTIONAL, ...PKCE_ASSUMED }, checks: 44 },
   // mcp-remote's proxy (its main use: a stdio client reaches an HTTP server through it), driven by the 1.x SDK client over stdio.
   // It opens a test session first (clientInfo mcp-remote-fallback-test), then a second one for the client it serves.
-  { name: 'mcp-remote 0.15.1 proxy (mcp-remote {url}) under the 1.x SDK client', client: () => ({ command: process.execPath, args: [SDK1, '--stdio', process.execPath, mcpRemoteProxy()] }), transport: 'http', argv: ['{url}'], era: '2025-11-25', notPassed: { ...NOTHING_CANCELLED, 'client.session-delete': 'warn', ...NO_LEGACY_TASKS, ...STEP_UP_LOOP, ...OWN_SCOPE, ...NO_CIMD, ...STATE_OPTIONAL, ...PKCE_ASSUMED }, checks: 44, findings: ['hang client-authorization-step-up'] },
+  { name: 'mcp-remote 0.15.1 proxy (mcp-remote {url}) under the 1.x SDK client', client: () => ({ command: process.execPath, args: [SDK1, '--stdio', process.execPath, mcpRemoteProxy()] }), transport: 'http', argv: ['{url}'], era: '2025-11-25', notPassed: { ...NOTHING_CANCELLED, 'client.session-delete': 'warn', ...NO_LEGACY_TASKS, ...STEP_UP_LOOP, ...OWN_SCOPE, ...NO_CIMD, ...STATE_OPTIONAL, ...PKCE_ASSUMED }, checks: 44, findings: ['hang client-authorization-step-up'],
+    // On a loaded machine its callback server is still listening when the step-up comes: the code arrives and the step-up passes.
+    otherwise: { findings: [], notPassed: { ...NOTHING_CANCELLED, 'client.session-delete': 'warn', ...NO_LEGACY_TASKS, ...OWN_SCOPE, ...NO_CIMD, ...STATE_OPTIONAL, ...PKCE_ASSUMED } } },
   { name: 'inspector 2.12.0 --cli, tools/list', client: inspector2Cli, transport: 'http', argv: ['{url}', '--transport', 'http', '--method', 'tools/list'], era: '2025-11-25', notPassed: { ...NOTHING_CANCELLED, 'client.session-delete': 'warn', ...NO_TOOL_CALL, ...NO_OAUTH }, checks: 44 },
   // Over stdio it never exits after a tools/list result that is not an object (client-near-valid): stopped at the timeout.
   { name: 'inspector 2.12.0 --cli, tools/list', client: inspector2Cli, transport: 'stdio', argv: ['--method', 'tools/list', '{server}'], era: '2025-11-25', notPassed: { ...NOTHING_CANCELLED, 'client.near-valid-survives': 'fail', ...NO_TOOL_CALL }, checks: 15, findings: ['hang client-near-valid'] },
@@ -101,6 +104,7 @@ describe('real clients, judged by mcpspec client', () => {
     it(`${c.name} over ${c.transport}`, async () => {
       const run = await judge(c.transport, c.argv, c.cwd);
       expect(run.findings.filter((f) => f.kind === 'harness')).toEqual([]);
+      console.log("DEBUG", JSON.stringify(run.findings.map((f) => `${f.kind} ${f.scenario}`)), JSON.stringify(notPassed(run)));
       expect(run.findings.map((f) => `${f.kind} ${f.scenario}`)).toEqual(c.findings ?? []);
       expect(run.era.version).toBe(c.era);
       expect(notPassed(run)).toEqual(c.notPassed);
@@ -113,9 +117,12 @@ describe('real clients, judged by mcpspec client', () => {
       const { command, args } = c.client();
       const run = await judge(c.transport, [...args, ...c.argv], c.cwd, command);
       expect(run.findings.filter((f) => f.kind === 'harness')).toEqual([]);
-      expect(run.findings.map((f) => `${f.kind} ${f.scenario}`)).toEqual(c.findings ?? []);
+      const findings = run.findings.map((f) => `${f.kind} ${f.scenario}`);
+      // A client whose behaviour depends on timing has a second outcome, as conformant-or-not as the first.
+      const outcome = c.otherwise && JSON.stringify(findings) === JSON.stringify(c.otherwise.findings) ? c.otherwise : c;
+      expect(findings).toEqual(outcome.findings ?? []);
       expect(run.era.version).toBe(c.era);
-      expect(notPassed(run)).toEqual(c.notPassed);
+      expect(notPassed(run)).toEqual(outcome.notPassed);
       expect(run.checks.length).toBe(c.checks);
       expect(liveCount()).toBe(0);
     });
