@@ -98,7 +98,8 @@ async function startSdk2Http(): Promise<Started> {
   return { url, stop: () => stop(child) };
 }
 
-const common = (out: string, timeout: string) => ['--seed', '1', '--timeout', timeout, '--out', out];
+// --strict: a SHOULD broken shows as a warning, and a warning citing the rule is as much a catch as a failure.
+const common = (out: string, timeout: string) => ['--seed', '1', '--strict', '--timeout', timeout, '--out', out];
 
 export function scoreTargets(timeout: string, clientTimeout: string): Record<string, (out: string) => ScoreTarget> {
   const server = (name: string, transport: 'stdio' | 'http', command: string[], start?: () => Promise<Started>) => (out: string): ScoreTarget => ({
