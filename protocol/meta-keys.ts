@@ -41,22 +41,21 @@ export interface MetaKeyFinding {
   problem: string;
 }
 
-const escape = (k: string) => k.replace(/~/g, '~0').replace(/\//g, '~1');
+export const escapePointer = (k: string) => k.replace(/~/g, '~0').replace(/\//g, '~1');
 const isPlain = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function extensionFindings(extensions: unknown, at: string, out: MetaKeyFinding[]): void {
   if (!isPlain(extensions)) return;
   for (const id of Object.keys(extensions)) {
-    if (!isValidExtensionId(id)) out.push({ pointer: `${at}/${escape(id)}`, key: id, problem: id.includes('/') ? metaKeyProblem(id) ?? 'not a valid extension identifier' : 'an extension identifier needs a vendor prefix (e.g. "com.example/")' });
+    if (!isValidExtensionId(id)) out.push({ pointer: `${at}/${escapePointer(id)}`, key: id, problem: id.includes('/') ? metaKeyProblem(id) ?? 'not a valid extension identifier' : 'an extension identifier needs a vendor prefix (e.g. "com.example/")' });
   }
 }
 
 /**
- * Every `_meta` key and extension identifier in a JSON-RPC message that breaks the grammar.
- * Keys inside free-form data (schemas, arguments, structured content, error data) are not looked at.
+ * Calls `visit` with every `_meta` object of a JSON-RPC message (and its JSON Pointer), and `onExtensions`
+ * with every extension map. Free-form data (schemas, arguments, structured content, error data) is not looked at.
  */
-export function metaKeyFindings(message: unknown): MetaKeyFinding[] {
-  const out: MetaKeyFinding[] = [];
+export function walkMeta(message: unknown, visit: (meta: Record<string, unknown>, pointer: string) => void, onExtensions?: (extensions: unknown, pointer: string) => void): void {
   const walk = (node: unknown, at: string, parentKey: string | undefined): void => {
     if (Array.isArray(node)) {
       node.forEach((v, i) => walk(v, `${at}/${i}`, undefined));
@@ -64,18 +63,15 @@ export function metaKeyFindings(message: unknown): MetaKeyFinding[] {
     }
     if (!isPlain(node)) return;
     for (const [k, v] of Object.entries(node)) {
-      const here = `${at}/${escape(k)}`;
+      const here = `${at}/${escapePointer(k)}`;
       if (k === '_meta' && isPlain(v)) {
-        for (const key of Object.keys(v)) {
-          const problem = metaKeyProblem(key);
-          if (problem) out.push({ pointer: `${here}/${escape(key)}`, key, problem });
-        }
+        visit(v, here);
         const caps = v['io.modelcontextprotocol/clientCapabilities'];
-        if (isPlain(caps)) extensionFindings(caps.extensions, `${here}/${escape('io.modelcontextprotocol/clientCapabilities')}/extensions`, out);
+        if (isPlain(caps)) onExtensions?.(caps.extensions, `${here}/${escapePointer('io.modelcontextprotocol/clientCapabilities')}/extensions`);
         continue;
       }
       if (k === 'extensions' && parentKey === 'capabilities') {
-        extensionFindings(v, here, out);
+        onExtensions?.(v, here);
         continue;
       }
       if (FREE_FORM.has(k)) continue;
@@ -85,5 +81,20 @@ export function metaKeyFindings(message: unknown): MetaKeyFinding[] {
     }
   };
   walk(message, '', undefined);
+}
+
+/** Every `_meta` key and extension identifier in a JSON-RPC message that breaks the grammar. */
+export function metaKeyFindings(message: unknown): MetaKeyFinding[] {
+  const out: MetaKeyFinding[] = [];
+  walkMeta(
+    message,
+    (meta, at) => {
+      for (const key of Object.keys(meta)) {
+        const problem = metaKeyProblem(key);
+        if (problem) out.push({ pointer: `${at}/${escapePointer(key)}`, key, problem });
+      }
+    },
+    (extensions, at) => extensionFindings(extensions, at, out),
+  );
   return out;
 }

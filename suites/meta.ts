@@ -3,12 +3,14 @@
 
 import { SPEC } from '../protocol/spec-links.js';
 import { ALL_VERSIONS, MODERN } from '../protocol/versions.js';
-import { metaKeyFindings } from '../protocol/meta-keys.js';
+import { escapePointer, metaKeyFindings, walkMeta } from '../protocol/meta-keys.js';
+import { undefinedReservedKey } from '../protocol/reserved-meta-keys.js';
+import { TRACE_CONTEXT_KEYS } from '../protocol/trace-context.js';
 import { holds, oracle, untestable, violated, type Judgement } from './check.js';
 import type { WireEvent } from '../results/wire.js';
-import { clipJson, errorCode, errorOf, evidence, isObj, outcome, unanswerable } from './exchange.js';
+import { clipJson, errorCode, errorOf, evidence, isObj, outcome, resultOf, unanswerable } from './exchange.js';
 import type { Exchange } from './ports.js';
-import { META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION } from '../protocol/meta.js';
+import { META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION, META_SERVER_INFO } from '../protocol/meta.js';
 import { missingMetaKeys, sentRequest } from './request-shape.js';
 
 function problem(ex: Exchange, missing: string[], http: boolean): string | undefined {
@@ -47,6 +49,58 @@ export function judgeMetaKeyNames(sent: WireEvent[], sender: 'server' | 'client'
       bad.slice(0, 3).map(({ e, f }) => ({ what: `key ${JSON.stringify(f.key)}: ${f.problem}`, actual: clipJson(e.message), pointer: f.pointer, seq: [e.seq] })));
   }
   return holds(`${sent.length} ${sender === 'client' ? 'client ' : ''}messages, every _meta key and extension id well-formed`);
+}
+
+interface MetaFinding {
+  e: WireEvent;
+  pointer: string;
+  problem: string;
+}
+
+/** MT-09: every OpenTelemetry key in a `_meta` the sender wrote holds a W3C Trace Context / Baggage value. */
+export function judgeTraceContext(sent: WireEvent[], sender: 'server' | 'client'): Judgement {
+  const bad: MetaFinding[] = [];
+  let seen = 0;
+  for (const e of sent) {
+    walkMeta(e.message, (meta, at) => {
+      for (const [key, check] of Object.entries(TRACE_CONTEXT_KEYS)) {
+        if (!(key in meta)) continue;
+        seen++;
+        const problem = check(meta[key]);
+        if (problem) bad.push({ e, pointer: `${at}/${key}`, problem });
+      }
+    });
+  }
+  if (seen === 0) return untestable(`the ${sender} sent no traceparent, tracestate or baggage in any _meta`);
+  if (bad.length) return violated(`${bad.length} of ${seen} trace context values are malformed; first: ${bad[0].problem}`, bad.slice(0, 3).map(({ e, pointer, problem }) => ({ what: problem, actual: clipJson(e.message), pointer, seq: [e.seq] })));
+  return holds(`${seen} trace context values, each in W3C form`);
+}
+
+/** MT-10: keys under a reserved prefix (second label modelcontextprotocol or mcp) are ones MCP defines. */
+export function judgeReservedKeys(sent: WireEvent[], sender: 'server' | 'client'): Judgement {
+  if (sent.length === 0) return untestable(`the ${sender} sent no message`);
+  // An official extension mcpspec does not know may name a key after itself: declared ids are allowed.
+  const declared = new Set<string>();
+  for (const e of sent) walkMeta(e.message, () => undefined, (ext) => isObj(ext) && Object.keys(ext).forEach((id) => declared.add(id)));
+  const bad: MetaFinding[] = [];
+  for (const e of sent) {
+    walkMeta(e.message, (meta, at) => {
+      for (const key of Object.keys(meta)) if (undefinedReservedKey(key, declared)) bad.push({ e, pointer: `${at}/${escapePointer(key)}`, problem: `key ${JSON.stringify(key)} is under a prefix reserved for MCP, and neither MCP nor an official extension defines it` });
+    });
+  }
+  if (bad.length) {
+    const keys = [...new Set(bad.map((b) => b.pointer.split('/').pop()!.replace(/~1/g, '/').replace(/~0/g, '~')))];
+    return violated(`${keys.length} _meta key(s) made up under a reserved prefix, in ${new Set(bad.map((b) => b.e.seq)).size} message(s): ${keys.slice(0, 3).map((k) => JSON.stringify(k)).join(', ')}`, bad.slice(0, 3).map(({ e, pointer, problem }) => ({ what: problem, actual: clipJson(e.message), pointer, seq: [e.seq] })));
+  }
+  return holds(`${sent.length} ${sender === 'client' ? 'client ' : ''}messages, no made-up key under a reserved prefix`);
+}
+
+/** The exchanges of a modern run whose request was itself modern (not a legacy probe such as initialize). */
+function modernResults(exchanges: Exchange[]): Exchange[] {
+  return exchanges.filter((ex) => {
+    const meta = sentRequest(ex)?.params?._meta;
+    return resultOf(ex) !== undefined && isObj(meta) && typeof meta[META_PROTOCOL_VERSION] === 'string';
+  });
 }
 
 export const metaChecks = [
@@ -89,6 +143,51 @@ export const metaChecks = [
       const bad = refusals.map((ex) => [ex, capabilityErrorProblem(ex, transport === 'http')] as const).filter(([, p]) => p) as [Exchange, string][];
       if (bad.length) return violated(`${bad.length} of ${refusals.length} -32021 answers are wrong; first: ${bad[0][1]}`, bad.slice(0, 3).map(([ex, p]) => evidence(p, ex, { expected: { error: { code: -32021, data: { requiredCapabilities: '(capabilities the request did not declare)' } } } })));
       return holds(`${refusals.length} -32021 answers, each naming a capability the request had not declared`);
+    },
+  }),
+  oracle({
+    id: 'meta.server-info',
+    title: 'every result names the server in _meta serverInfo',
+    requirements: ['MT-06'],
+    level: 'SHOULD',
+    versions: MODERN,
+    spec: SPEC.basic26,
+    judge({ exchanges }) {
+      const results = modernResults(exchanges);
+      if (results.length === 0) return untestable('no request of the run got a result');
+      const named = (ex: Exchange) => {
+        const meta = resultOf(ex)!._meta;
+        const info = isObj(meta) ? meta[META_SERVER_INFO] : undefined;
+        return isObj(info) && typeof info.name === 'string';
+      };
+      const bad = results.filter((ex) => !named(ex));
+      if (bad.length) {
+        const methods = [...new Set(bad.map((ex) => ex.method ?? '?'))];
+        return violated(`${bad.length} of ${results.length} results lack _meta["${META_SERVER_INFO}"] (${methods.slice(0, 4).join(', ')}${methods.length > 4 ? ', ...' : ''})`, bad.slice(0, 3).map((ex) => evidence(`${ex.method} result without serverInfo`, ex, { pointer: `/result/_meta/${escapePointer(META_SERVER_INFO)}` })));
+      }
+      return holds(`${results.length} results, each naming the server`);
+    },
+  }),
+  oracle({
+    id: 'meta.trace-context',
+    title: 'every traceparent, tracestate and baggage the server puts in _meta is in W3C form',
+    requirements: ['MT-09'],
+    level: 'MUST',
+    versions: MODERN,
+    spec: SPEC.basic26,
+    judge({ events }) {
+      return judgeTraceContext(events.filter((e) => e.dir === 'in' && e.kind === 'message'), 'server');
+    },
+  }),
+  oracle({
+    id: 'meta.reserved-keys',
+    title: 'the server makes up no _meta key under a prefix MCP reserves',
+    requirements: ['MT-10'],
+    level: 'SHOULD',
+    versions: ALL_VERSIONS,
+    spec: SPEC.basic26,
+    judge({ events }) {
+      return judgeReservedKeys(events.filter((e) => e.dir === 'in' && e.kind === 'message'), 'server');
     },
   }),
 ];
