@@ -9,6 +9,7 @@ import { cancelChecks } from './cancel.js';
 import { capabilitiesChecks } from './capabilities.js';
 import { checkRecord, type Check } from './check.js';
 import { clientChecks } from './client.js';
+import { clientTrafficChecks } from './client-traffic.js';
 import { completionChecks } from './completion.js';
 import { discoverChecks } from './discover.js';
 import { httpChecks } from './http.js';
@@ -60,6 +61,7 @@ export const CHECKS: Check[] = [
   ...wireChecks,
   ...stdioChecks,
   ...clientChecks,
+  ...clientTrafficChecks,
   ...authClientChecks,
 ];
 

@@ -20,7 +20,7 @@ import { judgeMetaKeyNames } from './meta.js';
 import type { RunObservations } from './observations.js';
 import type { Received } from './ports.js';
 import {
-  brokenStreamServer, cachingServer, dyingServer, counterOffer, UNSUPPORTED_VERSION, unsupportedVersionServer, inputRequired, legacyTasksServer, LONG_TTL_MS, legacyServer, modernServer, MRTR_METHODS, nearValidAnswers, pollingServer, resultTypes, sdk1LegacyServer, sseAnswers, stderrLogs, targetOf, tasksServer, TASKS_EXTENSION, UNKNOWN_STATE,
+  brokenStreamServer, cachingServer, dyingServer, counterOffer, NEWEST_LEGACY, newestVersionServer, UNSUPPORTED_VERSION, unsupportedVersionServer, inputRequired, legacyTasksServer, LONG_TTL_MS, legacyServer, modernServer, MRTR_METHODS, nearValidAnswers, pollingServer, resultTypes, sdk1LegacyServer, sseAnswers, stderrLogs, targetOf, tasksServer, TASKS_EXTENSION, UNKNOWN_STATE,
   type ClientObs, type Round, type TaskLog,
 } from './scenarios/client.js';
 import { modernMetaOf, SESSION_ID, TOOL } from './scripted.js';
@@ -402,6 +402,31 @@ const unsupportedVersionDisconnects = check(unsupportedVersionServer, {
     }
     return holds(`answered protocolVersion ${UNSUPPORTED_VERSION}, the client sent nothing more in that session (${describeExit(o.exit)})`,
       [ev('initialize', init, { response: clipJson(init.reply) }), { what: 'client exit', actual: { ...o.exit, stderrTail: o.exit.stderrTail.slice(-400), stdoutTail: undefined } }]);
+  },
+});
+
+const offersNewest = check(newestVersionServer, {
+  id: 'client.offers-newest',
+  title: `initialize offers the newest version the client supports: answered ${NEWEST_LEGACY}, a client that offered an older one does not go on`,
+  requirements: ['LC-02'],
+  level: 'SHOULD',
+  versions: ALL_VERSIONS,
+  role: 'client',
+  spec: SPEC_CLIENT.lifecycle25,
+  judge(o) {
+    const init = o.received.find((r) => isRequest(r.message) && r.message.method === 'initialize' && r.replySeq !== undefined);
+    if (!init) return untestable('the client sent no initialize (it spoke 2026-07-28 only, or never got an answer)');
+    const offered = isObj((init.message as Msg).params) ? ((init.message as Msg).params as Msg).protocolVersion : undefined;
+    if (offered === NEWEST_LEGACY) return holds(`the client offered ${NEWEST_LEGACY}, the newest legacy version`, [ev('initialize', init)]);
+    const crashed = endedBadly(o, `after initialize was answered with ${NEWEST_LEGACY}`);
+    if (crashed) return crashed;
+    // Going on with the answered version says the client supports it: then it should have offered it.
+    const after = o.received.filter((r) => r.seq > init.replySeq! && (o.transport === 'http' || r.connection === init.connection) && !startsOver(r));
+    if (after.length) {
+      return violated(`the client offered ${String(offered)}, then went on with the server's ${NEWEST_LEGACY}: it supports the newer version and should have offered it`,
+        [ev('initialize', init, { response: clipJson(init.reply), expected: `protocolVersion ${NEWEST_LEGACY} in initialize` }), ev('sent after the answer', after[0])]);
+    }
+    return holds(`the client offered ${String(offered)} and did not go on with ${NEWEST_LEGACY} (it does not support it; ${describeExit(o.exit)})`, [ev('initialize', init)]);
   },
 });
 
@@ -1241,7 +1266,7 @@ const httpParamHeaders = oracle({
 export const clientChecks = [
   metaRequired, metaClientInfo, staysModern, discoverFirst,
   legacyFallback, legacyFallbackHttp, eraCached, initialized, initWait, sessionId, sessionDelete, serverRequests, undeclaredRequest,
-  counterOfferCheck, unsupportedVersionDisconnects,
+  counterOfferCheck, unsupportedVersionDisconnects, offersNewest,
   mrtrFulfils, mrtrRequestState, mrtrRetryId, mrtrScoped,
   resultTypeMissing, resultTypeUnknown,
   cacheFresh,

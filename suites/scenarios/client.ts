@@ -88,6 +88,20 @@ export const unsupportedVersionServer = clientScenario<ClientObs>({
   run: (ctx) => observe(ctx, runScript(ctx.server, { modern: false, legacy: true, initializeVersion: UNSUPPORTED_VERSION, timeoutMs: ctx.options.timeoutMs })),
 });
 
+/** The newest legacy version the scripted server serves. */
+export const NEWEST_LEGACY = '2025-11-25';
+
+/**
+ * A legacy-only server that answers every initialize with the newest legacy version: a client that
+ * offered an older one and goes on with it supports it, so it should have offered it (LC-02).
+ */
+export const newestVersionServer = clientScenario<ClientObs>({
+  id: 'client-newest-version',
+  title: `a legacy-only scripted server that answers every initialize with protocolVersion ${NEWEST_LEGACY}, whatever was offered`,
+  versions: ALL_VERSIONS,
+  run: (ctx) => observe(ctx, runScript(ctx.server, { modern: false, legacy: true, initializeVersion: NEWEST_LEGACY, timeoutMs: ctx.options.timeoutMs })),
+});
+
 /** Every modern request refused with -32022, naming only legacy versions: a counter-offer. */
 export const counterOffer = clientScenario<ClientObs>({
   id: 'client-counteroffer',
