@@ -128,8 +128,9 @@ export const jsonrpcChecks = [
         }
         if (!isObj(ex.response)) continue;
         const got = ex.response.id;
-        // Malformed input may be answered without an id (the id may not have been readable).
-        if ((got === undefined || got === null) && deliberate(ex)) continue;
+        // Malformed input may be answered without an id (the id may not have been readable): a parse error or an
+        // invalid request. A request whose envelope was sound had a readable id: any other error echoes it.
+        if ((got === undefined || got === null) && deliberate(ex) && (!soundEnvelope(sent) || UNREADABLE_ID_CODES.has(Number(errorCode(ex))) || errorCode(ex) === undefined)) continue;
         judged++;
         if (got !== sent.id) bad.push(evidence(`id ${JSON.stringify(sent.id)}`, ex, { pointer: '/id', expected: sent.id, actual: got }));
       }
@@ -162,7 +163,8 @@ export const jsonrpcChecks = [
       // tasks/result, a tool call, which can be slow by design) are not judged here.
       const judgedHere = exchanges.filter((ex) => {
         const req = sentRequest(ex);
-        return req && !deliberate(ex) && !ex.aborted && !ex.closed && !ex.streamBroken && !ex.ambiguous && !MAY_STAY_OPEN.has(req.method);
+        // A request broken on purpose still has to be answered (with an error) where its envelope is sound.
+        return req && (!deliberate(ex) || soundEnvelope(ex.request)) && !ex.aborted && !ex.closed && !ex.streamBroken && !ex.ambiguous && !MAY_STAY_OPEN.has(req.method);
       });
       if (judgedHere.length === 0) return untestable('no well-formed request was sent');
       // Silence is the server's only where it kept answering meanwhile: a request sent later was answered
@@ -180,6 +182,14 @@ export const jsonrpcChecks = [
     },
   }),
 ];
+
+/** The codes of errors answered to a message whose id may not have been readable. */
+const UNREADABLE_ID_CODES = new Set([-32700, -32600]);
+
+/** A request whose envelope (jsonrpc, id, method) is sound, whatever is wrong with its params. */
+function soundEnvelope(m: unknown): boolean {
+  return isObj(m) && m.jsonrpc === '2.0' && (typeof m.id === 'string' || Number.isInteger(m.id)) && typeof m.method === 'string';
+}
 
 /** Requests whose answer may rightly take longer than any timeout. */
 const MAY_STAY_OPEN = new Set(['subscriptions/listen', 'tasks/result', 'tools/call']);
