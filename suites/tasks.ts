@@ -423,6 +423,31 @@ const legacyChecks = [
 
 const sharedOracles = [
   oracle({
+    id: 'tasks.ids-unique',
+    title: 'every task the server creates gets a taskId of its own: no CreateTaskResult names the task of an earlier one',
+    requirements: ['TA-05'],
+    level: 'MUST',
+    versions: BOTH,
+    spec: TASKS25,
+    judge(obs, ctx) {
+      const legacy = ctx.era === 'legacy';
+      if (legacy ? !isObj(ctx.capabilities.tasks) : !(isObj(ctx.capabilities.extensions) && TASKS_EXTENSION in ctx.capabilities.extensions)) {
+        return skip(legacy ? 'the server does not declare the tasks capability' : `the server does not declare the ${TASKS_EXTENSION} extension`);
+      }
+      const created = snapshots(obs, legacy).filter((s) => s.where === 'CreateTaskResult');
+      if (created.length < 2) return untestable(created.length ? 'only one task was created: nothing to tell its id apart from' : 'no task was created in the run');
+      const first = new Map<string, Snapshot>();
+      const bad: Evidence[] = [];
+      for (const c of created) {
+        const earlier = first.get(c.taskId);
+        if (earlier && earlier.ex !== c.ex) bad.push(evidence(`task ${c.taskId} created again (first created at message ${earlier.seq})`, c.ex, { pointer: legacy ? '/result/task/taskId' : '/result/taskId', expected: 'a taskId no earlier task had' }));
+        else if (!earlier) first.set(c.taskId, c);
+      }
+      if (bad.length) return violated(`${bad.length} of ${created.length} created tasks reuse the taskId of an earlier task`, bad.slice(0, 3));
+      return holds(`${created.length} tasks created, each with its own taskId`);
+    },
+  }),
+  oracle({
     id: 'tasks.transitions',
     title: 'across every report of the run, each task moves only along allowed transitions and never leaves a terminal status',
     requirements: ['TA-06', 'TA-15', 'TB-16'],
