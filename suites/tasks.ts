@@ -296,7 +296,7 @@ const legacyChecks = [
   check(legacyTasksScenario, {
     id: 'tasks.list',
     title: 'tasks/list lists every task the requestor created, following nextCursor to the end',
-    requirements: ['TA-18'],
+    requirements: ['TA-18', 'PG-03'],
     level: 'MUST',
     versions: LEGACY_ONLY,
     requires: LEGACY_REQ,
@@ -316,7 +316,7 @@ const legacyChecks = [
   check(legacyTasksScenario, {
     id: 'tasks.list-bad-cursor',
     title: 'tasks/list with a cursor the server never issued is refused with -32602',
-    requirements: ['TA-14'],
+    requirements: ['TA-14', 'PG-04'],
     level: 'MUST',
     versions: LEGACY_ONLY,
     requires: LEGACY_REQ,

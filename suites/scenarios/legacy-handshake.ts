@@ -1,3 +1,4 @@
+import { LEGACY_CAPABLE_CLIENT } from './server-requests.js';
 import { isObj } from '../../protocol/jsonrpc.js';
 import { LEGACY } from '../../protocol/versions.js';
 import type { Exchange, UninitializedSession } from '../ports.js';
@@ -17,6 +18,8 @@ export const legacyHandshake = scenario<HandshakeObs>({
   title: 'initialize, the gap before notifications/initialized, and ping',
   versions: LEGACY,
   skipInitialized: true,
+  // Offering what a server may ask for (roots, sampling, elicitation) gives it the chance to ask too early (LC-06).
+  legacyCapabilities: LEGACY_CAPABLE_CLIENT,
   async run({ session }) {
     const legacy = session as UninitializedSession;
     // ping is the one request allowed before initialized (LC-06): its answer marks how far the
