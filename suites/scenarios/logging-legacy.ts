@@ -48,7 +48,8 @@ export const legacyLoggingScenario = scenario<LegacyLoggingObs>({
     for (const level of ['debug', 'warning']) {
       if (ctx.signal.aborted) break;
       const set = await session.request('logging/setLevel', { level });
-      const from = session.events().length;
+      // Everything after the answer counts, a log written right behind it (and read before this line runs) included.
+      const answeredAt = set.seq.length ? Math.max(...set.seq) : session.events().at(-1)?.seq ?? 0;
       const requests: Exchange[] = [];
       for (const s of starts.slice(0, MAX_ITEMS)) {
         if (ctx.signal.aborted) break;
@@ -57,7 +58,7 @@ export const legacyLoggingScenario = scenario<LegacyLoggingObs>({
       }
       // stdio: a log written after the last response shows before the fence's answer.
       requests.push(await session.fence());
-      const logs = session.events().slice(from).filter(isLog).map((e) => ({ params: ((e.message as { params?: unknown }).params ?? {}) as Record<string, unknown>, seq: e.seq }));
+      const logs = session.events().filter((e) => e.seq > answeredAt).filter(isLog).map((e) => ({ params: ((e.message as { params?: unknown }).params ?? {}) as Record<string, unknown>, seq: e.seq }));
       rounds.push({ level, set, requests, logs });
     }
     const invalid = ctx.signal.aborted ? undefined : await ctx.deliberate(session.request('logging/setLevel', { level: INVALID_LEVEL }));
