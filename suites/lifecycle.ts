@@ -1,15 +1,45 @@
 // lifecycle.*: the legacy initialize handshake (LC25).
 
+import { loadSchema } from '../protocol/schema-registry.js';
 import { SPEC } from '../protocol/spec-links.js';
 import { LEGACY } from '../protocol/versions.js';
-import { check, holds, violated } from './check.js';
+import { check, holds, untestable, violated } from './check.js';
 import { errorCode, evidence, isObj, outcome, resultOf } from './exchange.js';
 import { BOGUS_VERSION, legacyCounteroffer } from './scenarios/counteroffer.js';
 import { legacyHandshake } from './scenarios/legacy-handshake.js';
 
 const ALLOWED_EARLY = new Set(['ping', 'notifications/message']);
 
+/** The capability names a version's schema defines for a server (ServerCapabilities), or undefined for an unknown version. */
+function serverCapabilityNames(version: string): Set<string> | undefined {
+  // 2025-03-26 is negotiable and judged by 2025-06-18's rules (whose capabilities are the same).
+  const judgedBy = version === '2025-03-26' ? '2025-06-18' : version;
+  if (!LEGACY.includes(judgedBy as (typeof LEGACY)[number])) return undefined;
+  const doc = loadSchema(judgedBy);
+  const defs = (doc.root[doc.defsKey ?? 'definitions'] ?? {}) as Record<string, { properties?: Record<string, unknown> }>;
+  return new Set(Object.keys(defs.ServerCapabilities?.properties ?? {}));
+}
+
 export const lifecycleChecks = [
+  check(legacyHandshake, {
+    id: 'lifecycle.negotiated-version-fits',
+    title: 'initialize declares only capabilities the version it answers defines (a server that declares a later version\'s capability supports that version)',
+    requirements: ['LC-07', 'LC-03'],
+    level: 'MUST',
+    versions: LEGACY,
+    spec: SPEC.lifecycle25,
+    judge({ initialize }) {
+      const r = resultOf(initialize);
+      if (!r || typeof r.protocolVersion !== 'string' || !isObj(r.capabilities)) return untestable(`initialize got ${outcome(initialize)}`);
+      const known = serverCapabilityNames(r.protocolVersion);
+      if (!known) return untestable(`the server answered ${r.protocolVersion}, a version whose capabilities mcpspec has no schema for`);
+      const later = Object.keys(r.capabilities).filter((k) => !known.has(k) && LEGACY.some((v) => v > String(r.protocolVersion) && serverCapabilityNames(v)!.has(k)));
+      if (later.length) {
+        return violated(`initialize answered ${r.protocolVersion} but declares ${later.map((k) => JSON.stringify(k)).join(', ')}, which only a later version defines`, [evidence('initialize', initialize, { pointer: `/result/capabilities/${later[0]}`, expected: `capabilities of ${r.protocolVersion}, or the later version answered` })]);
+      }
+      return holds(`initialize answered ${r.protocolVersion} with capabilities that version defines`);
+    },
+  }),
   check(legacyHandshake, {
     id: 'lifecycle.initialize-result',
     title: 'initialize answers with protocolVersion, capabilities and serverInfo',
