@@ -5,7 +5,7 @@ import type { WireEvent } from '../../results/wire.js';
 import { expandCommand, hasPlaceholder } from '../../runner/client-driver.js';
 import { CHECKS } from '../../suites/catalogue.js';
 import type { JudgeContext } from '../../suites/check.js';
-import { decodeHeaderValue } from '../../suites/client.js';
+import { decodeHeaderValue } from '../../suites/client/checks.js';
 import { crashOf, stderrSummary } from '../../suites/client-exit.js';
 import type { RunObservations } from '../../suites/observations.js';
 

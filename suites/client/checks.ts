@@ -3,27 +3,27 @@
 // how it ends. Scenario checks judge one scripted server's exchange; oracles judge every message
 // the client sent in the run. A check a client gives no chance to show is untestable, never a pass.
 
-import { encodeHeaderValue, isPlainHeaderValue } from '../protocol/http-headers.js';
-import { isObj } from '../protocol/jsonrpc.js';
-import { PARAM_HEADER_PREFIX, paramHeaderDeclarations, paramHeaderText, valueAtPath } from '../protocol/param-headers.js';
-import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION } from '../protocol/meta.js';
-import { loadSchema } from '../protocol/schema-registry.js';
-import { SPEC } from '../protocol/spec-links.js';
-import { ALL_VERSIONS, LEGACY, MODERN } from '../protocol/versions.js';
-import type { Evidence } from '../results/verdict.js';
-import type { WireEvent } from '../results/wire.js';
-import { messages } from '../arbitraries/messages.js';
-import { check, holds, oracle, untestable, violated, type Judgement } from './check.js';
-import { crashOf, describeExit } from './client-exit.js';
-import { clipJson } from './exchange.js';
-import { judgeMetaKeyNames } from './meta.js';
-import type { RunObservations } from './observations.js';
-import type { Received } from './ports.js';
+import { encodeHeaderValue, isPlainHeaderValue } from '../../protocol/http-headers.js';
+import { isObj } from '../../protocol/jsonrpc.js';
+import { PARAM_HEADER_PREFIX, paramHeaderDeclarations, paramHeaderText, valueAtPath } from '../../protocol/param-headers.js';
+import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION } from '../../protocol/meta.js';
+import { loadSchema } from '../../protocol/schema-registry.js';
+import { SPEC } from '../../protocol/spec-links.js';
+import { ALL_VERSIONS, LEGACY, MODERN } from '../../protocol/versions.js';
+import type { Evidence } from '../../results/verdict.js';
+import type { WireEvent } from '../../results/wire.js';
+import { messages } from '../../arbitraries/messages.js';
+import { check, holds, oracle, untestable, violated, type Judgement } from '../check.js';
+import { crashOf, describeExit } from '../client-exit.js';
+import { clipJson } from '../exchange.js';
+import { judgeMetaKeyNames } from '../meta.js';
+import type { RunObservations } from '../observations.js';
+import type { Received } from '../ports.js';
 import {
   brokenStreamServer, cachingServer, dyingServer, counterOffer, NEWEST_LEGACY, newestVersionServer, UNSUPPORTED_VERSION, unsupportedVersionServer, inputRequired, legacyTasksServer, LONG_TTL_MS, legacyServer, modernServer, MRTR_METHODS, nearValidAnswers, pollingServer, resultTypes, sdk1LegacyServer, sseAnswers, stderrLogs, targetOf, tasksServer, TASKS_EXTENSION, UNKNOWN_STATE,
   type ClientObs, type Round, type TaskLog,
-} from './scenarios/client.js';
-import { modernMetaOf, SESSION_ID, TOOL } from './scripted.js';
+} from '../scenarios/client.js';
+import { modernMetaOf, SESSION_ID, TOOL } from '../scripted.js';
 
 const SPEC_CLIENT = {
   lifecycle25: SPEC.lifecycle25,

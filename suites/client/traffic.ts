@@ -1,13 +1,13 @@
 // client.* oracles over everything a client sent in a run: its stdio framing (IO-01, IO-02), the
 // responses it sends (JR-09), its initialize (LC-01) and the server capabilities it uses (LC-07).
 
-import { isObj } from '../protocol/jsonrpc.js';
-import { SPEC } from '../protocol/spec-links.js';
-import { ALL_VERSIONS } from '../protocol/versions.js';
-import type { Evidence } from '../results/verdict.js';
-import type { WireEvent } from '../results/wire.js';
-import { holds, oracle, untestable, violated } from './check.js';
-import { clip, clipJson } from './exchange.js';
+import { isObj } from '../../protocol/jsonrpc.js';
+import { SPEC } from '../../protocol/spec-links.js';
+import { ALL_VERSIONS } from '../../protocol/versions.js';
+import type { Evidence } from '../../results/verdict.js';
+import type { WireEvent } from '../../results/wire.js';
+import { holds, oracle, untestable, violated } from '../check.js';
+import { clip, clipJson } from '../exchange.js';
 
 type Msg = Record<string, unknown>;
 const isRequest = (m: unknown): m is Msg & { method: string } => isObj(m) && typeof m.method === 'string' && 'id' in m;
