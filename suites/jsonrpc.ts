@@ -130,6 +130,13 @@ export const jsonrpcChecks = [
         const got = ex.response.id;
         // Malformed input may be answered without an id (the id may not have been readable): a parse error or an
         // invalid request. A request whose envelope was sound had a readable id: any other error echoes it.
+        // A refusal of the HTTP request itself (403 for a bad Origin, 401, 404, 406, 415, a 400 with the generic
+        // -32000 for a missing session or header) is the transport's answer, given before the message is read;
+        // its JSON-RPC error body may have no id (HM-13 says so for Origin). A 400 carrying a specific error
+        // (-32602, -32022, ...) judged the request itself, whose id was read, so it is judged.
+        const status = ex.http?.status ?? 0;
+        const code = errorCode(ex);
+        if ((got === undefined || got === null) && (status > 400 || (status === 400 && (code === undefined || code === -32000)))) continue;
         if ((got === undefined || got === null) && deliberate(ex) && (!soundEnvelope(sent) || UNREADABLE_ID_CODES.has(Number(errorCode(ex))) || errorCode(ex) === undefined)) continue;
         judged++;
         if (got !== sent.id) bad.push(evidence(`id ${JSON.stringify(sent.id)}`, ex, { pointer: '/id', expected: sent.id, actual: got }));
