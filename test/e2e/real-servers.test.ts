@@ -46,8 +46,9 @@ function verdicts(run: RunResult) {
 }
 
 // Shared by the SDK 1.x servers over stdio: malformed input is dropped without an answer
-// (JSON-RPC 2.0 and MCP require -32700 / -32600 error responses).
-const SDK1_STDIO_FAILS = ['jsonrpc.invalid-request', 'jsonrpc.params-type', 'jsonrpc.parse-error', 'robustness.survives-near-valid'];
+// (JSON-RPC 2.0 and MCP require -32700 / -32600 error responses), and so are near-valid requests
+// (a wrong-typed field the SDK's schema rejects): a request must get a response (JR-05).
+const SDK1_STDIO_FAILS = ['jsonrpc.answers-requests', 'jsonrpc.invalid-request', 'jsonrpc.params-type', 'jsonrpc.parse-error', 'robustness.survives-near-valid'];
 
 describe('real servers from npm', () => {
   it('server-everything over stdio (legacy 2025-11-25)', async () => {
@@ -149,12 +150,13 @@ describe('real servers from npm', () => {
       // message without version _meta pins it to legacy (VN-08).
       fail: [...SDK1_STDIO_FAILS, 'version.not-pinned', 'version.unsupported-every-request'].sort(),
       // A malformed inputResponses value is read as a missing one (a fresh input_required), not -32602 (IR-10).
-      warn: ['jsonrpc.batch', 'mrtr.malformed-responses', 'pagination.invalid-cursor'],
+      // Results to requests whose _meta it cannot parse are answered legacy-style, without serverInfo.
+      warn: ['jsonrpc.batch', 'meta.server-info', 'mrtr.malformed-responses', 'pagination.invalid-cursor'],
       // confirm_echo keeps no requestState, so there is none to tamper with; no tool reports progress;
       // subscriptions/listen is acknowledged, but nothing changes while mcpspec listens (so nothing to
       // watch after mcpspec ends it, and no change notification anywhere), and the server ends no
-      // subscription itself.
-      untestable: ['caching.scope-constant', 'cancel.modern-silent', 'lists.tools-changed', 'mrtr.tampered-state', 'pagination.terminates', 'progress.notifications', 'subscriptions.client-end', 'subscriptions.ids', 'subscriptions.only-on-listen', 'subscriptions.requested-only', 'subscriptions.server-end'],
+      // subscription itself; no result carries a traceparent to judge.
+      untestable: ['caching.scope-constant', 'cancel.modern-silent', 'lists.tools-changed', 'meta.trace-context', 'mrtr.tampered-state', 'pagination.terminates', 'progress.notifications', 'subscriptions.client-end', 'subscriptions.ids', 'subscriptions.only-on-listen', 'subscriptions.requested-only', 'subscriptions.server-end'],
       error: [],
     });
   });
@@ -165,7 +167,7 @@ describe('real servers from npm', () => {
     expect(verdicts(run)).toEqual({
       fail: [],
       warn: ['mrtr.malformed-responses', 'pagination.invalid-cursor'],
-      untestable: ['caching.scope-constant', 'cancel.modern-disconnect', 'lists.tools-changed', 'mrtr.sse-final', 'mrtr.tampered-state', 'pagination.terminates', 'progress.notifications', 'subscriptions.ids', 'subscriptions.only-on-listen', 'subscriptions.requested-only', 'subscriptions.server-end'],
+      untestable: ['caching.scope-constant', 'cancel.modern-disconnect', 'lists.tools-changed', 'meta.trace-context', 'mrtr.sse-final', 'mrtr.tampered-state', 'pagination.terminates', 'progress.notifications', 'subscriptions.ids', 'subscriptions.only-on-listen', 'subscriptions.requested-only', 'subscriptions.server-end'],
       error: [],
     });
     // The input_required flow of confirm_echo was played to the end by mcpspec as a capable client.
