@@ -6,7 +6,7 @@ import { paramHeaderDeclarations } from '../protocol/param-headers.js';
 import { ALL_VERSIONS, MODERN } from '../protocol/versions.js';
 import type { Evidence, GeneratedCase } from '../results/verdict.js';
 import { check, holds, oracle, untestable, violated } from './check.js';
-import { evidence, expectErrorCode, isObj, outcome, resultOf } from './exchange.js';
+import { errorCode, evidence, expectErrorCode, isObj, outcome, resultOf } from './exchange.js';
 import { invalidCallServed, needsCapability, toolsScenario, undecided, UNKNOWN_TOOL, validCallFails, type ToolProperty } from './scenarios/tools.js';
 import type { NearValid } from '../arbitraries/near-valid.js';
 import type { Exchange } from './ports.js';
@@ -153,6 +153,31 @@ export const toolsChecks = [
         );
       }
       return holds(`${decided.length} invalid argument sets were refused`);
+    },
+  }),
+  check(toolsScenario, {
+    id: 'tools.invalid-args-as-result',
+    title: 'arguments that break the inputSchema are a tool execution error (a result with isError: true), not a -32602 error',
+    // SEP-1303 (2025-11-25) moved argument validation failures from protocol errors to tool execution
+    // errors, so the model sees them and can correct its call. The request itself is sound (arguments is an
+    // object), so a -32602 here is the pre-2025-11-25 behaviour.
+    requirements: ['TE-01'],
+    level: 'SHOULD',
+    versions: ['2025-11-25', '2026-07-28'],
+    requires: TOOLS,
+    spec: SPEC.tools26,
+    judge({ nearValid }) {
+      const decided = nearValid.flatMap((p) => p.cases.map((c) => ({ tool: p.tool, c }))).filter(({ c }) => !undecided(c.result) && !needsCapability(c.result) && isObj(c.value.value));
+      const refused = decided.filter(({ c }) => resultOf(c.result)?.isError === true || errorCode(c.result) === -32602);
+      if (refused.length === 0) return untestable('no invalid argument set was refused, so there is no refusal to judge');
+      const asProtocol = refused.filter(({ c }) => errorCode(c.result) === -32602);
+      if (asProtocol.length) {
+        return violated(
+          `${asProtocol.length} of ${refused.length} refused argument sets were answered as JSON-RPC error -32602, not as a result with isError: true`,
+          asProtocol.slice(0, 3).map(({ tool, c }) => evidence(`tools/call ${tool}: ${c.value.label.mutation} at ${c.value.label.path || '/'}`, c.result, { pointer: '/error/code', expected: 'a result with isError: true', actual: errorCode(c.result) })),
+        );
+      }
+      return holds(`${refused.length} refused argument sets were tool execution errors`);
     },
   }),
   check(toolsScenario, {
