@@ -528,12 +528,24 @@ const modernChecks = [
   check(modernTasksScenario, {
     id: 'tasks.modern-create',
     title: 'a task answer is a flat CreateTaskResult (resultType "task") valid against the tasks extension schema, and the task can be read at once',
-    requirements: ['TB-05', 'TB-06', 'TB-04'],
+    requirements: ['TB-05', 'TB-06', 'TB-04', 'RT-07'],
     level: 'MUST',
     versions: MODERN_ONLY,
     requires: MODERN_REQ,
     spec: TASKS_EXT,
     judge(obs) {
+      // A task (taskId and status, no content) labelled with another resultType: the client would read it
+      // as a finished call with no content and never poll (RT-07: "task" is the CreateTaskResult's own).
+      const mislabelled = obs.probes.filter((p) => {
+        const r = resultOf(p.ex);
+        return r !== undefined && r.resultType !== 'task' && typeof r.taskId === 'string' && typeof r.status === 'string' && !Array.isArray(r.content);
+      });
+      if (mislabelled.length) {
+        return violated(
+          `${mislabelled.length} task answer(s) say resultType ${JSON.stringify(resultOf(mislabelled[0].ex)!.resultType)}, not "task"; first: ${mislabelled[0].tool}`,
+          mislabelled.slice(0, 3).map((p) => evidence(`tools/call ${p.tool}`, p.ex, { pointer: '/result/resultType', expected: 'task', actual: resultOf(p.ex)!.resultType })),
+        );
+      }
       const created = obs.probes.filter((p) => resultOf(p.ex)?.resultType === 'task');
       if (created.length === 0) return noModernTask(obs);
       const doc = loadSchema('ext-tasks-draft');

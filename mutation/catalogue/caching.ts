@@ -43,10 +43,6 @@ function dropKey(k: string) {
   };
 }
 
-function hasCursor(ctx: MutationContext): boolean {
-  return typeof ctx.request?.params.cursor === 'string';
-}
-
 export const CACHING_MUTATIONS: Mutation[] = [
   mutation({
     ...modern,
@@ -115,8 +111,14 @@ export const CACHING_MUTATIONS: Mutation[] = [
     ...modern,
     id: 'caching.scope-differs-between-pages',
     requirements: ['CA-11'],
-    description: 'pages after the first of a listing (requests with a cursor) carry the other cacheScope than the first page',
-    ...onResult(PAGINATED, (r, ctx) => hasCursor(ctx) && scope((s) => (s === 'public' ? 'private' : 'public'))(r)),
+    description: 'pages after the first of a listing (asked for with a cursor the server handed out) carry the other cacheScope than the first page',
+    // Only a continuation is a later page: a made-up or stale cursor answered as page 1 starts a listing of its own.
+    ...onResult(PAGINATED, (r, ctx) => {
+      const handed = (ctx.state.handedCursors ??= new Set<string>()) as Set<string>;
+      const cursor = ctx.request?.params.cursor;
+      if (typeof r.nextCursor === 'string') handed.add(`${ctx.request?.method} ${r.nextCursor}`);
+      return typeof cursor === 'string' && handed.has(`${ctx.request?.method} ${cursor}`) && scope((s) => (s === 'public' ? 'private' : 'public'))(r);
+    }),
   }),
   mutation({
     ...modern,

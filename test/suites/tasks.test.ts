@@ -78,3 +78,18 @@ describe('tasks', () => {
     expect(guessable(['V1StGXR8_Z5jdHi6B-myT', 'Uakgb_J5m9g-0JDMbcJqLJ'])).toBeUndefined();
   });
 });
+
+describe('tasks.modern-create: a task labelled with another resultType (RT-07)', () => {
+  const judgeCreate = (result: Record<string, unknown>) => {
+    const ex = { id: 1, method: 'tools/call', request: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'research' } }, response: { jsonrpc: '2.0', id: 1, result }, messages: [], timedOut: false, seq: [3] };
+    const obs = { tools: [{ name: 'research' }], notCalled: [], probes: [{ tool: 'research', ex }], undeclared: [], unknown: {} };
+    return CHECKS.find((c) => c.id === 'tasks.modern-create')!.judge(obs as never, { era: 'modern', version: '2026-07-28', transport: 'stdio', capabilities: {} });
+  };
+  const task = { taskId: 't-1', status: 'working', createdAt: '2026-12-03T00:00:00Z', lastUpdatedAt: '2026-12-03T00:00:00Z', ttlMs: 60000 };
+  it('fails when the CreateTaskResult says resultType "complete"', () => {
+    expect(judgeCreate({ resultType: 'complete', ...task })).toMatchObject({ outcome: 'violated', message: expect.stringContaining('not "task"') });
+  });
+  it('does not mistake a finished call that has content for a task', () => {
+    expect(judgeCreate({ resultType: 'complete', content: [], taskId: 'x', status: 'done' })).not.toMatchObject({ outcome: 'violated' });
+  });
+});
