@@ -14,21 +14,25 @@ import { LOG_LEVELS, loggingScenario } from './scenarios/logging.js';
 export const loggingChecks = [
   check(loggingScenario, {
     id: 'logging.per-request',
-    title: 'notifications/message only for a request that set a logLevel, and only at or above it',
+    title: 'notifications/message only from a server that declares logging, for a request that set a logLevel, at or above it, before its response',
     requirements: ['LG-01'],
     level: 'MUST',
     versions: MODERN,
-    requires: { capabilities: ['logging'], anyCapability: ['tools', 'prompts', 'resources'] },
+    // Not gated on `logging`: a server that does not declare it must send no log message at all.
+    requires: { anyCapability: ['tools', 'prompts', 'resources'] },
     spec: SPEC.logging26,
-    judge({ calls }) {
+    judge({ calls }, { capabilities }) {
       const answered = calls.filter((c) => c.exchange.response !== undefined);
       if (answered.length === 0) return untestable('nothing could be requested, or nothing was answered');
-      const logs = calls.reduce((n, c) => n + c.logs.length, 0);
+      const logs = calls.reduce((n, c) => n + c.logs.length + (c.late?.length ?? 0), 0);
       if (logs === 0) return untestable(`none of ${calls.length} requests (without a level, at debug, at warning) got a log message`);
+      const declared = 'logging' in capabilities;
       const bad: Evidence[] = [];
       for (const c of calls) {
+        for (const log of c.late ?? []) bad.push({ what: `${c.target} got a ${String(log.level)} message after its response`, actual: clipJson(log), expected: 'log messages before the final response', seq: c.exchange.seq.slice(0, 2) });
         for (const log of c.logs) {
-          if (c.level === undefined) bad.push({ what: `${c.target} without a logLevel got a ${String(log.level)} message`, actual: clipJson(log), seq: c.exchange.seq.slice(0, 2) });
+          if (!declared) bad.push({ what: `${c.target} got a ${String(log.level)} message from a server whose capabilities lack logging`, actual: clipJson(log), seq: c.exchange.seq.slice(0, 2) });
+          else if (c.level === undefined) bad.push({ what: `${c.target} without a logLevel got a ${String(log.level)} message`, actual: clipJson(log), seq: c.exchange.seq.slice(0, 2) });
           else if (!(LOG_LEVELS.indexOf(String(log.level)) >= LOG_LEVELS.indexOf(c.level))) bad.push({ what: `${c.target} at logLevel ${c.level} got a ${String(log.level)} message`, actual: clipJson(log), expected: `${c.level} or above`, seq: c.exchange.seq.slice(0, 2) });
         }
       }
