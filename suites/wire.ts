@@ -156,7 +156,18 @@ export const wireChecks = [
       const count = obs.events.filter((e) => e.dir === 'in' && e.kind === 'message').length;
       if (count === 0) return untestable('the server sent no message');
       const problems = wireProblems(obs);
-      if (problems.length) return violated(`${problems.length} invalid message(s); first: ${problems[0].what} (${problems[0].pointer || '/'}: ${String(problems[0].expected)})`, problems.slice(0, 5));
+      if (problems.length) {
+        // One piece of evidence per kind of problem first (what is wrong where), then repeats: thirteen
+        // copies of one broken initialize result must not hide a single broken prompts/get result.
+        const kinds = new Map<string, Evidence>();
+        for (const p of problems) {
+          const kind = `${p.what} ${p.pointer ?? ''}`.replace(/\d+/g, '#');
+          if (!kinds.has(kind)) kinds.set(kind, p);
+        }
+        const distinct = [...kinds.values()];
+        const evidenceList = [...distinct.slice(0, 8), ...problems.filter((p) => !distinct.includes(p))].slice(0, Math.max(5, Math.min(distinct.length, 8)));
+        return violated(`${problems.length} invalid message(s) of ${kinds.size} kind(s); first: ${problems[0].what} (${problems[0].pointer || '/'}: ${String(problems[0].expected)})`, evidenceList);
+      }
       return holds(`${count} messages valid against the ${schemaKey(obs.version)} schema`);
     },
   }),
