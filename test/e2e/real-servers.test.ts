@@ -155,8 +155,8 @@ describe('real servers from npm', () => {
       // confirm_echo keeps no requestState, so there is none to tamper with; no tool reports progress;
       // subscriptions/listen is acknowledged, but nothing changes while mcpspec listens (so nothing to
       // watch after mcpspec ends it, and no change notification anywhere), and the server ends no
-      // subscription itself; no result carries a traceparent to judge.
-      untestable: ['caching.scope-constant', 'cancel.modern-silent', 'lists.tools-changed', 'meta.trace-context', 'mrtr.tampered-state', 'pagination.terminates', 'progress.notifications', 'subscriptions.client-end', 'subscriptions.ids', 'subscriptions.only-on-listen', 'subscriptions.requested-only', 'subscriptions.server-end'],
+      // subscription itself; no result carries a traceparent to judge, and no request got a log message.
+      untestable: ['caching.scope-constant', 'cancel.modern-silent', 'lists.tools-changed', 'logging.per-request', 'meta.trace-context', 'mrtr.tampered-state', 'pagination.terminates', 'progress.notifications', 'subscriptions.client-end', 'subscriptions.ids', 'subscriptions.only-on-listen', 'subscriptions.requested-only', 'subscriptions.server-end'],
       error: [],
     });
   });
@@ -167,7 +167,7 @@ describe('real servers from npm', () => {
     expect(verdicts(run)).toEqual({
       fail: [],
       warn: ['mrtr.malformed-responses', 'pagination.invalid-cursor'],
-      untestable: ['caching.scope-constant', 'cancel.modern-disconnect', 'lists.tools-changed', 'meta.trace-context', 'mrtr.sse-final', 'mrtr.tampered-state', 'pagination.terminates', 'progress.notifications', 'subscriptions.ids', 'subscriptions.only-on-listen', 'subscriptions.requested-only', 'subscriptions.server-end'],
+      untestable: ['caching.scope-constant', 'cancel.modern-disconnect', 'lists.tools-changed', 'logging.per-request', 'meta.trace-context', 'mrtr.sse-final', 'mrtr.tampered-state', 'pagination.terminates', 'progress.notifications', 'subscriptions.ids', 'subscriptions.only-on-listen', 'subscriptions.requested-only', 'subscriptions.server-end'],
       error: [],
     });
     // The input_required flow of confirm_echo was played to the end by mcpspec as a capable client.
