@@ -8,7 +8,7 @@ const judge = (calls: LoggedCall[], capabilities: Record<string, unknown>) =>
 const call = (level: string | undefined, logs: string[], late: string[] = []): LoggedCall => ({
   target: 'tools/call echo',
   level,
-  exchange: { id: 1, method: 'tools/call', request: {}, response: { jsonrpc: '2.0', id: 1, result: {} }, messages: [], timedOut: false, seq: [1, 2] },
+  exchange: { id: 1, method: 'tools/call', request: {}, response: { jsonrpc: '2.0', id: 1, result: {} }, messages: [], timedOut: false, seq: [1, 2], elapsedMs: 5, startedAt: 0, timeoutMs: 5000 },
   logs: logs.map((l) => ({ level: l, data: 'x' })),
   late: late.map((l) => ({ level: l, data: 'x' })),
 });
