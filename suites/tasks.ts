@@ -75,6 +75,7 @@ const NEXT: Record<string, Set<string>> = {
   failed: new Set(['failed']),
   cancelled: new Set(['cancelled']),
 };
+const TASK_STATUSES = new Set(Object.keys(NEXT));
 
 function snapEvidence(s: Snapshot, what: string): Evidence {
   return { what, actual: clipJson(s.task), seq: [s.seq] };
@@ -534,11 +535,13 @@ const modernChecks = [
     requires: MODERN_REQ,
     spec: TASKS_EXT,
     judge(obs) {
-      // A task (taskId and status, no content) labelled with another resultType: the client would read it
-      // as a finished call with no content and never poll (RT-07: "task" is the CreateTaskResult's own).
+      // A task (taskId and a task status, no content or an empty one, as the 2.x SDK's ext-tasks sends)
+      // labelled with another resultType: the client would read it as a finished call with nothing in
+      // it and never poll (RT-07: "task" is the CreateTaskResult's own).
       const mislabelled = obs.probes.filter((p) => {
         const r = resultOf(p.ex);
-        return r !== undefined && r.resultType !== 'task' && typeof r.taskId === 'string' && typeof r.status === 'string' && !Array.isArray(r.content);
+        const empty = r?.content === undefined || (Array.isArray(r.content) && r.content.length === 0);
+        return r !== undefined && r.resultType !== 'task' && typeof r.taskId === 'string' && TASK_STATUSES.has(r.status as string) && empty;
       });
       if (mislabelled.length) {
         return violated(

@@ -89,6 +89,12 @@ describe('tasks.modern-create: a task labelled with another resultType (RT-07)',
   it('fails when the CreateTaskResult says resultType "complete"', () => {
     expect(judgeCreate({ resultType: 'complete', ...task })).toMatchObject({ outcome: 'violated', message: expect.stringContaining('not "task"') });
   });
+  it('fails the same with an empty content array beside the task (the 2.x SDK sends content: [] on tasks)', () => {
+    expect(judgeCreate({ resultType: 'complete', content: [], ...task })).toMatchObject({ outcome: 'violated' });
+  });
+  it('does not mistake a finished call with content and task-like fields for a task', () => {
+    expect(judgeCreate({ resultType: 'complete', content: [{ type: 'text', text: 'done' }], ...task })).not.toMatchObject({ outcome: 'violated' });
+  });
   it('does not mistake a finished call that has content for a task', () => {
     expect(judgeCreate({ resultType: 'complete', content: [], taskId: 'x', status: 'done' })).not.toMatchObject({ outcome: 'violated' });
   });
