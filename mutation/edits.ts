@@ -109,3 +109,17 @@ export function list(o: unknown, k: string, min = 1): unknown[] | undefined {
 }
 
 export { isObj };
+
+/**
+ * Whether this list result answers a cursor the server itself handed out earlier (a later page of a
+ * listing), and notes the page's own nextCursor. Call it on every page, mutated or not: a made-up or
+ * stale cursor that the server answers as a first page starts a listing of its own.
+ */
+export function continuesListing(result: Obj, ctx: MutationContext): boolean {
+  const handed = (ctx.state.handedCursors ??= new Set<string>()) as Set<string>;
+  const method = ctx.request?.method;
+  const cursor = ctx.request?.params.cursor;
+  const continues = typeof cursor === 'string' && handed.has(`${method} ${cursor}`);
+  if (typeof result.nextCursor === 'string') handed.add(`${method} ${result.nextCursor}`);
+  return continues;
+}

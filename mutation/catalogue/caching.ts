@@ -2,7 +2,7 @@
 // only): ttlMs and cacheScope on the complete results of the six cacheable methods, their types and
 // values, one cacheScope for every page of a listing, and no hints on input_required results.
 
-import { onResult } from '../edits.js';
+import { continuesListing, onResult } from '../edits.js';
 import { mutation, SERVER_MODERN as modern, type Mutation, type MutationContext } from '../mutation.js';
 
 type Obj = Record<string, unknown>;
@@ -113,12 +113,7 @@ export const CACHING_MUTATIONS: Mutation[] = [
     requirements: ['CA-11'],
     description: 'pages after the first of a listing (asked for with a cursor the server handed out) carry the other cacheScope than the first page',
     // Only a continuation is a later page: a made-up or stale cursor answered as page 1 starts a listing of its own.
-    ...onResult(PAGINATED, (r, ctx) => {
-      const handed = (ctx.state.handedCursors ??= new Set<string>()) as Set<string>;
-      const cursor = ctx.request?.params.cursor;
-      if (typeof r.nextCursor === 'string') handed.add(`${ctx.request?.method} ${r.nextCursor}`);
-      return typeof cursor === 'string' && handed.has(`${ctx.request?.method} ${cursor}`) && scope((s) => (s === 'public' ? 'private' : 'public'))(r);
-    }),
+    ...onResult(PAGINATED, (r, ctx) => continuesListing(r, ctx) && scope((s) => (s === 'public' ? 'private' : 'public'))(r)),
   }),
   mutation({
     ...modern,

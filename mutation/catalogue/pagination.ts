@@ -5,7 +5,7 @@
 
 import { isRequest } from '../../protocol/jsonrpc.js';
 import { META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION } from '../../protocol/meta.js';
-import { isObj, list, nth, onError, onResult } from '../edits.js';
+import { continuesListing, isObj, list, nth, onError, onResult } from '../edits.js';
 import { mutation, SERVER_ANY as server, SERVER_MODERN as modern, type Mutation, type MutationContext, type SeenRequest } from '../mutation.js';
 import { metaOfRequest, withStatus } from './versioning.js';
 
@@ -126,10 +126,11 @@ export const PAGINATION_MUTATIONS: Mutation[] = [
     id: 'pagination.cursor-never-advances',
     requirements: ['PG-04'],
     related: ['PG-01'],
-    description: 'the last page fetched with a cursor hands back that same cursor as its nextCursor (following the cursors never ends)',
+    description: 'the last page of a listing, fetched with a cursor the server handed out, hands back that same cursor as its nextCursor (following the cursors never ends)',
+    // A made-up cursor answered as a first page is no listing's last page.
     ...onResult(PAGINATED, (r, ctx) => {
       const c = cursorOf(ctx.request);
-      if (c === undefined || !lastPage(r)) return false;
+      if (!continuesListing(r, ctx) || c === undefined || !lastPage(r)) return false;
       r.nextCursor = c;
       return true;
     }),

@@ -600,8 +600,11 @@ describe('pagination', () => {
 
   it('cursor-never-advances: the last page hands back its own cursor', () => {
     const mu = mutator('pagination.cursor-never-advances');
-    expect(changed(mu, modernReq(1, 'tools/list', { cursor: 'abc' }), ok(1, toolsPage())).result.nextCursor).toBe('abc');
-    untouched(mu, modernReq(2, 'tools/list'), ok(2, toolsPage()));
+    // A made-up cursor the server answers as a first page is no listing's last page.
+    untouched(mu, modernReq(1, 'tools/list', { cursor: 'made-up' }), ok(1, toolsPage()));
+    untouched(mu, modernReq(2, 'tools/list'), ok(2, toolsPage('abc')));
+    expect(changed(mu, modernReq(3, 'tools/list', { cursor: 'abc' }), ok(3, toolsPage())).result.nextCursor).toBe('abc');
+    untouched(mu, modernReq(4, 'tools/list'), ok(4, toolsPage()));
   });
 
   it('cursor-single-use: the second request with one cursor is refused', () => {
