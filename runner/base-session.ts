@@ -11,6 +11,8 @@ import type { Recorder } from './recorder.js';
 import type { ExchangeOptions, ExchangeResult, Transport } from './transport.js';
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
+/** A method no server defines: any live server answers it (-32601, VN-07). */
+export const LIVENESS_METHOD = 'mcpspec/liveness';
 
 export interface SessionOptions {
   clientInfo?: Implementation;
@@ -192,6 +194,15 @@ export abstract class BaseSession implements Session {
 
   fence(): Promise<Exchange> {
     return this.request(this.fenceMethod());
+  }
+
+  /**
+   * Is the target still answering? The fence and a request for a method nobody serves go out at once:
+   * a live server answers the second with -32601 even when it is the fence method it ignores (a server
+   * that never answers ping is not hung). Both exchanges, the fence first.
+   */
+  liveness(): Promise<[Exchange, Exchange]> {
+    return Promise.all([this.fence(), this.request(LIVENESS_METHOD)]);
   }
 
   async notify(method: string, params?: Record<string, unknown>, opts: NotifyOptions = {}): Promise<Exchange> {

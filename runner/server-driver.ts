@@ -302,16 +302,16 @@ export class ServerDriver implements Driver {
   }
 
   /**
-   * After a request went unanswered for its whole timeout: is the target alive? A fence request
-   * answered means it only ignored that one message (the check judges that); a fence unanswered
-   * too means the target hung: said once, and on stdio the connection is dropped (the next
+   * After a request went unanswered for its whole timeout: is the target alive? A fence request (or
+   * one for an unknown method, sent beside it) answered means it only ignored that one message (the
+   * check judges that); both unanswered means the target hung: said once, and on stdio the connection is dropped (the next
    * scenario starts a fresh process); on HTTP the run's remaining waits end at once.
    */
   private async afterSilence(s: Scenario, session: BaseSession, ex: Exchange, stop: AbortController): Promise<void> {
     if (stop.signal.aborted) return;
-    const fence = await session.fence();
-    this.exchanges.push(fence);
-    if (fence.response !== undefined || fence.closed || fence.aborted) return;
+    const [fence, other] = await session.liveness();
+    this.exchanges.push(fence, other);
+    if ([fence, other].some((f) => f.response !== undefined || f.closed || f.aborted)) return;
     const lastSent = typeof ex.request === 'string' ? ex.request : JSON.stringify(ex.request);
     if (!this.hangDeclared) {
       this.hangDeclared = true;

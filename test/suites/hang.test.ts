@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { liveCount } from '../../runner/reaper.js';
 import { runServerSuite } from '../../runner/run-server.js';
+import { CHECKS } from '../../suites/catalogue.js';
 import { REFERENCE_OPTIONS } from './run-reference.js';
 
 // A target that stops answering is declared hung once, with the last message sent; the scenario is
@@ -32,6 +33,22 @@ describe('a server that stops answering', () => {
     const others = run.checks.filter((c) => c.area !== 'tools' && c.status !== 'pass' && !cutShort(c) && !(c.id === 'version.initialize-names-versions' && c.status === 'skip'));
     expect(others.map((c) => `${c.id}: ${c.status}: ${c.message}`)).toEqual([]);
     expect(Date.now() - t0).toBeLessThan(60_000);
+    expect(liveCount()).toBe(0);
+  });
+});
+
+// The fence is ping on a legacy connection; a server that ignores only ping answers the unknown method
+// sent beside the fence, so it is judged (lifecycle.ping fails) and never declared hung.
+describe('a server that never answers ping but answers everything else', () => {
+  it('fails lifecycle.ping and gets no hang finding', async () => {
+    const run = await runServerSuite(
+      { kind: 'stdio', command: process.execPath, args: [resolve('test/helpers/no-ping-server.mjs'), resolve('dist/fixtures/servers/reference/main.js')] },
+      { ...REFERENCE_OPTIONS, specVersion: '2025-11-25', timeoutMs: 1500, deadlineMs: 60_000, checks: CHECKS.filter((c) => c.id === 'lifecycle.ping' || c.id === 'tools.names') },
+    );
+    expect(run.findings.filter((f) => f.kind === 'hang')).toEqual([]);
+    const status = Object.fromEntries(run.checks.map((c) => [c.id, c.status]));
+    expect(status).toMatchObject({ 'lifecycle.ping': 'fail', 'tools.names': 'pass' });
+    expect(run.checks.find((c) => c.id === 'lifecycle.ping')!.message).toContain('no answer within the 1500 ms timeout');
     expect(liveCount()).toBe(0);
   });
 });
