@@ -2,6 +2,7 @@
 // acknowledgement comes first and names the subscription, every notification carries its id, and
 // nothing arrives that was not asked for (no request-scoped progress or log frames either).
 
+import { META_PROTOCOL_VERSION } from '../protocol/meta.js';
 import { loadSchema } from '../protocol/schema-registry.js';
 import { MODERN } from '../protocol/versions.js';
 import type { Evidence } from '../results/verdict.js';
@@ -127,16 +128,36 @@ const isChange = (m: unknown): m is Record<string, unknown> => isObj(m) && typeo
  * run, or naming none on a connection where no listen was ever sent (an untagged one beside an open
  * listen is subscriptions.ids' to judge).
  */
+/** A request of the 2026-07-28 era: it names its version in _meta (a legacy session's requests do not). */
+function modernRequest(request: unknown): boolean {
+  return isObj(request) && isObj(request.params) && isObj(request.params._meta) && META_PROTOCOL_VERSION in request.params._meta;
+}
+
+/** stdio: the recordings (scenarios) that opened a legacy session with initialize. */
+function legacySources(obs: RunObservations): Set<string | undefined> {
+  return new Set(obs.events.filter((e) => e.dir === 'out' && isObj(e.message) && e.message.method === 'initialize').map((e) => e.source));
+}
+
+/** Change notifications that came to 2026-07-28 requests and connections (what SB-02 governs). */
+function modernChanges(obs: RunObservations): number {
+  if (obs.transport === 'http') return obs.exchanges.filter((ex) => modernRequest(ex.request)).reduce((n, ex) => n + ex.messages.filter(isChange).length, 0);
+  const legacy = legacySources(obs);
+  return obs.events.filter((e) => e.dir === 'in' && isChange(e.message) && !legacy.has(e.source)).length;
+}
+
 function strayChanges(obs: RunObservations): { message: Record<string, unknown>; where: string; seq?: number }[] {
   const listens = obs.exchanges.filter((ex) => ex.method === 'subscriptions/listen');
+  // A dual-era server's legacy sessions (mcpspec opens some to probe versions) send list changes the
+  // legacy way, after notifications/initialized (LC-06 judges those): SB-02 is a rule of the modern era.
   if (obs.transport === 'http') {
-    return obs.exchanges.filter((ex) => ex.method !== 'subscriptions/listen').flatMap((ex) =>
+    return obs.exchanges.filter((ex) => ex.method !== 'subscriptions/listen' && modernRequest(ex.request)).flatMap((ex) =>
       ex.messages.filter(isChange).map((message) => ({ message, where: `on the answer to ${ex.method ?? 'a request'}`, seq: ex.seq[0] })));
   }
   const ids = new Set(listens.map((ex) => JSON.stringify(ex.id)));
   const sentSeqs = new Set(listens.map((ex) => ex.seq[0]));
   const listening = new Set(obs.events.filter((e) => sentSeqs.has(e.seq)).map((e) => e.source));
-  return obs.events.filter((e) => e.dir === 'in' && isChange(e.message)).flatMap((e) => {
+  const legacy = legacySources(obs);
+  return obs.events.filter((e) => e.dir === 'in' && isChange(e.message) && !legacy.has(e.source)).flatMap((e) => {
     const message = e.message as Record<string, unknown>;
     const sid = subscriptionIdOf(message);
     if (sid !== undefined) return ids.has(JSON.stringify(sid)) ? [] : [{ message, where: `naming subscriptionId ${JSON.stringify(sid)}, which no listen request had`, seq: e.seq }];
@@ -277,14 +298,14 @@ export const subscriptionsChecks = [
     versions: MODERN,
     spec: SUB26,
     judge(obs) {
-      const changes = obs.events.filter((e) => e.dir === 'in' && isChange(e.message));
-      if (changes.length === 0) return untestable('no change notification arrived during the run');
+      const changes = modernChanges(obs);
+      if (changes === 0) return untestable('no change notification came to a 2026-07-28 request during the run');
       const stray = strayChanges(obs);
       if (stray.length) {
-        return violated(`${stray.length} of ${changes.length} change notification(s) outside any subscription; first: ${String(stray[0].message.method)} ${stray[0].where}`,
+        return violated(`${stray.length} of ${changes} change notification(s) outside any subscription; first: ${String(stray[0].message.method)} ${stray[0].where}`,
           stray.slice(0, 3).map((x) => ({ what: `${String(x.message.method)} ${x.where}`, expected: 'only on a subscriptions/listen stream that asked for it', actual: clipJson(x.message), seq: x.seq === undefined ? [] : [x.seq] })));
       }
-      return holds(`${changes.length} change notification(s), each on a subscriptions/listen stream`);
+      return holds(`${changes} change notification(s), each on a subscriptions/listen stream`);
     },
   }),
   oracle({
