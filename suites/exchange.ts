@@ -96,3 +96,17 @@ export function expectErrorCode(ex: Exchange | undefined, code: number, what: st
 export function unanswerable(ex: Exchange | undefined): boolean {
   return !!ex && !ex.response && !!ex.aborted;
 }
+
+/**
+ * Up to `max` items for evidence, one of each kind first (the kind with digits ignored), then
+ * repeats: many copies of one problem must not hide another.
+ */
+export function oneOfEachFirst<T>(items: readonly T[], kindOf: (item: T) => string, max = 3): T[] {
+  const firsts = new Map<string, T>();
+  for (const item of items) {
+    const kind = kindOf(item).replace(/\d+/g, '#');
+    if (!firsts.has(kind)) firsts.set(kind, item);
+  }
+  const distinct = [...firsts.values()];
+  return [...distinct, ...items.filter((i) => !distinct.includes(i))].slice(0, max);
+}

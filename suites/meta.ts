@@ -8,7 +8,7 @@ import { undefinedReservedKey } from '../protocol/reserved-meta-keys.js';
 import { TRACE_CONTEXT_KEYS } from '../protocol/trace-context.js';
 import { holds, oracle, untestable, violated, type Judgement } from './check.js';
 import type { WireEvent } from '../results/wire.js';
-import { clipJson, errorCode, errorOf, evidence, isObj, outcome, resultOf, unanswerable } from './exchange.js';
+import { clipJson, errorCode, errorOf, evidence, isObj, oneOfEachFirst, outcome, resultOf, unanswerable } from './exchange.js';
 import type { Exchange } from './ports.js';
 import { META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION, META_SERVER_INFO } from '../protocol/meta.js';
 import { missingMetaKeys, sentRequest } from './request-shape.js';
@@ -115,7 +115,7 @@ export const metaChecks = [
       const lacking = exchanges.map((ex) => [ex, missingMetaKeys(ex)] as const).filter(([ex, m]) => m.length > 0 && !unanswerable(ex));
       if (lacking.length === 0) return untestable('no request of the run had a _meta lacking a required key');
       const bad = lacking.map(([ex, m]) => [ex, problem(ex, m, transport === 'http')] as const).filter(([, p]) => p) as [Exchange, string][];
-      if (bad.length) return violated(`${bad.length} of ${lacking.length} requests missing required _meta keys were not refused with -32602; first: ${bad[0][1]}`, bad.slice(0, 3).map(([ex]) => evidence(ex.method ?? 'request', ex, { expected: { error: { code: -32602 } } })));
+      if (bad.length) return violated(`${bad.length} of ${lacking.length} requests missing required _meta keys were not refused with -32602; first: ${bad[0][1]}`, oneOfEachFirst(bad, ([, p]) => p).map(([ex, p]) => evidence(p, ex, { expected: { error: { code: -32602 } } })));
       return holds(`${lacking.length} requests whose _meta lacked protocolVersion or clientCapabilities were refused with -32602`);
     },
   }),

@@ -73,3 +73,21 @@ describe('meta.key-names and client.meta-key-names judge every message of their 
     });
   }
 });
+
+describe('meta.required-keys evidence', () => {
+  const judge = CHECKS.find((c) => c.id === 'meta.required-keys')!;
+  const lacking = (id: number, method: string, answer: Record<string, unknown>) => ({
+    id, method, request: { jsonrpc: '2.0', id, method, params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } } },
+    response: { jsonrpc: '2.0', id, ...answer }, messages: [], timedOut: false, elapsedMs: 1, startedAt: 0, timeoutMs: 1000, seq: [id],
+  });
+  it('names what each request lacked and how it was answered, one of each kind first', () => {
+    const wrongCode = [1, 2, 3, 4].map((i) => lacking(i, 'tools/list', { error: { code: -32601, message: 'Method not found' } }));
+    const served = lacking(5, 'tools/list', { result: { tools: [] } });
+    const j = judge.judge({ exchanges: [...wrongCode, served], events: [], transport: 'stdio' } as never, { era: 'modern', version: '2026-07-28', transport: 'stdio', capabilities: {} });
+    expect(j.outcome).toBe('violated');
+    const whats = (j as { evidence: { what: string }[] }).evidence.map((e) => e.what);
+    expect(whats).toHaveLength(3);
+    expect(whats[0]).toBe('tools/list without io.modelcontextprotocol/clientCapabilities: error -32601 "Method not found"');
+    expect(whats[1]).toBe('tools/list without io.modelcontextprotocol/clientCapabilities: a result');
+  });
+});
