@@ -31,6 +31,8 @@ function covered(required: Record<string, unknown>, declared: Record<string, unk
 function capabilityErrorProblem(ex: Exchange, http: boolean): string | undefined {
   const data = errorOf(ex)?.data;
   const required = isObj(data) ? data.requiredCapabilities : undefined;
+  const code = errorCode(ex);
+  if (code !== -32021) return `${ex.method ?? 'a request'} got ${code} naming data.requiredCapabilities ${JSON.stringify(required)}: a refusal for a capability the request did not declare is -32021`;
   if (!isObj(required) || Object.keys(required).length === 0) return `${ex.method ?? 'a request'} got -32021 naming no capability in data.requiredCapabilities`;
   const meta = sentRequest(ex)?.params?._meta;
   const declared = isObj(meta) ? meta[META_CLIENT_CAPABILITIES] : undefined;
@@ -132,16 +134,17 @@ export const metaChecks = [
   }),
   oracle({
     id: 'meta.capability-error',
-    title: 'every -32021 names in data.requiredCapabilities what the request did not declare, with HTTP 400',
+    title: 'every refusal for an undeclared capability is -32021 naming in data.requiredCapabilities what the request did not declare, with HTTP 400',
     requirements: ['MT-05', 'HM-12'],
     level: 'MUST',
     versions: MODERN,
     spec: SPEC.basic26,
     judge({ exchanges, transport }) {
-      const refusals = exchanges.filter((ex) => errorCode(ex) === -32021);
+      // A refusal naming data.requiredCapabilities under another code is one too, with the wrong code.
+      const refusals = exchanges.filter((ex) => errorCode(ex) === -32021 || (errorCode(ex) !== undefined && isObj(errorOf(ex)?.data) && isObj((errorOf(ex)!.data as Record<string, unknown>).requiredCapabilities)));
       if (refusals.length === 0) return untestable('no request of the run was refused with -32021');
       const bad = refusals.map((ex) => [ex, capabilityErrorProblem(ex, transport === 'http')] as const).filter(([, p]) => p) as [Exchange, string][];
-      if (bad.length) return violated(`${bad.length} of ${refusals.length} -32021 answers are wrong; first: ${bad[0][1]}`, bad.slice(0, 3).map(([ex, p]) => evidence(p, ex, { expected: { error: { code: -32021, data: { requiredCapabilities: '(capabilities the request did not declare)' } } } })));
+      if (bad.length) return violated(`${bad.length} of ${refusals.length} capability refusals are wrong; first: ${bad[0][1]}`, bad.slice(0, 3).map(([ex, p]) => evidence(p, ex, { expected: { error: { code: -32021, data: { requiredCapabilities: '(capabilities the request did not declare)' } } } })));
       return holds(`${refusals.length} -32021 answers, each naming a capability the request had not declared`);
     },
   }),

@@ -5,9 +5,9 @@ import type { Exchange } from '../../suites/ports.js';
 const oracle = CHECKS.find((c) => c.id === 'meta.capability-error')!;
 const CAPS = 'io.modelcontextprotocol/clientCapabilities';
 
-function refused(declared: unknown, data: unknown, status = 400): Exchange {
+function refused(declared: unknown, data: unknown, status = 400, code = -32021): Exchange {
   const request = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 't', _meta: { [CAPS]: declared } } };
-  const response = { jsonrpc: '2.0', id: 1, error: { code: -32021, message: 'needs it', data } };
+  const response = { jsonrpc: '2.0', id: 1, error: { code, message: 'needs it', data } };
   return { id: 1, method: 'tools/call', request, response, messages: [response], timedOut: false, elapsedMs: 1, startedAt: 0, timeoutMs: 10_000, seq: [1, 2], http: { status, headers: {}, body: '' } };
 }
 const judge = (exchanges: Exchange[], transport: 'http' | 'stdio' = 'http') =>
@@ -28,7 +28,12 @@ describe('meta.capability-error (MT-05, HM-12)', () => {
     expect(judge([refused({}, { requiredCapabilities: { roots: {} } }, 200)], 'stdio').outcome).toBe('holds');
   });
 
-  it('is untestable when nothing was refused with -32021', () => {
+  it('fails a refusal naming data.requiredCapabilities under another code (MT-05: it is -32021)', () => {
+    expect(judge([refused({}, { requiredCapabilities: { elicitation: {} } }, 400, -32602)], 'stdio')).toMatchObject({ outcome: 'violated', message: expect.stringContaining('got -32602 naming data.requiredCapabilities') });
+  });
+
+  it('is untestable when nothing was refused with -32021, and an error with no requiredCapabilities is none of its business', () => {
     expect(judge([]).outcome).toBe('untestable');
+    expect(judge([refused({}, { other: 1 }, 400, -32602)]).outcome).toBe('untestable');
   });
 });
