@@ -150,7 +150,7 @@ export const metaChecks = [
   }),
   oracle({
     id: 'meta.server-info',
-    title: 'every result names the server in _meta serverInfo',
+    title: 'every result names the server in _meta serverInfo (an Implementation: name and version)',
     requirements: ['MT-06'],
     level: 'SHOULD',
     versions: MODERN,
@@ -158,15 +158,18 @@ export const metaChecks = [
     judge({ exchanges }) {
       const results = modernResults(exchanges);
       if (results.length === 0) return untestable('no request of the run got a result');
-      const named = (ex: Exchange) => {
+      // serverInfo is an Implementation: name and version are both required of it.
+      const problemOf = (ex: Exchange): string | undefined => {
         const meta = resultOf(ex)!._meta;
         const info = isObj(meta) ? meta[META_SERVER_INFO] : undefined;
-        return isObj(info) && typeof info.name === 'string';
+        if (!isObj(info)) return 'without serverInfo';
+        const lacks = ['name', 'version'].filter((k) => typeof info[k] !== 'string');
+        return lacks.length ? `with a serverInfo lacking ${lacks.join(' and ')}` : undefined;
       };
-      const bad = results.filter((ex) => !named(ex));
+      const bad = results.map((ex) => [ex, problemOf(ex)] as const).filter(([, p]) => p) as [Exchange, string][];
       if (bad.length) {
-        const methods = [...new Set(bad.map((ex) => ex.method ?? '?'))];
-        return violated(`${bad.length} of ${results.length} results lack _meta["${META_SERVER_INFO}"] (${methods.slice(0, 4).join(', ')}${methods.length > 4 ? ', ...' : ''})`, bad.slice(0, 3).map((ex) => evidence(`${ex.method} result without serverInfo`, ex, { pointer: `/result/_meta/${escapePointer(META_SERVER_INFO)}` })));
+        const methods = [...new Set(bad.map(([ex]) => ex.method ?? '?'))];
+        return violated(`${bad.length} of ${results.length} results lack _meta["${META_SERVER_INFO}"] or its name or version (${methods.slice(0, 4).join(', ')}${methods.length > 4 ? ', ...' : ''})`, oneOfEachFirst(bad, ([, p]) => p).map(([ex, p]) => evidence(`${ex.method} result ${p}`, ex, { pointer: `/result/_meta/${escapePointer(META_SERVER_INFO)}` })));
       }
       return holds(`${results.length} results, each naming the server`);
     },

@@ -91,3 +91,21 @@ describe('meta.required-keys evidence', () => {
     expect(whats[1]).toBe('tools/list without io.modelcontextprotocol/clientCapabilities: a result');
   });
 });
+
+describe('meta.server-info (MT-06)', () => {
+  const judge = CHECKS.find((c) => c.id === 'meta.server-info')!;
+  const answered = (id: number, meta: unknown) => ({
+    id, method: 'tools/list', request: { jsonrpc: '2.0', id, method: 'tools/list', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } } },
+    response: { jsonrpc: '2.0', id, result: { tools: [], resultType: 'complete', _meta: meta } }, messages: [], timedOut: false, elapsedMs: 1, startedAt: 0, timeoutMs: 1000, seq: [id],
+  });
+  const run = (...exchanges: unknown[]) => judge.judge({ exchanges, events: [], transport: 'stdio' } as never, { era: 'modern', version: '2026-07-28', transport: 'stdio', capabilities: {} });
+  const INFO = 'io.modelcontextprotocol/serverInfo';
+  it('holds when every result names the server with name and version', () => {
+    expect(run(answered(1, { [INFO]: { name: 's', version: '1' } })).outcome).toBe('holds');
+  });
+  it('fails a serverInfo without its version (an Implementation needs both), and names each kind of problem', () => {
+    const j = run(answered(1, {}), answered(2, {}), answered(3, {}), answered(4, { [INFO]: { name: 's' } }));
+    expect(j.outcome).toBe('violated');
+    expect((j as { evidence: { what: string }[] }).evidence.map((e) => e.what).slice(0, 2)).toEqual(['tools/list result without serverInfo', 'tools/list result with a serverInfo lacking version']);
+  });
+});
