@@ -6,7 +6,8 @@ import { ALL_VERSIONS, MODERN } from '../protocol/versions.js';
 import { escapePointer, metaKeyFindings, walkMeta } from '../protocol/meta-keys.js';
 import { undefinedReservedKey } from '../protocol/reserved-meta-keys.js';
 import { TRACE_CONTEXT_KEYS } from '../protocol/trace-context.js';
-import { holds, oracle, untestable, violated, type Judgement } from './check.js';
+import { check, holds, oracle, untestable, violated, type Judgement } from './check.js';
+import { discoverScenario } from './scenarios/discover.js';
 import type { WireEvent } from '../results/wire.js';
 import { clipJson, errorCode, errorOf, evidence, isObj, oneOfEachFirst, outcome, resultOf, unanswerable } from './exchange.js';
 import type { Exchange } from './ports.js';
@@ -106,6 +107,21 @@ function modernResults(exchanges: Exchange[]): Exchange[] {
 }
 
 export const metaChecks = [
+  check(discoverScenario, {
+    id: 'meta.client-info-optional',
+    title: 'a request without _meta clientInfo (optional: only protocolVersion and clientCapabilities are required) is served like the same request with it',
+    requirements: ['MT-01', 'MT-03', 'MT-07'],
+    level: 'SHOULD',
+    versions: MODERN,
+    spec: SPEC.basic26,
+    judge({ withInfo, withoutInfo }) {
+      if (!withInfo || !withoutInfo || unanswerable(withoutInfo)) return untestable('the requests with and without clientInfo were not both sent');
+      const method = withInfo.method ?? 'the request';
+      if (!resultOf(withInfo)) return untestable(`${method} with clientInfo got ${outcome(withInfo)}: nothing to compare with`);
+      if (resultOf(withoutInfo)) return holds(`${method} without clientInfo was served`);
+      return violated(`${method} without clientInfo got ${outcome(withoutInfo)}, with it a result: the server makes clientInfo required`, [evidence(`${method} without clientInfo`, withoutInfo, { expected: 'a result, as with clientInfo' })]);
+    },
+  }),
   oracle({
     id: 'meta.required-keys',
     title: 'every request whose _meta lacks a required key gets -32602 (HTTP 400)',

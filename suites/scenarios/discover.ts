@@ -1,4 +1,4 @@
-import { MCPSPEC_INFO, META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION, modernMeta } from '../../protocol/meta.js';
+import { MCPSPEC_INFO, META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION, modernMeta } from '../../protocol/meta.js';
 import { MODERN } from '../../protocol/versions.js';
 import type { Exchange, Session } from '../ports.js';
 import { scenario, type ScenarioContext } from '../scenario.js';
@@ -7,6 +7,9 @@ import { BOGUS_VERSION } from './counteroffer.js';
 export interface DiscoverObs {
   discover: Exchange;
   version: string;
+  /** A good request (both required _meta keys and clientInfo), and the same request without clientInfo. */
+  withInfo?: Exchange;
+  withoutInfo?: Exchange;
 }
 
 /** A request naming an unsupported version; on HTTP the header names it too, so only the version is wrong. */
@@ -34,7 +37,9 @@ export const discoverScenario = scenario<DiscoverObs>({
   versions: MODERN,
   async run(ctx) {
     const { session } = ctx;
-    await session.request(secondMethod(session)); // a good request first: state must not carry over
+    const withInfo = await session.request(secondMethod(session)); // a good request first: state must not carry over
+    // clientInfo is optional (MT-01 requires two keys; MT-03 is the client's SHOULD): still served without it.
+    const withoutInfo = await ctx.deliberate(session.request(secondMethod(session), {}, { metaOverrides: { [META_CLIENT_INFO]: undefined } }));
     // One after the other, so over HTTP they tend to reuse the connection the good request used.
     await withBogusVersion(session, 'server/discover', ctx);
     await withBogusVersion(session, secondMethod(session), ctx);
@@ -43,7 +48,7 @@ export const discoverScenario = scenario<DiscoverObs>({
       ctx.deliberate(session.request('server/discover', {}, { metaOverrides: { [META_CLIENT_CAPABILITIES]: undefined } })),
       ctx.deliberate(session.request(secondMethod(session), {}, { meta: 'none' })),
     ]);
-    return { discover: session.handshake, version: session.version };
+    return { discover: session.handshake, version: session.version, withInfo, withoutInfo };
   },
 });
 
