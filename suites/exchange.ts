@@ -98,15 +98,16 @@ export function unanswerable(ex: Exchange | undefined): boolean {
 }
 
 /**
- * Up to `max` items for evidence, one of each kind first (the kind with digits ignored), then
- * repeats: many copies of one problem must not hide another.
+ * Items for evidence, one of each kind first (the kind with digits ignored), then repeats: many
+ * copies of one problem must not hide another. `max` items, more when there are more kinds (up to
+ * `maxKinds`).
  */
-export function oneOfEachFirst<T>(items: readonly T[], kindOf: (item: T) => string, max = 3): T[] {
+export function oneOfEachFirst<T>(items: readonly T[], kindOf: (item: T) => string, max = 3, maxKinds = 8): T[] {
   const firsts = new Map<string, T>();
   for (const item of items) {
     const kind = kindOf(item).replace(/\d+/g, '#');
     if (!firsts.has(kind)) firsts.set(kind, item);
   }
   const distinct = [...firsts.values()];
-  return [...distinct, ...items.filter((i) => !distinct.includes(i))].slice(0, max);
+  return [...distinct, ...items.filter((i) => !distinct.includes(i))].slice(0, Math.max(max, Math.min(distinct.length, maxKinds)));
 }

@@ -8,7 +8,7 @@ import { SPEC } from '../protocol/spec-links.js';
 import { ALL_VERSIONS, MODERN } from '../protocol/versions.js';
 import type { Evidence } from '../results/verdict.js';
 import { holds, oracle, untestable, violated } from './check.js';
-import { clipJson, isObj, resultOf } from './exchange.js';
+import { clipJson, isObj, oneOfEachFirst, resultOf } from './exchange.js';
 import type { RunObservations } from './observations.js';
 import type { Exchange } from './ports.js';
 import { sentRequest } from './request-shape.js';
@@ -199,7 +199,7 @@ export const wireChecks = [
       const answered = obs.exchanges.filter((ex) => sentRequest(ex) && resultOf(ex) && !(obs.deliberate(ex) && versionless(ex.request)));
       if (answered.length === 0) return untestable('no request of the run got a result');
       const bad = answered.map((ex) => [ex, resultTypeProblem(ex)] as const).filter(([, p]) => p) as [Exchange, string][];
-      if (bad.length) return violated(`${bad.length} of ${answered.length} results have a resultType the request does not allow; first: ${bad[0][1]}`, bad.slice(0, 3).map(([ex, p]) => ({ what: p, request: clipJson(ex.request), actual: clipJson(resultOf(ex)), pointer: '/result/resultType', seq: ex.seq.slice(0, 4) })));
+      if (bad.length) return violated(`${bad.length} of ${answered.length} results have a resultType the request does not allow; first: ${bad[0][1]}`, oneOfEachFirst(bad, ([, p]) => p).map(([ex, p]) => ({ what: p, request: clipJson(ex.request), actual: clipJson(resultOf(ex)), pointer: '/result/resultType', seq: ex.seq.slice(0, 4) })));
       const kinds = [...new Set(answered.map((ex) => String(resultOf(ex)!.resultType)))].join(', ');
       return holds(`${answered.length} results, resultType ${kinds}, each allowed for its request`);
     },
