@@ -6,6 +6,8 @@ import { META_CLIENT_CAPABILITIES } from '../protocol/meta.js';
 import { SPEC } from '../protocol/spec-links.js';
 import { MODERN } from '../protocol/versions.js';
 import type { Evidence } from '../results/verdict.js';
+import type { WireEvent } from '../results/wire.js';
+import { duplicateKeys } from '../protocol/duplicate-keys.js';
 import { check, holds, oracle, untestable, violated, type Judgement } from './check.js';
 import { clipJson, errorCode, errorOf, evidence, isObj, outcome, resultOf } from './exchange.js';
 import type { Exchange } from './ports.js';
@@ -38,6 +40,19 @@ export function shapeProblem(r: Obj): string | undefined {
     if ('params' in req && !isObj(req.params)) return `inputRequests.${key}.params is not an object`;
   }
   return undefined;
+}
+
+/**
+ * IR-03: a key of inputRequests named twice in the text of the answer. The parsed result keeps only
+ * the last, so only the recorded text shows that two requests shared a key.
+ */
+function repeatedInputKey(ex: Exchange, events: readonly WireEvent[]): string | undefined {
+  const seqs = new Set(ex.seq);
+  const received = events.find((e) => e.dir === 'in' && seqs.has(e.seq) && (e.message === ex.response || (isObj(e.message) && 'result' in e.message && e.message.id === ex.id)));
+  if (!received || received.truncated) return undefined;
+  // On HTTP the text may be a whole SSE stream: the pointers that matter sit under result/inputRequests.
+  const repeat = duplicateKeys(received.raw.trim().startsWith('{') ? received.raw : '').find((p) => /^\/result\/inputRequests\/[^/]+$/.test(p));
+  return repeat ? `inputRequests names the key ${JSON.stringify(repeat.slice('/result/inputRequests/'.length).replace(/~1/g, '/').replace(/~0/g, '~'))} twice (a parser keeps only the last request)` : undefined;
 }
 
 /** IR-04: the client capability an embedded request needs that `declared` lacks, or undefined. */
@@ -88,16 +103,16 @@ function kind(ex: Exchange | undefined): string {
 export const mrtrChecks = [
   oracle({
     id: 'mrtr.shape',
-    title: 'every InputRequiredResult has inputRequests or requestState; inputRequests maps keys to elicitation/create, sampling/createMessage or roots/list requests without a JSON-RPC envelope',
+    title: 'every InputRequiredResult has inputRequests or requestState; inputRequests maps keys (each named once) to elicitation/create, sampling/createMessage or roots/list requests without a JSON-RPC envelope',
     requirements: ['IR-02', 'IR-03'],
     level: 'MUST',
     versions: MODERN,
     requires: ANY,
     spec: SPEC.mrtr26,
-    judge({ exchanges, deliberate }) {
+    judge({ exchanges, events, deliberate }) {
       const seen = inputRequired(exchanges, deliberate);
       if (seen.length === 0) return untestable(NONE_SEEN);
-      const bad = seen.map((ex) => [ex, shapeProblem(resultOf(ex)!)] as const).filter(([, p]) => p) as [Exchange, string][];
+      const bad = seen.map((ex) => [ex, shapeProblem(resultOf(ex)!) ?? repeatedInputKey(ex, events)] as const).filter(([, p]) => p) as [Exchange, string][];
       if (bad.length) return violated(`${bad.length} of ${seen.length} InputRequiredResults are malformed; first (${bad[0][0].method}): ${bad[0][1]}`, bad.slice(0, 3).map(([ex, p]) => evidence(p, ex, { pointer: '/result' })));
       return holds(`${seen.length} InputRequiredResults, each with inputRequests or requestState of the allowed kinds`);
     },
