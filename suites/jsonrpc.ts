@@ -2,16 +2,44 @@
 
 import { idMatch, isResponse, responseId } from '../protocol/jsonrpc.js';
 import { SPEC } from '../protocol/spec-links.js';
-import { ALL_VERSIONS } from '../protocol/versions.js';
+import { ALL_VERSIONS, MODERN } from '../protocol/versions.js';
 import type { Evidence } from '../results/verdict.js';
 import { check, holds, oracle, untestable, violated } from './check.js';
 import { clip, errorCode, evidence, expectErrorCode, isObj, outcome, unanswerable } from './exchange.js';
-import { sentRequest } from './request-shape.js';
+import { namesVersion, sentRequest } from './request-shape.js';
 import { jsonRpcScenario, type Case } from './scenarios/jsonrpc.js';
 
 const answered = (c: Case) => !unanswerable(c.exchange);
 
+/** The codes of the MCP range (-32020..-32099) 2026-07-28 defines; any other there is unassigned. */
+const MCP_CODES = new Set([-32020, -32021, -32022]);
+
+/** Why a 2026-07-28 server may not send this error code, or undefined. */
+export function retiredOrUnassigned(code: number): string | undefined {
+  if (code === -32042) return '-32042 (URLElicitationRequired) is retired in 2026-07-28: a URL elicitation is an input_required request';
+  if (code === -32002) return '-32002 (resource not found) is retired in 2026-07-28: an unknown resource is -32602';
+  if (code <= -32020 && code >= -32099 && !MCP_CODES.has(code)) return `${code} lies in the range reserved for the MCP spec (-32020..-32099), which defines no such code`;
+  return undefined;
+}
+
 export const jsonrpcChecks = [
+  oracle({
+    id: 'jsonrpc.error-codes',
+    title: 'no error carries a retired code (-32002, -32042) or a code of the MCP range (-32020..-32099) the spec does not define',
+    requirements: ['IR-16', 'RS-01'],
+    level: 'MUST',
+    versions: MODERN,
+    spec: SPEC.basic26,
+    judge({ exchanges }) {
+      // A legacy session's answers (a dual-era server probed for versions) follow the legacy registry.
+      const errors = exchanges.filter((ex) => typeof errorCode(ex) === 'number' && namesVersion(ex.request));
+      if (errors.length === 0) return untestable('the server sent no error');
+      const bad = errors.map((ex) => [ex, retiredOrUnassigned(errorCode(ex)!)] as const).filter(([, p]) => p) as [typeof errors[number], string][];
+      if (bad.length) return violated(`${bad.length} of ${errors.length} errors carry a code 2026-07-28 does not allow; first (${bad[0][0].method ?? 'a request'}): ${bad[0][1]}`, bad.slice(0, 3).map(([ex, p]) => evidence(`${ex.method ?? 'a request'}: ${p}`, ex, { pointer: '/error/code' })));
+      const codes = [...new Set(errors.map((ex) => errorCode(ex)))].sort((a, b) => b! - a!).join(', ');
+      return holds(`${errors.length} errors, codes ${codes}, none retired or unassigned`);
+    },
+  }),
   check(jsonRpcScenario, {
     id: 'jsonrpc.parse-error',
     title: 'unparseable JSON gets -32700, without a request id',

@@ -38,6 +38,12 @@ export function missingMetaKeys(ex: Exchange): string[] {
   return [META_PROTOCOL_VERSION, META_CLIENT_CAPABILITIES].filter((k) => !(k in meta));
 }
 
+/** The request names a protocol version in its `_meta` (a 2026-07-28 request does; a legacy session's do not). */
+export function namesVersion(request: unknown): boolean {
+  const meta = isObj(request) && isObj(request.params) ? request.params._meta : undefined;
+  return isObj(meta) && typeof meta[META_PROTOCOL_VERSION] === 'string';
+}
+
 /** The version string a request names when no implementation could support it. */
 export function unsupportedVersion(ex: Exchange): string | undefined {
   const req = sentRequest(ex);

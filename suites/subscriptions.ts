@@ -2,7 +2,6 @@
 // acknowledgement comes first and names the subscription, every notification carries its id, and
 // nothing arrives that was not asked for (no request-scoped progress or log frames either).
 
-import { META_PROTOCOL_VERSION } from '../protocol/meta.js';
 import { loadSchema } from '../protocol/schema-registry.js';
 import { MODERN } from '../protocol/versions.js';
 import type { Evidence } from '../results/verdict.js';
@@ -11,6 +10,7 @@ import { clipJson, errorOf, evidence, isObj, outcome } from './exchange.js';
 import { ACK, LISTEN_TYPES, SUBSCRIPTION_ID, legacyResourceSubscriptionScenario, repeated, subscriptionIdOf, subscriptionsScenario, type Listen, type SubscriptionsObs, type Update } from './scenarios/subscriptions.js';
 import type { Exchange } from './ports.js';
 import type { RunObservations } from './observations.js';
+import { namesVersion } from './request-shape.js';
 
 const SUB26 = 'https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/subscriptions';
 const CAN26 = 'https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/cancellation';
@@ -128,11 +128,6 @@ const isChange = (m: unknown): m is Record<string, unknown> => isObj(m) && typeo
  * run, or naming none on a connection where no listen was ever sent (an untagged one beside an open
  * listen is subscriptions.ids' to judge).
  */
-/** A request of the 2026-07-28 era: it names its version in _meta (a legacy session's requests do not). */
-function modernRequest(request: unknown): boolean {
-  return isObj(request) && isObj(request.params) && isObj(request.params._meta) && META_PROTOCOL_VERSION in request.params._meta;
-}
-
 /** stdio: the recordings (scenarios) that opened a legacy session with initialize. */
 function legacySources(obs: RunObservations): Set<string | undefined> {
   return new Set(obs.events.filter((e) => e.dir === 'out' && isObj(e.message) && e.message.method === 'initialize').map((e) => e.source));
@@ -140,7 +135,7 @@ function legacySources(obs: RunObservations): Set<string | undefined> {
 
 /** Change notifications that came to 2026-07-28 requests and connections (what SB-02 governs). */
 function modernChanges(obs: RunObservations): number {
-  if (obs.transport === 'http') return obs.exchanges.filter((ex) => modernRequest(ex.request)).reduce((n, ex) => n + ex.messages.filter(isChange).length, 0);
+  if (obs.transport === 'http') return obs.exchanges.filter((ex) => namesVersion(ex.request)).reduce((n, ex) => n + ex.messages.filter(isChange).length, 0);
   const legacy = legacySources(obs);
   return obs.events.filter((e) => e.dir === 'in' && isChange(e.message) && !legacy.has(e.source)).length;
 }
@@ -150,7 +145,7 @@ function strayChanges(obs: RunObservations): { message: Record<string, unknown>;
   // A dual-era server's legacy sessions (mcpspec opens some to probe versions) send list changes the
   // legacy way, after notifications/initialized (LC-06 judges those): SB-02 is a rule of the modern era.
   if (obs.transport === 'http') {
-    return obs.exchanges.filter((ex) => ex.method !== 'subscriptions/listen' && modernRequest(ex.request)).flatMap((ex) =>
+    return obs.exchanges.filter((ex) => ex.method !== 'subscriptions/listen' && namesVersion(ex.request)).flatMap((ex) =>
       ex.messages.filter(isChange).map((message) => ({ message, where: `on the answer to ${ex.method ?? 'a request'}`, seq: ex.seq[0] })));
   }
   const ids = new Set(listens.map((ex) => JSON.stringify(ex.id)));

@@ -11,7 +11,7 @@ import { holds, oracle, untestable, violated } from './check.js';
 import { clipJson, isObj, oneOfEachFirst, resultOf } from './exchange.js';
 import type { RunObservations } from './observations.js';
 import type { Exchange } from './ports.js';
-import { sentRequest } from './request-shape.js';
+import { namesVersion, sentRequest } from './request-shape.js';
 
 type RunObs = RunObservations;
 
@@ -25,10 +25,7 @@ function branchOf(msg: unknown): string | undefined {
 }
 
 /** A request that names no modern protocolVersion: a dual-era server may answer it by legacy rules. */
-function versionless(request: unknown): boolean {
-  const meta = isObj(request) && isObj(request.params) ? request.params._meta : undefined;
-  return !(isObj(meta) && typeof meta['io.modelcontextprotocol/protocolVersion'] === 'string');
-}
+const versionless = (request: unknown): boolean => !namesVersion(request);
 
 const schemaKey = (version: string): string => version;
 
