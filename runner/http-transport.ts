@@ -351,7 +351,16 @@ export class HttpTransport implements Transport {
             lastEventId = ev.id;
           }
           primed ??= ev.id !== undefined && ev.id !== '' && ev.data === '';
-          if (finishedEarly && !readToEnd && !trailing) return;
+          if (finishedEarly && !readToEnd && !trailing) {
+            // Already read with the answer (the same chunk): recorded after it and kept among the
+            // stream's messages (not its seqs, which end at the answer), so oracles see what a server
+            // sent behind its response (PR-01, CN-01, JR-04).
+            if (ev.data !== '') {
+              const p = this.recordSseData(ev.data, { ...(ev.id !== undefined ? { sseId: ev.id } : {}), afterResponse: true });
+              messages.push(p.ok ? p.value : ev.data);
+            }
+            return;
+          }
           if (ev.data === '') return; // priming event (HL-04): carries only an id
           const data: Record<string, unknown> = {};
           if (ev.id !== undefined) data.sseId = ev.id;
@@ -559,7 +568,8 @@ export class HttpTransport implements Transport {
       h.Accept = 'text/event-stream';
     }
     Object.assign(h, this.target.headers ?? {});
-    if (this.sessionId !== undefined) h['Mcp-Session-Id'] = this.sessionId;
+    // 2026-07-28 has no sessions: a session id a server hands out there is noted (http.modern-no-session-id judges it), never echoed.
+    if (this.sessionId !== undefined && !this.modern) h['Mcp-Session-Id'] = this.sessionId;
     if (this.protocolVersion !== undefined) h['MCP-Protocol-Version'] = this.protocolVersion;
     if (this.modern && method === 'POST') Object.assign(h, modernHeadersFor(body), this.paramHeaders.headersFor(body));
     return h;

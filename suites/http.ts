@@ -7,7 +7,7 @@ import { ALL_VERSIONS, LEGACY, MODERN } from '../protocol/versions.js';
 import { check, holds, oracle, skip, untestable, violated } from './check.js';
 import { clipJson, errorCode, evidence, isObj, outcome, unanswerable } from './exchange.js';
 import type { Exchange } from './ports.js';
-import { sentHeaders, sentRequest } from './request-shape.js';
+import { namesVersion, sentHeaders, sentRequest } from './request-shape.js';
 import { httpScenario, STALE_EVENT_ID, STALE_SESSION_ID } from './scenarios/http.js';
 import { paramHeadersScenario } from './scenarios/param-headers.js';
 
@@ -149,6 +149,23 @@ export const httpChecks = [
       const sent = (ex: Exchange) => (ex === get ? `GET with Mcp-Session-Id ${STALE_SESSION_ID}` : ex === del ? `DELETE with Mcp-Session-Id ${STALE_SESSION_ID}` : { headers: { 'Mcp-Session-Id': STALE_SESSION_ID, 'Last-Event-ID': STALE_EVENT_ID }, body: ex.request });
       if (problems.length) return violated(problems.map(([p]) => p).join('; '), problems.map(([what, ex, expected]) => evidence(what, ex, { request: sent(ex), expected })));
       return holds('GET and DELETE got 405; a request carrying a stale Mcp-Session-Id and Last-Event-ID was served, and no answer carried a session id');
+    },
+  }),
+  oracle({
+    id: 'http.modern-no-session-id',
+    title: 'no answer to a 2026-07-28 request carries an Mcp-Session-Id header (the version has no sessions: none is minted or echoed)',
+    requirements: ['HM-14'],
+    level: 'SHOULD',
+    versions: MODERN,
+    requires: HTTP,
+    spec: SPEC.http26,
+    judge({ exchanges }) {
+      // A dual-era server's legacy sessions (opened to probe versions) may have ids: their requests name no version.
+      const answered = exchanges.filter((ex) => ex.http && namesVersion(ex.request));
+      if (answered.length === 0) return untestable('no 2026-07-28 request got an HTTP answer');
+      const bad = answered.filter((ex) => ex.http!.headers['mcp-session-id'] !== undefined);
+      if (bad.length) return violated(`${bad.length} of ${answered.length} answers to 2026-07-28 requests carry Mcp-Session-Id; first: ${bad[0].method ?? 'a request'} (${bad[0].http!.headers['mcp-session-id']})`, bad.slice(0, 3).map((ex) => evidence(`the answer to ${ex.method ?? 'a request'} carries Mcp-Session-Id`, ex, { expected: 'no Mcp-Session-Id header', actual: ex.http!.headers['mcp-session-id'] })));
+      return holds(`${answered.length} answers to 2026-07-28 requests, none with Mcp-Session-Id`);
     },
   }),
   oracle({

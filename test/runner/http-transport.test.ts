@@ -66,6 +66,49 @@ describe('HttpTransport', () => {
     expect(ev?.data?.sseEvent).toBe('message');
   });
 
+  it('keeps what came in the same read as the response, behind it: recorded after it and among the messages, not the seqs', async () => {
+    const response = { jsonrpc: '2.0', id: 4, result: { tools: [] } };
+    const late = { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'p', progress: 2 } };
+    const server = createHttpServer((_q, r) => {
+      r.writeHead(200, { 'content-type': 'text/event-stream' });
+      r.end(`event: message\ndata: ${JSON.stringify(response)}\n\nevent: message\ndata: ${JSON.stringify(late)}\n\n`);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const t = new HttpTransport({ url: `http://127.0.0.1:${(server.address() as { port: number }).port}/mcp` });
+      const r = await t.exchange(req(4, 'tools/list'), { expectId: 4, timeoutMs: 3000 });
+      expect(r.response).toEqual(response);
+      expect(r.messages).toEqual([response, late]);
+      const events = t.recorder.events().filter((e) => e.dir === 'in' && e.kind === 'message');
+      const [answer, after] = [events.find((e) => (e.message as { id?: number }).id === 4)!, events.find((e) => (e.message as { method?: string }).method === late.method)!];
+      expect(after.seq).toBeGreaterThan(answer.seq);
+      expect(after.data?.afterResponse).toBe(true);
+      expect(r.seq).not.toContain(after.seq);
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
+  });
+
+  it('modern: a session id the server hands out is noted, never echoed (2026-07-28 has no sessions)', async () => {
+    const seen: (string | undefined)[] = [];
+    const server = createHttpServer((q, r) => {
+      seen.push(q.headers['mcp-session-id'] as string | undefined);
+      q.resume();
+      q.on('end', () => r.writeHead(200, { 'content-type': 'application/json', 'mcp-session-id': 'minted-1' }).end(JSON.stringify({ jsonrpc: '2.0', id: seen.length, result: {} })));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const t = new HttpTransport({ url: `http://127.0.0.1:${(server.address() as { port: number }).port}/mcp` });
+      t.setModernHeaders(true);
+      await t.exchange(req(1, 'tools/list'), { expectId: 1, timeoutMs: 3000 });
+      await t.exchange(req(2, 'tools/list'), { expectId: 2, timeoutMs: 3000 });
+      expect(seen).toEqual([undefined, undefined]);
+      expect(t.recorder.events().some((e) => e.note === 'session-id')).toBe(true);
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
+  });
+
   it('stops reading an SSE stream once the response arrived', async () => {
     const s = await fake({ mode: 'legacy' });
     const t = await legacyTransport(s);
@@ -113,7 +156,9 @@ describe('HttpTransport', () => {
     const s = await fake({ mode: 'legacy' });
     const t = await legacyTransport(s);
     t.setModernHeaders(true);
-    const r = await t.exchange(req(22, 'sse/poll'), { expectId: 22, timeoutMs: 3000 });
+    // (A modern transport sends no session id of its own; this fake's sse/poll sits behind its legacy session.)
+    const sid = t.recorder.events().find((e) => e.note === 'session-id')!.data!.sessionId as string;
+    const r = await t.exchange(req(22, 'sse/poll'), { expectId: 22, timeoutMs: 3000, headers: { 'Mcp-Session-Id': sid } });
     expect(r.response).toBeUndefined();
     expect(r.streamBroken).toBe(true);
     expect(s.seen.some((x) => x.method === 'GET')).toBe(false);
