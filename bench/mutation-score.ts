@@ -102,12 +102,12 @@ async function startSdk2Http(): Promise<Started> {
 const common = (out: string, timeout: string) => ['--seed', '1', '--strict', '--timeout', timeout, '--out', out];
 
 export function scoreTargets(timeout: string, clientTimeout: string): Record<string, (out: string) => ScoreTarget> {
-  const server = (name: string, transport: 'stdio' | 'http', command: string[], start?: () => Promise<Started>) => (out: string): ScoreTarget => ({
+  const server = (name: string, transport: 'stdio' | 'http', command: string[], start?: () => Promise<Started>, extra: string[] = []) => (out: string): ScoreTarget => ({
     name,
     role: 'server',
     transport,
     start,
-    argv: (proxy, http) => (transport === 'stdio' ? ['server', ...common(out, timeout), '--stdio', '--', ...(proxy ?? []), ...command] : ['server', ...common(out, timeout), '--url', http!]),
+    argv: (proxy, http) => (transport === 'stdio' ? ['server', ...common(out, timeout), ...extra, '--stdio', '--', ...(proxy ?? []), ...command] : ['server', ...common(out, timeout), ...extra, '--url', http!]),
   });
   // A client run's timeout also bounds how long the client may run: it starts a proxy and a relay.
   const client = (name: string, script: string) => (out: string): ScoreTarget => ({
@@ -121,25 +121,27 @@ export function scoreTargets(timeout: string, clientTimeout: string): Record<str
     'everything-http': server('everything-http', 'http', [], () => startWithPort('server-everything', [EVERYTHING, 'streamableHttp'], (p) => ({ PORT: String(p) }))),
     'sdk1-http': server('sdk1-http', 'http', [], () => startWithPort('the 1.x SDK example', [SDK1_EXAMPLE()], (p) => ({ MCP_PORT: String(p) }))),
     'sdk2-tasks-stdio': server('sdk2-tasks-stdio', 'stdio', [NODE, SDK2, '--tasks']),
+    // The same dual-era server judged in its legacy era (the modern run leaves that era's rules out).
+    'sdk2-tasks-stdio-legacy': server('sdk2-tasks-stdio-legacy', 'stdio', [NODE, SDK2, '--tasks'], undefined, ['--spec-version', '2025-11-25']),
     'sdk2-tasks-http': server('sdk2-tasks-http', 'http', [], startSdk2Http),
     'sdk2-client': client('sdk2-client', 'sdk2-client.mjs'),
     'sdk1-client': client('sdk1-client', 'sdk1-client.mjs'),
   };
 }
 
-function readFacts(out: string, log: string | undefined, exitCode: number | null): RunFacts & { events: WireEvent[] } {
+function readFacts(out: string, log: string | undefined, exitCode: number | null): RunFacts & { events: WireEvent[]; era?: string } {
   const applied = log && existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean).length : 0;
   const file = join(out, 'report.json');
   if (!existsSync(file)) return { checks: null, exitCode, applied, targetFindings: 0, events: [] };
-  const r = JSON.parse(readFileSync(file, 'utf8')) as { checks: (Omit<VerdictLine, 'evidence'> & { evidence?: { what?: string; pointer?: string }[] })[]; findings?: { kind: string }[] };
+  const r = JSON.parse(readFileSync(file, 'utf8')) as { checks: (Omit<VerdictLine, 'evidence'> & { evidence?: { what?: string; pointer?: string }[] })[]; findings?: { kind: string }[]; era?: { era?: string } };
   const checks = r.checks.map(({ id, status, requirements, message, evidence }) => ({ id, status, requirements, message, evidence: (evidence ?? []).map((e) => `${e.what ?? ''} ${e.pointer ?? ''}`) }));
   const recording = join(out, 'recording.json');
   const events = existsSync(recording) ? (JSON.parse(readFileSync(recording, 'utf8')) as { events: WireEvent[] }).events : [];
-  return { checks, exitCode, applied, targetFindings: (r.findings ?? []).filter((f) => f.kind === 'crash' || f.kind === 'hang').length, events };
+  return { checks, exitCode, applied, targetFindings: (r.findings ?? []).filter((f) => f.kind === 'crash' || f.kind === 'hang').length, events, era: r.era?.era };
 }
 
 /** One run of mcpspec against a target, through the proxy with `mutationId` when given. */
-export async function runOnce(make: (out: string) => ScoreTarget, mutationId: string | undefined): Promise<RunFacts & { output: string; events: WireEvent[] }> {
+export async function runOnce(make: (out: string) => ScoreTarget, mutationId: string | undefined): Promise<RunFacts & { output: string; events: WireEvent[]; era?: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'mcpspec-mutant-'));
   const out = join(dir, 'out');
   const log = mutationId ? join(dir, 'applied.ndjson') : undefined;
@@ -225,6 +227,13 @@ export async function scoreTarget(name: string, make: (out: string) => ScoreTarg
   const shape = make('');
   const mine = mutationsFor(shape, chosen);
   const results = await pool(mine, jobs, async (m) => {
+    // The run judges one era (a dual-era server's modern run opens legacy sessions only to probe
+    // versions): a mutation of the other era's rules is not applicable there, like one of another
+    // transport. Such a server's other era is judged by its own run (--spec-version).
+    if (baseline.era && !(m.eras as readonly string[]).includes(baseline.era)) {
+      log(`${name}  ${m.id}: not-applicable (the run judges the ${baseline.era} era)`);
+      return { mutation: m.id, target: name, outcome: 'not-applicable', by: [], applied: 0, exitCode: null, note: `the run judges the ${baseline.era} era` } satisfies MutantResult;
+    }
     // Nothing in the baseline's traffic that the mutation would change: not applicable, without a run.
     if (decidableOffline(m) && !wouldApply(m, baseline.events, shape.role, shape.transport)) {
       const r: MutantResult = { mutation: m.id, target: name, outcome: 'not-applicable', by: [], applied: 0, exitCode: null, note: 'nothing to change in the baseline traffic' };
@@ -251,7 +260,7 @@ async function main(): Promise<void> {
   const jobs = Number(value('--jobs') ?? 2);
   const targets = scoreTargets(timeout, value('--client-timeout') ?? '10s');
   // Clients first (short runs), then the stdio servers, then HTTP.
-  const names = value('--targets')?.split(',') ?? ['sdk2-client', 'sdk1-client', 'everything-stdio', 'sdk2-tasks-stdio', 'everything-http', 'sdk2-tasks-http', 'sdk1-http'];
+  const names = value('--targets')?.split(',') ?? ['sdk2-client', 'sdk1-client', 'everything-stdio', 'sdk2-tasks-stdio', 'sdk2-tasks-stdio-legacy', 'everything-http', 'sdk2-tasks-http', 'sdk1-http'];
   for (const n of names) if (!targets[n]) throw new Error(`unknown target ${n}; known: ${Object.keys(targets).join(', ')}`);
   const globs = (v: string | undefined) => v?.split(',').map((g) => globToRegExp(g.trim()));
   const only = globs(value('--only'));

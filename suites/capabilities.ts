@@ -3,7 +3,7 @@
 import { SPEC } from '../protocol/spec-links.js';
 import { ALL_VERSIONS, LEGACY } from '../protocol/versions.js';
 import { check, holds, oracle, untestable, violated } from './check.js';
-import { errorCode, evidence, expectErrorCode, isObj } from './exchange.js';
+import { errorCode, evidence, expectErrorCode, isObj, outcome, unanswerable } from './exchange.js';
 import { undeclaredCapability } from './scenarios/undeclared-capability.js';
 
 /**
@@ -45,9 +45,16 @@ export const capabilitiesChecks = [
     level: 'MUST',
     versions: LEGACY,
     spec: SPEC.basic25,
-    judge({ probe }) {
-      if (!probe) return untestable('the server declares every gated capability mcpspec knows (logging, completions, prompts, resources, tools)');
-      return expectErrorCode(probe.exchange, -32601, `${probe.method} without the ${probe.capability} capability`, `${probe.method} (capability ${probe.capability} not declared) got -32601`);
+    judge({ probes }) {
+      const asked = probes.filter((p) => !unanswerable(p.exchange));
+      if (probes.length === 0) return untestable('the server declares every gated capability mcpspec knows (logging, completions, prompts, resources, tools)');
+      if (asked.length === 0) return untestable('the run ended before the probes were answered');
+      const bad = asked.filter((p) => errorCode(p.exchange) !== -32601);
+      if (bad.length) {
+        return violated(bad.map((p) => `${p.method} (capability ${p.capability} not declared) got ${outcome(p.exchange)}`).join('; '),
+          bad.map((p) => evidence(`${p.method} without the ${p.capability} capability`, p.exchange, { expected: { error: { code: -32601 } } })));
+      }
+      return holds(asked.map((p) => `${p.method} (capability ${p.capability} not declared)`).join(', ') + ': -32601');
     },
   }),
 ];

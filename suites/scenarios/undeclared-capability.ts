@@ -3,7 +3,8 @@ import type { Exchange } from '../ports.js';
 import { scenario } from '../scenario.js';
 
 export interface UndeclaredObs {
-  probe?: { capability: string; method: string; exchange: Exchange };
+  /** One request for each gated capability the server did not declare. */
+  probes: { capability: string; method: string; exchange: Exchange }[];
 }
 
 /** Methods of server capabilities, with harmless params. */
@@ -15,16 +16,17 @@ export const GATED: [string, string, Record<string, unknown>][] = [
   ['tools', 'tools/list', {}],
 ];
 
-/** A method of a capability the server did not declare. */
+/** A method of each capability the server did not declare. */
 export const undeclaredCapability = scenario<UndeclaredObs>({
   id: 'capabilities.undeclared',
-  title: 'a method of an undeclared capability',
+  title: 'a method of each undeclared capability',
   versions: LEGACY,
   sharesSession: true,
   async run({ session }) {
-    const gap = GATED.find(([cap]) => !(cap in session.capabilities));
-    if (!gap) return {};
-    const [capability, method, params] = gap;
-    return { probe: { capability, method, exchange: await session.request(method, params) } };
+    const gaps = GATED.filter(([cap]) => !(cap in session.capabilities));
+    const probes: UndeclaredObs['probes'] = [];
+    // One after the other on the shared session: each answer is the server's view of one capability.
+    for (const [capability, method, params] of gaps) probes.push({ capability, method, exchange: await session.request(method, params) });
+    return { probes };
   },
 });
