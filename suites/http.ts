@@ -305,7 +305,7 @@ export const httpChecks = [
   }),
   oracle({
     id: 'http.response-content-type',
-    title: 'every 200 answer that carries a JSON-RPC response says Content-Type application/json or text/event-stream',
+    title: 'every HTTP answer that carries a JSON-RPC response (a result, or an error with any status) says Content-Type application/json or text/event-stream',
     // A client picks its parser from the media type (HL-03, HM-03); a JSON body labelled text/plain is one a
     // strict client drops, even though mcpspec itself reads it.
     requirements: ['HL-03', 'HM-03'],
@@ -314,14 +314,15 @@ export const httpChecks = [
     requires: HTTP,
     spec: SPEC.http26,
     judge({ exchanges }) {
-      const answers = exchanges.filter((ex) => ex.http?.status === 200 && ex.response !== undefined);
-      if (answers.length === 0) return untestable('no request was answered with HTTP 200 and a JSON-RPC response');
+      // Error answers too (a 400 with -32602, a 404 with -32601): their body is read by the same parser.
+      const answers = exchanges.filter((ex) => ex.http !== undefined && ex.response !== undefined);
+      if (answers.length === 0) return untestable('no request was answered over HTTP with a JSON-RPC response');
       const media = (ex: Exchange) => (ex.http!.contentType ?? '').split(';')[0].trim().toLowerCase();
       const bad = answers.filter((ex) => media(ex) !== 'application/json' && media(ex) !== 'text/event-stream');
       if (bad.length) {
         const types = [...new Set(bad.map((ex) => ex.http!.contentType ?? '(none)'))].join(', ');
         return violated(`${bad.length} of ${answers.length} answers carry their JSON-RPC response as ${types}`,
-          bad.slice(0, 3).map((ex) => evidence(`answer to ${ex.method ?? 'a request'}`, ex, { expected: 'Content-Type: application/json or text/event-stream', actual: `Content-Type: ${ex.http!.contentType ?? '(none)'}` })));
+          bad.slice(0, 3).map((ex) => evidence(`HTTP ${ex.http!.status} answer to ${ex.method ?? 'a request'}`, ex, { expected: 'Content-Type: application/json or text/event-stream', actual: `Content-Type: ${ex.http!.contentType ?? '(none)'}` })));
       }
       return holds(`${answers.length} answers, each application/json or text/event-stream`);
     },

@@ -5,7 +5,8 @@ import { SPEC } from '../protocol/spec-links.js';
 import { ALL_VERSIONS, MODERN } from '../protocol/versions.js';
 import type { Evidence } from '../results/verdict.js';
 import { check, holds, oracle, untestable, violated } from './check.js';
-import { clip, errorCode, evidence, expectErrorCode, isObj, outcome, unanswerable } from './exchange.js';
+import { clip, errorCode, evidence, expectErrorCode, isObj, oneOfEachFirst, outcome, unanswerable } from './exchange.js';
+import type { Exchange } from './ports.js';
 import { namesVersion, sentRequest } from './request-shape.js';
 import { jsonRpcScenario, type Case } from './scenarios/jsonrpc.js';
 
@@ -209,9 +210,11 @@ export const jsonrpcChecks = [
       const session = (ex: (typeof judgedHere)[number]) => sourceOf.get(ex.seq[0]);
       const answeredAt = judgedHere.filter((ex) => ex.response !== undefined).map((ex) => ({ session: session(ex), sent: ex.startedAt, at: ex.startedAt + ex.elapsedMs }));
       const silent = judgedHere.filter((ex) => ex.timedOut && ex.response === undefined && answeredAt.some((a) => a.session === session(ex) && a.sent > ex.startedAt && a.at < ex.startedAt + ex.timeoutMs));
+      // Each kind of silence (method, and whether mcpspec broke the request on purpose) shows before repeats.
+      const kindOfSilence = (ex: Exchange) => `${sentRequest(ex)!.method}${deliberate(ex) ? ' (a request broken on purpose)' : ''}`;
       if (silent.length) {
         const by = [...new Set(silent.map((ex) => sentRequest(ex)!.method))].join(', ');
-        return violated(`${silent.length} of ${judgedHere.length} well-formed requests got no response within their timeout (${by})`, silent.slice(0, 5).map((ex) => evidence(`no response within ${ex.timeoutMs} ms`, ex, { expected: 'a JSON-RPC response with the request id' })));
+        return violated(`${silent.length} of ${judgedHere.length} well-formed requests got no response within their timeout (${by})`, oneOfEachFirst(silent, kindOfSilence, 5).map((ex) => evidence(`${kindOfSilence(ex)}: no response within ${ex.timeoutMs} ms`, ex, { expected: 'a JSON-RPC response with the request id' })));
       }
       return holds(`${judgedHere.length} well-formed requests, each answered`);
     },
