@@ -152,6 +152,23 @@ export const httpChecks = [
     },
   }),
   oracle({
+    id: 'http.session-id-visible',
+    title: 'every Mcp-Session-Id the server hands out is visible ASCII only (0x21 to 0x7E: no space, no control or non-ASCII character)',
+    requirements: ['HL-07'],
+    level: 'MUST',
+    versions: LEGACY,
+    requires: HTTP,
+    spec: SPEC.transports25,
+    judge({ exchanges }) {
+      const issued = exchanges.filter((ex) => ex.http?.headers['mcp-session-id'] !== undefined);
+      if (issued.length === 0) return untestable('the server issued no Mcp-Session-Id');
+      const bad = issued.filter((ex) => !/^[\x21-\x7e]+$/.test(ex.http!.headers['mcp-session-id']!));
+      if (bad.length) return violated(`${bad.length} of ${issued.length} answers carry an Mcp-Session-Id with characters outside visible ASCII; first: ${JSON.stringify(bad[0].http!.headers['mcp-session-id'])}`, bad.slice(0, 3).map((ex) => evidence(`Mcp-Session-Id on the answer to ${ex.method ?? 'a request'}`, ex, { expected: 'visible ASCII only (0x21-0x7E)', actual: ex.http!.headers['mcp-session-id'] })));
+      const ids = new Set(issued.map((ex) => ex.http!.headers['mcp-session-id']));
+      return holds(`${ids.size} session id(s) on ${issued.length} answers, each visible ASCII`);
+    },
+  }),
+  oracle({
     id: 'http.modern-no-session-id',
     title: 'no answer to a 2026-07-28 request carries an Mcp-Session-Id header (the version has no sessions: none is minted or echoed)',
     requirements: ['HM-14'],
