@@ -3,7 +3,7 @@
 import { SPEC } from '../protocol/spec-links.js';
 import { ALL_VERSIONS, LEGACY } from '../protocol/versions.js';
 import { check, holds, oracle, untestable, violated } from './check.js';
-import { errorCode, evidence, expectErrorCode, isObj, outcome, unanswerable } from './exchange.js';
+import { errorCode, evidence, isObj, outcome, unanswerable } from './exchange.js';
 import { undeclaredCapability } from './scenarios/undeclared-capability.js';
 
 /**

@@ -34,8 +34,8 @@ export const jsonrpcChecks = [
     judge({ exchanges }) {
       // A legacy session's answers (a dual-era server probed for versions) follow the legacy registry.
       const errors = exchanges.filter((ex) => typeof errorCode(ex) === 'number' && namesVersion(ex.request));
-      if (errors.length === 0) return untestable('the server sent no error');
-      const bad = errors.map((ex) => [ex, retiredOrUnassigned(errorCode(ex)!)] as const).filter(([, p]) => p) as [typeof errors[number], string][];
+      if (errors.length === 0) return untestable('no 2026-07-28 request of the run got an error');
+      const bad = errors.map((ex) => [ex, retiredOrUnassigned(errorCode(ex)!)] as const).filter(([, p]) => p) as [Exchange, string][];
       if (bad.length) return violated(`${bad.length} of ${errors.length} errors carry a code 2026-07-28 does not allow; first (${bad[0][0].method ?? 'a request'}): ${bad[0][1]}`, bad.slice(0, 3).map(([ex, p]) => evidence(`${ex.method ?? 'a request'}: ${p}`, ex, { pointer: '/error/code' })));
       const codes = [...new Set(errors.map((ex) => errorCode(ex)))].sort((a, b) => b! - a!).join(', ');
       return holds(`${errors.length} errors, codes ${codes}, none retired or unassigned`);

@@ -157,7 +157,11 @@ export const metaChecks = [
     spec: SPEC.basic26,
     judge({ exchanges, transport }) {
       // A refusal naming data.requiredCapabilities under another code is one too, with the wrong code.
-      const refusals = exchanges.filter((ex) => errorCode(ex) === -32021 || (errorCode(ex) !== undefined && isObj(errorOf(ex)?.data) && isObj((errorOf(ex)!.data as Record<string, unknown>).requiredCapabilities)));
+      const namesRequired = (ex: Exchange) => {
+        const data = errorOf(ex)?.data;
+        return isObj(data) && isObj(data.requiredCapabilities);
+      };
+      const refusals = exchanges.filter((ex) => errorCode(ex) === -32021 || namesRequired(ex));
       if (refusals.length === 0) return untestable('no request of the run was refused with -32021');
       const bad = refusals.map((ex) => [ex, capabilityErrorProblem(ex, transport === 'http')] as const).filter(([, p]) => p) as [Exchange, string][];
       if (bad.length) return violated(`${bad.length} of ${refusals.length} capability refusals are wrong; first: ${bad[0][1]}`, bad.slice(0, 3).map(([ex, p]) => evidence(p, ex, { expected: { error: { code: -32021, data: { requiredCapabilities: '(capabilities the request did not declare)' } } } })));

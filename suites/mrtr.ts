@@ -50,7 +50,7 @@ function repeatedInputKey(ex: Exchange, events: readonly WireEvent[]): string | 
   const seqs = new Set(ex.seq);
   const received = events.find((e) => e.dir === 'in' && seqs.has(e.seq) && (e.message === ex.response || (isObj(e.message) && 'result' in e.message && e.message.id === ex.id)));
   if (!received || received.truncated) return undefined;
-  // On HTTP the text may be a whole SSE stream: the pointers that matter sit under result/inputRequests.
+  // The text of the one message (an SSE event's data on HTTP); a body that is no JSON object has no keys to repeat.
   const repeat = duplicateKeys(received.raw.trim().startsWith('{') ? received.raw : '').find((p) => /^\/result\/inputRequests\/[^/]+$/.test(p));
   return repeat ? `inputRequests names the key ${JSON.stringify(repeat.slice('/result/inputRequests/'.length).replace(/~1/g, '/').replace(/~0/g, '~'))} twice (a parser keeps only the last request)` : undefined;
 }

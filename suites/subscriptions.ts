@@ -122,12 +122,6 @@ function badEnd(end: ServerEnd): string | undefined {
 const CHANGES = new Set([...LISTEN_TYPES].filter((m) => m !== ACK));
 const isChange = (m: unknown): m is Record<string, unknown> => isObj(m) && typeof m.method === 'string' && CHANGES.has(m.method) && !('id' in m);
 
-/**
- * Change notifications that no subscription explains. HTTP: everything on a stream belongs to its
- * request, so one on any answer but a listen's is stray. stdio: one naming no listen request of the
- * run, or naming none on a connection where no listen was ever sent (an untagged one beside an open
- * listen is subscriptions.ids' to judge).
- */
 /** stdio: the recordings (scenarios) that opened a legacy session with initialize. */
 function legacySources(obs: RunObservations): Set<string | undefined> {
   return new Set(obs.events.filter((e) => e.dir === 'out' && isObj(e.message) && e.message.method === 'initialize').map((e) => e.source));
@@ -140,6 +134,12 @@ function modernChanges(obs: RunObservations): number {
   return obs.events.filter((e) => e.dir === 'in' && isChange(e.message) && !legacy.has(e.source)).length;
 }
 
+/**
+ * Change notifications that no subscription explains. HTTP: everything on a stream belongs to its
+ * request, so one on any answer but a listen's is stray. stdio: one naming no listen request of the
+ * run, or naming none on a connection where no listen was ever sent (an untagged one beside an open
+ * listen is subscriptions.ids' to judge).
+ */
 function strayChanges(obs: RunObservations): { message: Record<string, unknown>; where: string; seq?: number }[] {
   const listens = obs.exchanges.filter((ex) => ex.method === 'subscriptions/listen');
   // A dual-era server's legacy sessions (mcpspec opens some to probe versions) send list changes the
