@@ -22,6 +22,7 @@ export const SPEC = {
   patterns26: `${BASE}/2026-07-28/basic/patterns`,
   changelog26: `${BASE}/2026-07-28/changelog`,
   mrtr26: `${BASE}/2026-07-28/basic/patterns/mrtr`,
+  elicitation26: `${BASE}/2026-07-28/client/elicitation`,
   progress26: `${BASE}/2026-07-28/basic/patterns/progress`,
   logging26: `${BASE}/2026-07-28/server/utilities/logging`,
   logging25: `${BASE}/2025-11-25/server/utilities/logging`,

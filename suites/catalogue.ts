@@ -25,6 +25,7 @@ import { promptsChecks } from './prompts.js';
 import { resourcesChecks } from './resources.js';
 import { robustnessChecks } from './robustness.js';
 import { asksChecks } from './asks.js';
+import { elicitationChecks } from './elicitation.js';
 import type { Scenario } from './scenario.js';
 import { stdioChecks } from './stdio.js';
 import { subscriptionsChecks } from './subscriptions.js';
@@ -49,6 +50,7 @@ export const CHECKS: Check[] = [
   ...promptsChecks,
   ...mrtrChecks,
   ...asksChecks,
+  ...elicitationChecks,
   ...progressChecks,
   ...loggingChecks,
   ...cancelChecks,
