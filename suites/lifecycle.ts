@@ -108,4 +108,22 @@ export const lifecycleChecks = [
       return holds(`the server offered ${String(r.protocolVersion)} instead`);
     },
   }),
+  check(legacyCounteroffer, {
+    id: 'lifecycle.counteroffer-accepted',
+    title: 'the version a server counter-offers is one it supports: asked for that version by name, it answers with it',
+    requirements: ['LC-03'],
+    level: 'MUST',
+    versions: LEGACY,
+    spec: SPEC.lifecycle25,
+    judge({ takenUp }) {
+      if (!takenUp) return untestable(`the server made no counter-offer to ${BOGUS_VERSION} to take up`);
+      const { version, initialize } = takenUp;
+      const r = resultOf(initialize);
+      if (!r) return violated(`the server offered ${version}, but initialize asking for ${version} got ${outcome(initialize)}`, [evidence('initialize', initialize, { expected: { protocolVersion: version } })]);
+      if (r.protocolVersion !== version) {
+        return violated(`the server offered ${version} in place of an unknown version, but answered ${String(r.protocolVersion)} when asked for ${version}`, [evidence('initialize', initialize, { pointer: '/result/protocolVersion', expected: version })]);
+      }
+      return holds(`asked for the ${version} it offered, the server answered ${version}`);
+    },
+  }),
 ];
