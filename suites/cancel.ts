@@ -7,9 +7,10 @@ import { isObj } from '../protocol/jsonrpc.js';
 import { SPEC } from '../protocol/spec-links.js';
 import { LEGACY, MODERN } from '../protocol/versions.js';
 import type { Evidence } from '../results/verdict.js';
+import type { WireEvent } from '../results/wire.js';
 import { check, holds, oracle, untestable, violated, type Judgement } from './check.js';
 import { clipJson, evidence, outcome } from './exchange.js';
-import { modernCancelScenario, type ModernCancelObs } from './scenarios/cancel-modern.js';
+import { modernCancelScenario, reportsCancellation, type ModernCancelObs } from './scenarios/cancel-modern.js';
 import { capableClientScenario } from './scenarios/capable-client.js';
 
 export const cancelChecks = [
@@ -72,7 +73,100 @@ export const cancelChecks = [
       return holds(`${cancels.length} cancellation(s) from the server, each of a request it had sent`);
     },
   }),
+  oracle({
+    id: 'cancel.modern-server-references',
+    title: 'stdio, 2026-07-28: a notifications/cancelled from the server names a subscriptions/listen the client opened on that connection (ending that subscription), nothing else',
+    requirements: ['CN-01', 'SB-08'],
+    level: 'MUST',
+    versions: MODERN,
+    // The 2026-07-28 schema: "On stdio, the server also sends this notification, solely to terminate a
+    // subscriptions/listen stream". Over Streamable HTTP a server ends a stream by closing it.
+    requires: { transports: ['stdio'] },
+    spec: SPEC.stdio26,
+    judge({ events }) {
+      const cancels = events.filter((e) => e.dir === 'in' && isObj(e.message) && e.message.method === 'notifications/cancelled' && !('id' in e.message));
+      if (cancels.length === 0) return untestable('the server cancelled nothing (it ended no subscription with notifications/cancelled)');
+      const bad: Evidence[] = [];
+      for (const c of cancels) {
+        const params = msg(c).params;
+        const id = JSON.stringify(isObj(params) ? params.requestId : undefined);
+        // ids are per connection: the latest request of mcpspec's with that id on the same connection.
+        const theirs = events.filter((e) => e.seq < c.seq && e.source === c.source && e.dir === 'out' && sameId(e, id) && typeof msg(e).method === 'string').pop();
+        const method = theirs ? String(msg(theirs).method) : undefined;
+        if (method === 'subscriptions/listen') continue;
+        bad.push({ what: `notifications/cancelled for ${id} names ${method ? `mcpspec's ${method}` : 'no request mcpspec sent'}; a 2026-07-28 server cancels only a subscriptions/listen`, actual: clipJson(c.message, 400), seq: [...(theirs ? [theirs.seq] : []), c.seq] });
+      }
+      if (bad.length) return violated(`${bad.length} of ${cancels.length} cancellations from the server name what they may not; first: ${bad[0].what}`, bad.slice(0, 4));
+      return holds(`${cancels.length} cancellation(s) from the server, each ending a subscriptions/listen of the client`);
+    },
+  }),
+  oracle({
+    id: 'cancel.modern-no-late-answer',
+    title: 'stdio, 2026-07-28: a request mcpspec cancelled with notifications/cancelled gets no answer the server wrote after reading the cancellation (one that says it was cancelled, or one behind the answer to a later request)',
+    requirements: ['CN-03', 'CN-02'],
+    level: 'MUST',
+    versions: MODERN,
+    requires: { transports: ['stdio'] },
+    spec: SPEC.stdio26,
+    judge({ events }) {
+      const cancels = cancelsOfRequests(events);
+      if (cancels.length === 0) return untestable('mcpspec cancelled no request of its own that was still unanswered');
+      const bad: Evidence[] = [];
+      for (const { cancel, request } of cancels) {
+        const late = lateAnswer(events, cancel, request);
+        if (late) bad.push({ what: `${String(msg(request).method)} ${JSON.stringify(msg(request).id)}: ${late.why}`, actual: clipJson(late.answer.message, 400), expected: 'nothing more for a cancelled request (CN-03)', seq: [request.seq, cancel.seq, late.answer.seq] });
+      }
+      if (bad.length) return violated(`${bad.length} of ${cancels.length} cancelled request(s) were answered after the server had the cancellation; first: ${bad[0].what}`, bad.slice(0, 4));
+      return holds(`${cancels.length} request(s) cancelled in flight; none was answered after the server had read its cancellation`);
+    },
+  }),
 ];
+
+type Msg = Record<string, unknown>;
+const msg = (e: WireEvent): Msg => e.message as Msg;
+const sameId = (e: WireEvent, id: string) => isObj(e.message) && 'id' in e.message && JSON.stringify(e.message.id) === id;
+
+/**
+ * mcpspec's notifications/cancelled naming one of its own requests on the same connection that was
+ * still unanswered (a listen's end belongs to the subscriptions area).
+ */
+function cancelsOfRequests(events: WireEvent[]): { cancel: WireEvent; request: WireEvent }[] {
+  const out: { cancel: WireEvent; request: WireEvent }[] = [];
+  for (const c of events) {
+    if (c.dir !== 'out' || !isObj(c.message) || c.message.method !== 'notifications/cancelled' || 'id' in c.message || !isObj(c.message.params)) continue;
+    const id = JSON.stringify(c.message.params.requestId);
+    const mine = events.filter((e) => e.seq < c.seq && e.source === c.source && sameId(e, id));
+    const request = mine.filter((e) => e.dir === 'out' && typeof msg(e).method === 'string').pop();
+    if (!request || msg(request).method === 'subscriptions/listen') continue;
+    if (mine.some((e) => e.dir === 'in' && e.kind === 'message' && e.seq > request.seq)) continue; // answered before the cancellation
+    out.push({ cancel: c, request });
+  }
+  return out;
+}
+
+/**
+ * An answer the server wrote knowing of the cancellation: one that reports it (only a server that read
+ * the cancellation can say so; a plain answer right behind it may have been on its way, CN-04), or
+ * one that comes after the server answered a request mcpspec sent after the cancellation (stdio is
+ * read in order: by then the cancellation had been read).
+ */
+function lateAnswer(events: WireEvent[], cancel: WireEvent, request: WireEvent): { answer: WireEvent; why: string } | undefined {
+  const id = JSON.stringify(msg(request).id);
+  const after = events.filter((e) => e.seq > cancel.seq && e.source === cancel.source);
+  // The same id sent again (a new request) ends what can be told about the cancelled one.
+  const reused = after.find((e) => e.dir === 'out' && sameId(e, id) && typeof msg(e).method === 'string');
+  const window = after.filter((e) => !reused || e.seq < reused.seq);
+  const answer = window.find((e) => e.dir === 'in' && e.kind === 'message' && sameId(e, id) && ('result' in msg(e) || 'error' in msg(e)));
+  if (!answer) return undefined;
+  if (reportsCancellation(msg(answer))) return { answer, why: 'answered with an error saying it was cancelled, written after the server read the cancellation' };
+  const laterAnswered = window.find((e) => {
+    if (e.dir !== 'in' || e.kind !== 'message' || e.seq > answer.seq || !isObj(e.message) || !('id' in e.message) || 'method' in e.message) return false;
+    const key = JSON.stringify(e.message.id);
+    return window.some((r) => r.dir === 'out' && r.seq < e.seq && sameId(r, key) && typeof msg(r).method === 'string');
+  });
+  if (laterAnswered) return { answer, why: `answered after the server had answered a request sent after the cancellation (seq ${laterAnswered.seq})` };
+  return undefined;
+}
 
 function judgeModernCancel({ tried, cancelled: c }: ModernCancelObs): Judgement {
   if (!c) return untestable(tried === 0 ? 'no tool could be called' : `none of ${tried} tools called with a progressToken reported progress before its response, so no call could be seen in flight`);

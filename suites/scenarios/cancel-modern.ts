@@ -59,6 +59,12 @@ function about(e: WireEvent, id: string, token: string): boolean {
   return e.message.id === id && ('result' in e.message || 'error' in e.message);
 }
 
+/** An error response saying the request was cancelled (JSON-RPC implementations use -32800 for it). */
+export function reportsCancellation(m: Record<string, unknown>): boolean {
+  if (!isObj(m.error)) return false;
+  return m.error.code === -32800 || (typeof m.error.message === 'string' && /\bcancel/i.test(m.error.message));
+}
+
 const baselineToken = (i: number) => `mcpspec-cancel-baseline-${i + 1}`;
 
 /** Whether a progress notification for `token` came before the exchange's response. */
@@ -97,11 +103,14 @@ async function cancelOne(ctx: ScenarioContext, s: Start, baseline: Exchange, n: 
   // HTTP: the stream is closed). Watch for anything more about the request, within a fair window.
   const from = session.events().length;
   // A response that came before that was on its way already (CN-04: races are tolerated).
-  const raced = call.response !== undefined || session.events().slice(before, from).some((e) => isObj(e.message) && e.message.id === CANCEL_ID && e.dir === 'in');
+  // One that says it was cancelled was written after the server read the cancellation: no race, a late message.
+  const answeredBefore = session.events().slice(before, from).filter((e) => isObj(e.message) && e.message.id === CANCEL_ID && e.dir === 'in');
+  const told = answeredBefore.filter((e) => reportsCancellation(e.message as Record<string, unknown>));
+  const raced = call.response !== undefined || answeredBefore.length > told.length;
   // Until twice the uncancelled call's duration after the call started (at most the timeout), and
   // at least a moment after the cancellation.
   const windowMs = Math.max(200, Math.min(timeoutMs, 2 * baseline.elapsedMs) - (Date.now() - callStart));
-  const late: WireEvent[] = [];
+  const late: WireEvent[] = [...told];
   if (inFlight && !raced) await eventAfter(ctx, from, (e) => about(e, CANCEL_ID, token), windowMs);
   const fence = await session.fence();
   const fenced = fence.seq.length ? Math.max(...fence.seq) : Infinity;
