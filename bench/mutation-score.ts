@@ -20,7 +20,7 @@ import { mutationArea, MUTATIONS } from '../mutation/catalogue.js';
 import { decidableOffline, wouldApply } from '../mutation/dry-run.js';
 import type { Mutation } from '../mutation/mutation.js';
 import type { WireEvent } from '../results/wire.js';
-import { formatTally, judgeMutant, parseEquivalent, tally, verdictDiff, type MutantResult, type RunFacts, type VerdictLine } from '../mutation/score.js';
+import { formatTally, judgeMutant, parseEquivalent, tally, verdictDiff, worsened, type MutantResult, type RunFacts, type VerdictLine } from '../mutation/score.js';
 import { packageRoot } from '../protocol/package-root.js';
 import { freePort, EVERYTHING } from './everything.js';
 import { runToExit, spawnTracked, stop } from './processes.js';
@@ -222,7 +222,9 @@ export async function scoreTarget(name: string, make: (out: string) => ScoreTarg
   const [baseline, through] = await pool([undefined, 'identity'], 2, (m) => runOnce(make, m));
   if (!baseline.checks) throw new Error(`${name}: the baseline run produced no report:\n${baseline.output}`);
   const transparency = through.checks ? verdictDiff(baseline.checks, through.checks) : ['the run through the proxy produced no report'];
-  const unstable = new Set(transparency.map((d) => d.split(':')[0]));
+  // A verdict that moves between untestable and pass on its own (what the target did on its timers)
+  // still makes a failure news: only checks whose two runs differ in failing are set aside.
+  const unstable = new Set(through.checks ? [...worsened(baseline.checks, through.checks), ...worsened(through.checks, baseline.checks)].map((w) => w.line.id) : transparency.map((d) => d.split(':')[0]));
   log(`${name}: baseline exit ${baseline.exitCode}, ${baseline.checks.length} checks; through the identity proxy: ${transparency.length ? transparency.join('; ') : 'same verdicts'}`);
   const shape = make('');
   const mine = mutationsFor(shape, chosen);

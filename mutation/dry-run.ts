@@ -2,7 +2,7 @@
 // recording is fed through the mutator, session by session. The score uses it to skip runs of
 // mutations that cannot apply (a modern-only rule on a legacy-only server, an SSE rule on a server
 // that never streams). Mutations of HTTP heads are never decided here: the recording keeps no full
-// answers to feed them, so those always run.
+// answers to feed them, so those always run; nor is the end of a stdio server's input.
 
 import type { Role, TransportKind } from '../results/check-record.js';
 import type { WireEvent } from '../results/wire.js';
@@ -10,7 +10,7 @@ import type { Mutation } from './mutation.js';
 import { Mutator } from './mutator.js';
 
 export function decidableOffline(m: Mutation): boolean {
-  return !m.httpAnswer && !m.httpAsk;
+  return !m.httpAnswer && !m.httpAsk && !m.stdinEnd;
 }
 
 /** True when some recorded message would be changed by the mutation (role: the side under test). */

@@ -93,6 +93,8 @@ export interface MutationHooks {
   httpAsk?(ask: HttpAsk, ctx: MutationContext): HttpAsk | undefined;
   /** A stdout line of a stdio server after its message went through `toClient` (framing). */
   stdoutLine?(line: string, ctx: MutationContext): string[] | undefined;
+  /** stdio: the client closed the server's input; true keeps the server's stdin open (it never sees the end). */
+  stdinEnd?(ctx: MutationContext): boolean;
 }
 
 export type Mutation = MutationRecord & MutationHooks;

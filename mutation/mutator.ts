@@ -156,6 +156,14 @@ export class Mutator {
     return out;
   }
 
+  /** stdio: whether the server's stdin stays open after the client closed its own. */
+  keepStdinOpen(): boolean {
+    const hook = this.mutation.stdinEnd;
+    if (!hook || !this.fits(this.lastEra) || !hook(this.ctx(this.lastEra))) return false;
+    this.note('stdinEnd', 'stdin kept open');
+    return true;
+  }
+
   /** The request a server line answers (for framing hooks, which see text). */
   requestFor(message: unknown): SeenRequest | undefined {
     return isObj(message) ? this.answered(this.fromClient, message) : undefined;

@@ -80,8 +80,10 @@ export interface RunFacts {
 }
 
 /**
- * `unstable`: checks whose verdict differed between the target's two unmutated runs (direct and through
- * the identity proxy): what the target does on its own timers; no verdict of theirs counts either way.
+ * `unstable`: checks that failed (or failed on other evidence) in only one of the target's two
+ * unmutated runs (direct and through the identity proxy): what the target does on its own timers; no
+ * verdict of theirs counts either way. (One that moved only between untestable and pass is stable:
+ * a failure of it is news.)
  */
 export function judgeMutant(m: MutationRecord, target: string, baseline: RunFacts, mutant: RunFacts, equivalent: boolean, unstable: ReadonlySet<string> = new Set()): MutantResult {
   const base = { mutation: m.id, target, applied: mutant.applied, exitCode: mutant.exitCode };

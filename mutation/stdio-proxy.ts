@@ -49,7 +49,7 @@ export async function runStdioProxy(mutator: Mutator, command: string, args: str
   process.stdin.on('data', (chunk: Buffer) => fromClient.push(chunk));
   process.stdin.on('end', () => {
     fromClient.end();
-    child.stdin.end();
+    if (!mutator.keepStdinOpen()) child.stdin.end();
   });
   process.stdin.on('error', () => child.stdin.end());
 

@@ -81,4 +81,11 @@ export const STDIO_MUTATIONS: Mutation[] = [
       return [];
     },
   }),
+  mutation({
+    ...server,
+    id: 'stdio.ignores-stdin-eof',
+    requirements: ['IO-05'],
+    description: "the server does not exit when its client closes its stdin (the proxy keeps the server's input open)",
+    stdinEnd: () => true,
+  }),
 ];

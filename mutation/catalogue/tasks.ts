@@ -241,6 +241,33 @@ export const TASKS_MUTATIONS: Mutation[] = [
   }),
   mutation({
     ...legacy,
+    id: 'tasks.legacy-create-plain-result',
+    requirements: ['TA-07'],
+    related: ['TA-05'],
+    description: 'a task-augmented tools/call the server accepted as a task (CreateTaskResult) is answered with a plain CallToolResult instead',
+    ...onResult(['tools/call'], (r, ctx) => {
+      if (!('task' in (ctx.request?.params ?? {})) || !isTask(r.task)) return false;
+      delete r.task;
+      r.content = [{ type: 'text', text: 'done (no task was created)' }];
+      return true;
+    }),
+  }),
+  mutation({
+    ...legacy,
+    id: 'tasks.legacy-task-unrequested',
+    requirements: ['TA-04'],
+    related: ['TA-01', 'TA-02'],
+    description: 'the first tools/call without params.task that gets a plain CallToolResult is answered with a CreateTaskResult (status working) instead',
+    ...onResult(['tools/call'], (r, ctx) => {
+      if (ctx.applied > 0 || 'task' in (ctx.request?.params ?? {}) || !Array.isArray(r.content)) return false;
+      const at = now();
+      for (const k of Object.keys(r)) if (k !== '_meta') delete r[k];
+      r.task = { taskId: randomUUID(), status: 'working', createdAt: at, lastUpdatedAt: at, ttl: 60_000, pollInterval: 1000 };
+      return true;
+    }),
+  }),
+  mutation({
+    ...legacy,
     id: 'tasks.legacy-list-drops-next-cursor',
     requirements: ['TA-18'],
     description: 'tasks/list pages lack nextCursor although more tasks follow (the listing stops at page one)',
@@ -283,7 +310,8 @@ export const TASKS_MUTATIONS: Mutation[] = [
     ...modern,
     id: 'tasks.create-without-extension',
     requirements: ['TB-03'],
-    related: ['RT-06'],
+    // An extension used with a client that does not support it (EX-03: fall back or refuse).
+    related: ['RT-06', 'EX-03'],
     description: 'tools/call from a request that did not declare the tasks extension gets a CreateTaskResult (where the server said -32021, or ran a tool it runs as a task for declaring requests)',
     ...withHttpStatus(200, tracking((m, ctx) => {
       const req = ctx.request;

@@ -677,6 +677,27 @@ const cases: Record<string, () => void> = {
         expect(mx.applied).toBe(1);
         untouched(mx, fail(3, -32601, 'echo cannot run as a task'), req(3, 'tools/call', { name: 'echo', task: {} }));
       },
+      'tasks.legacy-create-plain-result': () => {
+        const mx = mutator('tasks.legacy-create-plain-result');
+        const [out] = exchange(mx, req(1, 'tools/call', { name: 'research', arguments: {}, task: { ttl: 60000 } }), ok(1, { task: legacyTask('working') }));
+        expect(out.result.task).toBeUndefined();
+        expect(out.result.content[0].type).toBe('text');
+        expect(mx.applied).toBe(1);
+        // A plain call's result, and a task-augmented call answered without a task, stay as they are.
+        untouched(mx, ok(2, { content: [] }), req(2, 'tools/call', { name: 'echo', arguments: {} }));
+        untouched(mx, ok(3, { content: [] }), req(3, 'tools/call', { name: 'echo', arguments: {}, task: {} }));
+      },
+      'tasks.legacy-task-unrequested': () => {
+        const mx = mutator('tasks.legacy-task-unrequested');
+        const [out] = exchange(mx, req(1, 'tools/call', { name: 'echo', arguments: {} }), ok(1, { content: [{ type: 'text', text: 'hi' }], _meta: { k: 1 } }));
+        expect(out.result).toMatchObject({ task: { status: 'working', ttl: 60000 }, _meta: { k: 1 } });
+        expect(out.result.content).toBeUndefined();
+        expect(mx.applied).toBe(1);
+        // Only the first; a task-augmented call is left to the server.
+        untouched(mx, ok(2, { content: [] }), req(2, 'tools/call', { name: 'echo', arguments: {} }));
+        const fresh = mutator('tasks.legacy-task-unrequested');
+        untouched(fresh, ok(3, { content: [] }), req(3, 'tools/call', { name: 'echo', arguments: {}, task: {} }));
+      },
       'tasks.legacy-list-drops-next-cursor': () => {
         const mx = mutator('tasks.legacy-list-drops-next-cursor');
         const [out] = exchange(mx, req(3, 'tasks/list', {}), ok(3, { tasks: [legacyTask('working')], nextCursor: 'c2' }));

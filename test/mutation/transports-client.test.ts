@@ -389,6 +389,16 @@ describe('stdio mutations (server role)', () => {
     expect(m.applied).toBe(1);
   });
 
+  it('stdio.ignores-stdin-eof', () => {
+    const m = mk('stdio.ignores-stdin-eof');
+    expect(m.toServer(req(1, 'tools/list'))).toEqual([req(1, 'tools/list')]);
+    expect(m.applied).toBe(0);
+    expect(m.keepStdinOpen()).toBe(true);
+    expect(m.applied).toBe(1);
+    // No other mutation keeps the server's input open.
+    expect(mk('stdio.blank-lines').keepStdinOpen()).toBe(false);
+  });
+
   it('stdio.server-sends-request', () => {
     const m = mk('stdio.server-sends-request');
     m.toServer(req(1, 'tools/call', { name: 'echo' }));
