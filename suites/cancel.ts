@@ -75,16 +75,21 @@ export const cancelChecks = [
   }),
   oracle({
     id: 'cancel.modern-server-references',
-    title: 'stdio, 2026-07-28: a notifications/cancelled from the server names a subscriptions/listen the client opened on that connection (ending that subscription), nothing else',
+    title: '2026-07-28: a server sends notifications/cancelled only on stdio, and only naming a subscriptions/listen the client opened on that connection (ending that subscription); over Streamable HTTP never',
     requirements: ['CN-01', 'SB-08'],
     level: 'MUST',
     versions: MODERN,
     // The 2026-07-28 schema: "On stdio, the server also sends this notification, solely to terminate a
-    // subscriptions/listen stream". Over Streamable HTTP a server ends a stream by closing it.
-    requires: { transports: ['stdio'] },
+    // subscriptions/listen stream [...] Servers MUST NOT use this notification to cancel any other
+    // request." Over Streamable HTTP a server ends a stream by closing it.
     spec: SPEC.stdio26,
-    judge({ events }) {
+    judge({ events }, { transport }) {
       const cancels = events.filter((e) => e.dir === 'in' && isObj(e.message) && e.message.method === 'notifications/cancelled' && !('id' in e.message));
+      if (transport === 'http') {
+        const received = events.filter((e) => e.dir === 'in' && e.kind === 'message').length;
+        if (cancels.length === 0) return received ? holds(`none of the ${received} messages the server sent over Streamable HTTP is a notifications/cancelled`) : untestable('the server sent no message');
+        return violated(`${cancels.length} notifications/cancelled from the server over Streamable HTTP, where a 2026-07-28 server sends none (it ends a subscription by closing its stream)`, cancels.slice(0, 4).map((c) => ({ what: 'a notifications/cancelled from the server over Streamable HTTP', actual: clipJson(c.message, 400), seq: [c.seq] })));
+      }
       if (cancels.length === 0) return untestable('the server cancelled nothing (it ended no subscription with notifications/cancelled)');
       const bad: Evidence[] = [];
       for (const c of cancels) {

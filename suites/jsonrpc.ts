@@ -204,12 +204,23 @@ export const jsonrpcChecks = [
       });
       if (judgedHere.length === 0) return untestable('no well-formed request was sent');
       // Silence is the server's only where it kept answering meanwhile: a request sent later was answered
-      // before this one's timeout ran out. A server slowed down as a whole (a loaded machine) is not blamed.
-      // Same connection only: a server process that hung (a finding of its own) is not judged here.
+      // before this one's timeout ran out, or one sent once it had run out (the liveness fence) was
+      // answered while this one never was, not even late. A server slowed down as a whole (a loaded
+      // machine) is not blamed: it answers in order, late. Same connection only: a server process that
+      // hung (a finding of its own) is not judged here.
       const sourceOf = new Map(events.map((e) => [e.seq, e.source]));
       const session = (ex: (typeof judgedHere)[number]) => sourceOf.get(ex.seq[0]);
       const answeredAt = judgedHere.filter((ex) => ex.response !== undefined).map((ex) => ({ session: session(ex), sent: ex.startedAt, at: ex.startedAt + ex.elapsedMs }));
-      const silent = judgedHere.filter((ex) => ex.timedOut && ex.response === undefined && answeredAt.some((a) => a.session === session(ex) && a.sent > ex.startedAt && a.at < ex.startedAt + ex.timeoutMs));
+      const answeredLate = (ex: Exchange) => {
+        const id = JSON.stringify((ex.request as Record<string, unknown>).id);
+        return events.some((e) => e.seq > ex.seq[0] && e.source === session(ex) && e.dir === 'in' && isObj(e.message) && !('method' in e.message) && JSON.stringify(e.message.id) === id);
+      };
+      const keptAnswering = (ex: Exchange) => {
+        const deadline = ex.startedAt + ex.timeoutMs;
+        const mine = answeredAt.filter((a) => a.session === session(ex) && a.sent > ex.startedAt);
+        return mine.some((a) => a.at < deadline) || (mine.some((a) => a.sent >= deadline) && !answeredLate(ex));
+      };
+      const silent = judgedHere.filter((ex) => ex.timedOut && ex.response === undefined && keptAnswering(ex));
       // Each kind of silence (method, and whether mcpspec broke the request on purpose) shows before repeats.
       const kindOfSilence = (ex: Exchange) => `${sentRequest(ex)!.method}${deliberate(ex) ? ' (a request broken on purpose)' : ''}`;
       if (silent.length) {

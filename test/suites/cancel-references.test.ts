@@ -44,6 +44,13 @@ describe('cancel.modern-server-references', () => {
     expect(check.judge(mobs([cancel('x')]), modern)).toMatchObject({ outcome: 'violated', message: expect.stringContaining('no request mcpspec sent') });
   });
 
+  it('over Streamable HTTP any cancellation from the server violates; none among its messages holds', () => {
+    const http: JudgeContext = { ...modern, transport: 'http' };
+    expect(check.judge(mobs([ev('out', { id: 'l1', method: 'subscriptions/listen' }), cancel('l1')]), http)).toMatchObject({ outcome: 'violated', message: expect.stringContaining('over Streamable HTTP') });
+    expect(check.judge(mobs([ev('out', { id: 1, method: 'tools/list' }), ev('in', { id: 1, result: { tools: [] } })]), http).outcome).toBe('holds');
+    expect(check.judge(mobs([ev('out', { id: 1, method: 'tools/list' })]), http).outcome).toBe('untestable');
+  });
+
   it('a listen on another connection with the same id does not excuse it', () => {
     const listen = { ...ev('out', { id: 7, method: 'subscriptions/listen' }), source: 'a' };
     expect(check.judge(mobs([listen, { ...cancel(7), source: 'b' }]), modern).outcome).toBe('violated');
