@@ -61,11 +61,11 @@ export const lifecycleChecks = [
   }),
   check(legacyHandshake, {
     id: 'lifecycle.quiet-before-initialized',
+    // Over HTTP what can come early rides on the initialize answer's (or the ping's) SSE stream.
     title: 'nothing but ping and logging before notifications/initialized',
     requirements: ['LC-06'],
     level: 'SHOULD',
     versions: LEGACY,
-    requires: { transports: ['stdio'] },
     spec: SPEC.lifecycle25,
     judge({ beforeInitialized, pingBeforeInitialized }) {
       const early = beforeInitialized.filter((m) => !(isObj(m) && typeof m.method === 'string' && ALLOWED_EARLY.has(m.method)));
