@@ -113,19 +113,31 @@ export const cancelChecks = [
     versions: MODERN,
     requires: { transports: ['stdio'] },
     spec: SPEC.stdio26,
-    judge({ events }) {
-      const cancels = cancelsOfRequests(events);
-      if (cancels.length === 0) return untestable('mcpspec cancelled no request of its own that was still unanswered');
-      const bad: Evidence[] = [];
-      for (const { cancel, request } of cancels) {
-        const late = lateAnswer(events, cancel, request);
-        if (late) bad.push({ what: `${String(msg(request).method)} ${JSON.stringify(msg(request).id)}: ${late.why}`, actual: clipJson(late.answer.message, 400), expected: 'nothing more for a cancelled request (CN-03)', seq: [request.seq, cancel.seq, late.answer.seq] });
-      }
-      if (bad.length) return violated(`${bad.length} of ${cancels.length} cancelled request(s) were answered after the server had the cancellation; first: ${bad[0].what}`, bad.slice(0, 4));
-      return holds(`${cancels.length} request(s) cancelled in flight; none was answered after the server had read its cancellation`);
-    },
+    judge: ({ events }, { transport }) => judgeLateAnswers(events, transport),
+  }),
+  oracle({
+    id: 'cancel.legacy-no-late-answer',
+    title: 'legacy: a request mcpspec cancelled with notifications/cancelled gets no answer the server wrote after reading the cancellation (one that says it was cancelled; on stdio also one behind the answer to a later request)',
+    requirements: ['CN-04'],
+    level: 'SHOULD',
+    versions: LEGACY,
+    spec: SPEC.cancellation25,
+    judge: ({ events }, { transport }) => judgeLateAnswers(events, transport),
   }),
 ];
+
+/** Requests mcpspec cancelled while in flight, and whether any was answered after the server had the cancellation. */
+function judgeLateAnswers(events: WireEvent[], transport: string): Judgement {
+  const cancels = cancelsOfRequests(events);
+  if (cancels.length === 0) return untestable('mcpspec cancelled no request of its own that was still unanswered');
+  const bad: Evidence[] = [];
+  for (const { cancel, request } of cancels) {
+    const late = lateAnswer(events, cancel, request, transport === 'stdio');
+    if (late) bad.push({ what: `${String(msg(request).method)} ${JSON.stringify(msg(request).id)}: ${late.why}`, actual: clipJson(late.answer.message, 400), expected: 'nothing more for a cancelled request', seq: [request.seq, cancel.seq, late.answer.seq] });
+  }
+  if (bad.length) return violated(`${bad.length} of ${cancels.length} cancelled request(s) were answered after the server had the cancellation; first: ${bad[0].what}`, bad.slice(0, 4));
+  return holds(`${cancels.length} request(s) cancelled in flight; none was answered after the server had read its cancellation`);
+}
 
 type Msg = Record<string, unknown>;
 const msg = (e: WireEvent): Msg => e.message as Msg;
@@ -152,10 +164,10 @@ function cancelsOfRequests(events: WireEvent[]): { cancel: WireEvent; request: W
 /**
  * An answer the server wrote knowing of the cancellation: one that reports it (only a server that read
  * the cancellation can say so; a plain answer right behind it may have been on its way, CN-04), or
- * one that comes after the server answered a request mcpspec sent after the cancellation (stdio is
- * read in order: by then the cancellation had been read).
+ * (`inOrder`, stdio) one that comes after the server answered a request mcpspec sent after the
+ * cancellation (stdio is read in order: by then the cancellation had been read).
  */
-function lateAnswer(events: WireEvent[], cancel: WireEvent, request: WireEvent): { answer: WireEvent; why: string } | undefined {
+function lateAnswer(events: WireEvent[], cancel: WireEvent, request: WireEvent, inOrder: boolean): { answer: WireEvent; why: string } | undefined {
   const id = JSON.stringify(msg(request).id);
   const after = events.filter((e) => e.seq > cancel.seq && e.source === cancel.source);
   // The same id sent again (a new request) ends what can be told about the cancelled one.
@@ -164,6 +176,8 @@ function lateAnswer(events: WireEvent[], cancel: WireEvent, request: WireEvent):
   const answer = window.find((e) => e.dir === 'in' && e.kind === 'message' && sameId(e, id) && ('result' in msg(e) || 'error' in msg(e)));
   if (!answer) return undefined;
   if (reportsCancellation(msg(answer))) return { answer, why: 'answered with an error saying it was cancelled, written after the server read the cancellation' };
+  // Over HTTP requests travel side by side: a later answer proves nothing about what was read first.
+  if (!inOrder) return undefined;
   const laterAnswered = window.find((e) => {
     if (e.dir !== 'in' || e.kind !== 'message' || e.seq > answer.seq || !isObj(e.message) || !('id' in e.message) || 'method' in e.message) return false;
     const key = JSON.stringify(e.message.id);

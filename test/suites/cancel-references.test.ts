@@ -93,3 +93,21 @@ describe('cancel.modern-no-late-answer', () => {
     expect(judge(events).outcome).toBe('holds');
   });
 });
+
+describe('cancel.legacy-no-late-answer', () => {
+  const late = CHECKS.find((c) => c.id === 'cancel.legacy-no-late-answer')!;
+  const mine = (requestId: unknown) => ev('out', { method: 'notifications/cancelled', params: { requestId } });
+  const laterPing = () => [ev('out', { id: 2, method: 'ping' }), ev('in', { id: 2, result: {} })];
+
+  it('an answer saying it was cancelled violates on either transport', () => {
+    const events = [ev('out', { id: 1, method: 'tools/call' }), mine(1), ev('in', { id: 1, error: { code: -32800, message: 'Request cancelled' } })];
+    expect(late.judge(obs(events), ctx).outcome).toBe('violated');
+    expect(late.judge(obs(events), { ...ctx, transport: 'http' }).outcome).toBe('violated');
+  });
+
+  it('an answer behind a later one violates on stdio only (HTTP requests travel side by side)', () => {
+    const events = [ev('out', { id: 1, method: 'tools/call' }), mine(1), ...laterPing(), ev('in', { id: 1, result: { content: [] } })];
+    expect(late.judge(obs(events), ctx).outcome).toBe('violated');
+    expect(late.judge(obs(events), { ...ctx, transport: 'http' }).outcome).toBe('holds');
+  });
+});
