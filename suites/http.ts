@@ -122,6 +122,23 @@ export const httpChecks = [
       ]);
     },
   }),
+  oracle({
+    id: 'http.get-stream-no-response',
+    title: 'legacy: the standalone GET stream carries requests and notifications only, never a JSON-RPC response (only a stream resumed with Last-Event-ID replays answers)',
+    requirements: ['HL-05'],
+    level: 'MUST',
+    versions: LEGACY,
+    requires: HTTP,
+    spec: SPEC.transports25,
+    judge({ events }) {
+      // What the session's standalone stream carried (a resumed stream's events are recorded apart).
+      const onGet = events.filter((e) => e.dir === 'in' && e.kind === 'message' && e.data?.stream === 'get' && isObj(e.message));
+      if (onGet.length === 0) return untestable('nothing came on a standalone GET stream (none was offered, or the server sent nothing on it)');
+      const responses = onGet.filter((e) => !('method' in (e.message as Record<string, unknown>)));
+      if (responses.length) return violated(`${responses.length} of the ${onGet.length} messages on the standalone GET stream are responses`, responses.slice(0, 3).map((e) => ({ what: 'a response on the standalone GET stream', actual: clipJson(e.message, 400), expected: 'requests and notifications only', seq: [e.seq] })));
+      return holds(`${onGet.length} message(s) on the standalone GET stream, each a request or a notification`);
+    },
+  }),
   check(httpScenario, {
     id: 'http.modern-only-legacy-traffic',
     title: 'a server that speaks only 2026-07-28 answers GET and DELETE with 405 and ignores Mcp-Session-Id (never minting or echoing one) and Last-Event-ID',
