@@ -1,5 +1,6 @@
 // Era detection as a dual-era client does it (ED-01 stdio, ED-04 HTTP): probe with a modern
-// `server/discover`. A DiscoverResult or a recognised modern error means modern; anything else
+// `server/discover`. A DiscoverResult or a recognised modern error means modern (so does any other
+// result object: only a server that implements server/discover answers it); anything else
 // (other errors, whatever their code (ED-02), 4xx without a modern body, silence for the whole
 // timeout) means legacy. A slow server gets the whole timeout: a late answer is still an answer.
 
@@ -70,6 +71,9 @@ function classify(ex: Exchange, modern: string, legacy: string, timeoutMs: numbe
       // mcpspec speaks one modern version; a list without it surfaces later as an `unknown-version` note.
       return { era: 'modern', version: modern, reason: `server/discover answered (supportedVersions: ${listed.join(', ') || 'none'})` };
     }
+    // A result at all comes only from a server that implements server/discover (a legacy server knows
+    // no such method before initialize): judged in the 2026-07-28 era, where discover.result judges it.
+    if (r && typeof r === 'object' && !Array.isArray(r)) return { era: 'modern', version: modern, reason: `server/discover answered with a result that is not a DiscoverResult (no supportedVersions list)${status}; only a server that implements server/discover answers it, so it is judged as ${modern}` };
     return fallback(`server/discover returned a result that is not a DiscoverResult${status}`);
   }
   if (resp?.error !== undefined) {

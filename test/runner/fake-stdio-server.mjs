@@ -3,6 +3,7 @@
 //   legacy (default): server/discover -> -32601   legacy-silent: server/discover -> no answer
 //   legacy-crash: server/discover -> exit 4       modern: server/discover -> DiscoverResult
 //   modern-32022: server/discover -> -32022 listing 2026-07-28
+//   modern-no-versions: server/discover -> a result without supportedVersions
 // FAKE_IGNORE_EOF=1 keeps it alive after stdin closes; FAKE_IGNORE_TERM=1 ignores SIGTERM.
 // FAKE_INIT=crash|hang|error breaks initialize; FAKE_VERSION forces the answered protocolVersion.
 // FAKE_PARSE says how unparseable lines are answered: null (default: -32700 with id null), noid
@@ -97,6 +98,7 @@ rl.on('line', (line) => {
       if (mode === 'legacy') return error(id, -32601, 'Method not found');
       if (mode === 'legacy-silent') return;
       if (mode === 'legacy-crash') process.exit(4);
+      if (mode === 'modern-no-versions') return result(id, { resultType: 'complete', capabilities: { tools: {} } });
       if (mode === 'modern-32022')
         return error(id, -32022, 'Unsupported protocol version', { supported: ['2026-07-28'], requested: 'x' });
       const discovered = () => result(id, {

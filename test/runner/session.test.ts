@@ -234,6 +234,8 @@ describe('era detection', () => {
   it.each([
     ['modern', 'modern', /server\/discover answered/],
     ['modern-32022', 'modern', /modern error -32022/],
+    // Only a server that implements server/discover answers it with a result: judged modern, by discover.result.
+    ['modern-no-versions', 'modern', /a result that is not a DiscoverResult .*judged as 2026-07-28/],
     ['legacy', 'legacy', /server\/discover got -32601 \(Method not found\); fell back to initialize/],
     ['legacy-silent', 'legacy', /no answer within the 400 ms timeout; fell back/],
     ['legacy-crash', 'legacy', /exited with code 4 on server\/discover; fell back/],
