@@ -36,12 +36,17 @@ async function runHttp(name: HttpTargetName, headers?: Record<string, string>): 
   }
 }
 
+// They judge the calls mcpspec gave up on as stragglers (and cancelled): whether a slow call becomes
+// one depends on the machine's timing, so they pass or have nothing to judge, never fail here.
+const STRAGGLER_CANCELS = ['cancel.legacy-no-late-answer', 'cancel.modern-no-late-answer'];
+
 function verdicts(run: RunResult) {
   // mcpspec's own failures first, with their messages: an `error` verdict or a `harness` finding is
   // never a server's doing and must not hide inside a verdict list.
   expect(run.checks.filter((c) => c.status === 'error').map((c) => `${c.id}: ${c.message}`)).toEqual([]);
   expect(run.findings.filter((f) => f.kind === 'harness').map((f) => f.message)).toEqual([]);
-  const of = (s: string) => run.checks.filter((c) => c.status === s).map((c) => c.id).sort();
+  for (const c of run.checks.filter((x) => STRAGGLER_CANCELS.includes(x.id))) expect(['pass', 'untestable'], `${c.id}: ${c.message}`).toContain(c.status);
+  const of = (s: string) => run.checks.filter((c) => c.status === s && !STRAGGLER_CANCELS.includes(c.id)).map((c) => c.id).sort();
   return { fail: of('fail'), warn: of('warn'), untestable: of('untestable'), error: of('error') };
 }
 
@@ -73,7 +78,7 @@ describe('real servers from npm', () => {
       // resources send no update unless its (not read-only) toggle-subscriber-updates tool is called.
       // An unknown logging level gets -32603 (the SDK's params validation), not -32602; nothing it does
       // by default logs, and no tool known to change its tool list is listed.
-      untestable: ['cancel.server-references', 'cancel.silent-after', 'capabilities.undeclared-method', 'lists.tools-changed-legacy', 'logging.set-level-filter', 'pagination.terminates', 'progress.notifications', 'subscriptions.unsubscribe-legacy', 'subscriptions.updated-legacy'],
+      untestable: ['cancel.server-references', 'cancel.silent-after', 'capabilities.undeclared-method', 'elicitation.form-no-secrets', 'lists.tools-changed-legacy', 'logging.set-level-filter', 'pagination.terminates', 'progress.notifications', 'subscriptions.unsubscribe-legacy', 'subscriptions.updated-legacy'],
       error: [],
     });
   });
@@ -96,7 +101,7 @@ describe('real servers from npm', () => {
       warn: ['jsonrpc.batch', 'logging.set-level-invalid', 'pagination.invalid-cursor', 'prompts.get', 'resources.unknown-legacy', 'tasks.forbidden-with-task', 'tools.unknown-tool'],
       // It never closes an answer's stream early (no polling), so http.sse-retry and
       // http.resume-own-stream have nothing to judge.
-      untestable: ['asks.on-request-stream', 'cancel.server-references', 'cancel.silent-after', 'capabilities.undeclared-method', 'http.resume-own-stream', 'http.sse-retry', 'lists.tools-changed-legacy', 'logging.set-level-filter', 'pagination.terminates', 'progress.notifications'],
+      untestable: ['asks.on-request-stream', 'cancel.server-references', 'cancel.silent-after', 'capabilities.undeclared-method', 'elicitation.form-no-secrets', 'http.resume-own-stream', 'http.sse-retry', 'lists.tools-changed-legacy', 'logging.set-level-filter', 'pagination.terminates', 'progress.notifications'],
       error: [],
     });
   });
@@ -108,7 +113,7 @@ describe('real servers from npm', () => {
       warn: ['jsonrpc.batch', 'pagination.invalid-cursor', 'tools.unknown-tool'],
       // nothing near-valid was answered at all, so rejection cannot be judged; roots/list comes on
       // initialization (asks.declared and asks.schema pass), never during a call
-      untestable: ['asks.answered', 'cancel.server-references', 'cancel.silent-after', 'lists.tools-changed-legacy', 'pagination.terminates', 'progress.notifications', 'robustness.rejects-near-valid'],
+      untestable: ['asks.answered', 'cancel.server-references', 'cancel.silent-after', 'elicitation.form-no-secrets', 'lists.tools-changed-legacy', 'pagination.terminates', 'progress.notifications', 'robustness.rejects-near-valid'],
       error: [],
     });
     // A tools-only server is not failed on prompts or resources.
@@ -126,7 +131,7 @@ describe('real servers from npm', () => {
       fail: SDK1_STDIO_FAILS,
       warn: ['jsonrpc.batch', 'pagination.invalid-cursor', 'resources.unknown-legacy', 'tools.unknown-tool'],
       // Its one resource (the knowledge graph) sends no update while nothing writes to it.
-      untestable: ['asks.answered', 'asks.declared', 'asks.schema', 'cancel.server-references', 'cancel.silent-after', 'lists.tools-changed-legacy', 'pagination.terminates', 'progress.notifications', 'robustness.rejects-near-valid', 'subscriptions.unsubscribe-legacy', 'subscriptions.updated-legacy'],
+      untestable: ['asks.answered', 'asks.declared', 'asks.schema', 'cancel.server-references', 'cancel.silent-after', 'elicitation.form-no-secrets', 'lists.tools-changed-legacy', 'pagination.terminates', 'progress.notifications', 'robustness.rejects-near-valid', 'subscriptions.unsubscribe-legacy', 'subscriptions.updated-legacy'],
       error: [],
     });
   });
@@ -156,7 +161,7 @@ describe('real servers from npm', () => {
       // subscriptions/listen is acknowledged, but nothing changes while mcpspec listens (so nothing to
       // watch after mcpspec ends it, and no change notification anywhere), and the server ends no
       // subscription itself; no result carries a traceparent to judge, and no request got a log message.
-      untestable: ['caching.scope-constant', 'cancel.modern-silent', 'lists.tools-changed', 'logging.per-request', 'meta.trace-context', 'mrtr.tampered-state', 'pagination.terminates', 'progress.notifications', 'subscriptions.client-end', 'subscriptions.ids', 'subscriptions.only-on-listen', 'subscriptions.requested-only', 'subscriptions.server-end'],
+      untestable: ['caching.scope-constant', 'cancel.modern-server-references', 'cancel.modern-silent', 'lists.tools-changed', 'logging.per-request', 'meta.trace-context', 'mrtr.tampered-state', 'pagination.terminates', 'progress.notifications', 'subscriptions.client-end', 'subscriptions.ids', 'subscriptions.only-on-listen', 'subscriptions.requested-only', 'subscriptions.server-end'],
       error: [],
     });
   });
