@@ -227,7 +227,7 @@ const legacyChecks = [
     requirements: ['TA-01', 'TA-02', 'TA-04'],
     level: 'MUST',
     versions: LEGACY_ONLY,
-    requires: LEGACY_REQ,
+    // Judged on every 2025-11-25 server: one that declares no tasks at all must never answer with one (TA-04).
     spec: TASKS25,
     judge(obs, ctx) {
       const calls = obs.exchanges.filter((ex) => sentRequest(ex)?.method === 'tools/call' && resultOf(ex));

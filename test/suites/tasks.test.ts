@@ -51,6 +51,13 @@ describe('tasks', () => {
     const ctx = { era: 'legacy', version: '2025-11-25', transport: 'stdio', capabilities: { tools: {} } } as const;
     const none = { exchanges: [], events: [], version: '2025-11-25', transport: 'stdio', deliberate: () => false } as const;
     for (const id of ['tasks.transitions', 'tasks.ids']) expect(CHECKS.find((c) => c.id === id)!.judge(none, ctx).outcome).toBe('skip');
+    // tasks.only-requested is judged all the same: a server that declares no tasks creates none (TA-04).
+    const onlyRequested = CHECKS.find((c) => c.id === 'tasks.only-requested')!;
+    expect(skipReason(onlyRequested, { tools: {} })).toBeUndefined();
+    const call = (result: Record<string, unknown>) => ({ id: 1, method: 'tools/call', request: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: {} } }, response: { jsonrpc: '2.0', id: 1, result }, seq: [1, 2], elapsedMs: 1, startedAt: 0, timeoutMs: 1000 });
+    const judged = (result: Record<string, unknown>) => onlyRequested.judge({ ...none, exchanges: [call(result)] } as never, ctx).outcome;
+    expect(judged({ task: { taskId: 't', status: 'working' } })).toBe('violated');
+    expect(judged({ content: [] })).toBe('holds');
   });
 
   it('tasks.initial-working judges the CreateTaskResult status alone: a later lastUpdatedAt does not excuse input_required', () => {
