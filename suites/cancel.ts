@@ -113,26 +113,30 @@ export const cancelChecks = [
     versions: MODERN,
     requires: { transports: ['stdio'] },
     spec: SPEC.stdio26,
-    judge: ({ events }, { transport }) => judgeLateAnswers(events, transport),
+    judge: ({ events }) => judgeLateAnswers(events, true),
   }),
   oracle({
     id: 'cancel.legacy-no-late-answer',
-    title: 'legacy: a request mcpspec cancelled with notifications/cancelled gets no answer the server wrote after reading the cancellation (one that says it was cancelled; on stdio also one behind the answer to a later request)',
+    title: 'legacy: a request mcpspec cancelled with notifications/cancelled gets no answer saying it was cancelled (the server read the cancellation, and answered all the same)',
     requirements: ['CN-04'],
     level: 'SHOULD',
     versions: LEGACY,
     spec: SPEC.cancellation25,
-    judge: ({ events }, { transport }) => judgeLateAnswers(events, transport),
+    // A receiver MAY ignore a cancellation of what it cannot cancel (CN-04): a plain late answer is allowed here.
+    judge: ({ events }) => judgeLateAnswers(events, false),
   }),
 ];
 
-/** Requests mcpspec cancelled while in flight, and whether any was answered after the server had the cancellation. */
-function judgeLateAnswers(events: WireEvent[], transport: string): Judgement {
+/**
+ * Requests mcpspec cancelled while in flight, and whether any was answered after the server had the
+ * cancellation; `inOrder` (stdio, where a plain late answer is forbidden too) also counts one behind a later answer.
+ */
+function judgeLateAnswers(events: WireEvent[], inOrder: boolean): Judgement {
   const cancels = cancelsOfRequests(events);
   if (cancels.length === 0) return untestable('mcpspec cancelled no request of its own that was still unanswered');
   const bad: Evidence[] = [];
   for (const { cancel, request } of cancels) {
-    const late = lateAnswer(events, cancel, request, transport === 'stdio');
+    const late = lateAnswer(events, cancel, request, inOrder);
     if (late) bad.push({ what: `${String(msg(request).method)} ${JSON.stringify(msg(request).id)}: ${late.why}`, actual: clipJson(late.answer.message, 400), expected: 'nothing more for a cancelled request', seq: [request.seq, cancel.seq, late.answer.seq] });
   }
   if (bad.length) return violated(`${bad.length} of ${cancels.length} cancelled request(s) were answered after the server had the cancellation; first: ${bad[0].what}`, bad.slice(0, 4));
@@ -176,7 +180,6 @@ function lateAnswer(events: WireEvent[], cancel: WireEvent, request: WireEvent, 
   const answer = window.find((e) => e.dir === 'in' && e.kind === 'message' && sameId(e, id) && ('result' in msg(e) || 'error' in msg(e)));
   if (!answer) return undefined;
   if (reportsCancellation(msg(answer))) return { answer, why: 'answered with an error saying it was cancelled, written after the server read the cancellation' };
-  // Over HTTP requests travel side by side: a later answer proves nothing about what was read first.
   if (!inOrder) return undefined;
   const laterAnswered = window.find((e) => {
     if (e.dir !== 'in' || e.kind !== 'message' || e.seq > answer.seq || !isObj(e.message) || !('id' in e.message) || 'method' in e.message) return false;
