@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { fuzz, type FuzzEvent } from '../runner/fuzz.js';
+import { fuzz, type FuzzEvent } from '../fuzz/server-campaign.js';
 import { EVERYTHING } from './everything.js';
 
 // A short timeout: server-everything answers in milliseconds, and both loops wait it out alike for

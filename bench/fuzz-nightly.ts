@@ -5,7 +5,7 @@
 //   node dist/bench/fuzz-nightly.js [N] [bug ...]     (bugs: only these cases; e.g. to run cases in parallel)
 import { join } from 'node:path';
 import { packageRoot } from '../protocol/package-root.js';
-import { fuzz, type FuzzOptions } from '../runner/fuzz.js';
+import { fuzz, type FuzzOptions } from '../fuzz/server-campaign.js';
 import type { ServerTarget } from '../runner/server-driver.js';
 
 const PLANTED = join(packageRoot(), 'dist', 'fixtures', 'servers', 'planted', 'main.js');

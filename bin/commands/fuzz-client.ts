@@ -5,13 +5,13 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TOOL_VERSION } from '../../protocol/tool-version.js';
 import { VERSION_CHOICES, type SpecVersion } from '../../protocol/versions.js';
-import { CLIENT_ORACLES, fuzzClient, type ClientFuzzEvent, type ClientFuzzResult } from '../../runner/fuzz-client.js';
+import { CLIENT_ORACLES, fuzzClient, type ClientFuzzEvent, type ClientFuzzResult } from '../../fuzz/client-campaign.js';
 import { Redactor, secretValues } from '../../runner/redact.js';
 import { TargetStartError } from '../../runner/transport.js';
 import { checkOutDir, duration, makeDirs, parseEnv } from '../target-args.js';
 import { UsageError } from '../usage-error.js';
 import { clientTargetOf } from './client.js';
-import type { FuzzArgs } from './fuzz.js';
+import type { FuzzArgs } from '../fuzz-args.js';
 
 function positive(n: number | undefined, name: string): number | undefined {
   if (n === undefined) return undefined;

@@ -5,13 +5,12 @@ import { TOOL_VERSION } from '../../protocol/tool-version.js';
 import { VERSION_CHOICES, type VersionChoice } from '../../protocol/versions.js';
 import { buildReport, exitCodeOf, type ReportOptions } from '../../reports/report.js';
 import { HandshakeError } from '../../runner/base-session.js';
-import { describeSequence, fuzz, type FuzzEvent } from '../../runner/fuzz.js';
-import { fuzzRunResult } from '../../runner/fuzz-report.js';
+import { serverTargetOf, startCommandOf, type FuzzArgs } from '../fuzz-args.js';
+import { describeSequence, fuzz, type FuzzEvent } from '../../fuzz/server-campaign.js';
+import { fuzzRunResult } from '../../fuzz/fuzz-report.js';
 import { Redactor, secretValues } from '../../runner/redact.js';
-import type { ServerTarget } from '../../runner/server-driver.js';
-import { PORT_PLACEHOLDER, urlForValidation, usesPortPlaceholder, type StartCommand } from '../../runner/started-http.js';
 import { TargetStartError } from '../../runner/transport.js';
-import { absoluteIfFile, checkOutDir, duration, httpUrl, makeDirs, noHeadersForStdio, parseEnv, parseHeaders } from '../target-args.js';
+import { checkOutDir, duration, makeDirs, parseEnv } from '../target-args.js';
 import { UsageError } from '../usage-error.js';
 
 export function fuzzOptions(y: Argv) {
@@ -39,55 +38,6 @@ export function fuzzOptions(y: Argv) {
     .option('json', { type: 'boolean', default: false, describe: 'print NDJSON events instead of the console summary' })
     .option('env', { type: 'array', string: true, describe: 'set a variable for the stdio target: K=V' })
     .option('pass-env', { type: 'array', string: true, describe: "pass one of mcpspec's own variables to the stdio target by name" });
-}
-
-export interface FuzzArgs {
-  role?: string;
-  stdio: boolean;
-  http?: boolean;
-  url?: string;
-  start?: boolean;
-  header?: string[];
-  'spec-version': string;
-  runs?: number;
-  time?: string;
-  seed?: number;
-  methods?: string[];
-  'skip-methods'?: string[];
-  'skip-tool'?: string[];
-  'allow-destructive': boolean;
-  'allow-open-world': boolean;
-  timeout: string;
-  'max-length': number;
-  concurrency: number;
-  out?: string;
-  json: boolean;
-  env?: string[];
-  'pass-env'?: string[];
-  '--'?: (string | number)[];
-}
-
-/** The server to fuzz or replay against: --stdio -- <cmd> or --url (with --start -- <cmd>: started afresh for each run). */
-export function serverTargetOf(args: { stdio?: boolean; url?: string; start?: boolean; header?: string[]; '--'?: (string | number)[] }, command = (args['--'] ?? []).map(String)): ServerTarget {
-  if (args.stdio && args.url) throw new UsageError('give either --stdio -- <command> or --url, not both');
-  if (args.start && !args.url) throw new UsageError('--start goes with --url: mcpspec fuzz --url <endpoint> --start -- <command>');
-  if (args.url) {
-    if (command.length && !args.start) throw new UsageError('a command after -- needs --stdio (or --start with --url)');
-    if (args.start && command.length === 0) throw new UsageError('--start needs the server command after --');
-    if (!args.start && usesPortPlaceholder(args.url, { command: '', args: [] })) throw new UsageError(`${PORT_PLACEHOLDER} in --url needs --start -- <command>`);
-    httpUrl(urlForValidation(args.url));
-    return { kind: 'http', url: args.url, headers: parseHeaders(args.header ?? []) };
-  }
-  if (command.length === 0) throw new UsageError('say which server: --stdio -- <command> or --url <endpoint>');
-  noHeadersForStdio(args.header);
-  return { kind: 'stdio', command: absoluteIfFile(command[0]), args: command.slice(1).map(absoluteIfFile) };
-}
-
-/** `--start -- <cmd>`: the command that starts the HTTP server, paths made absolute (it runs in a temporary folder). */
-export function startCommandOf(args: { start?: boolean; '--'?: (string | number)[] }): StartCommand | undefined {
-  if (!args.start) return undefined;
-  const command = (args['--'] ?? []).map(String);
-  return { command: absoluteIfFile(command[0]), args: command.slice(1).map(absoluteIfFile) };
 }
 
 function positiveInt(n: number | undefined, name: string): number | undefined {

@@ -1,14 +1,14 @@
 import type { Argv } from 'yargs';
 import { describeFuzzStep } from '../../arbitraries/fuzz-sequences.js';
 import { HandshakeError } from '../../runner/base-session.js';
-import { readRepro, replay, ReproFormatError } from '../../runner/replay.js';
+import { readRepro, replay, ReproFormatError } from '../../fuzz/replay.js';
 import { TargetStartError } from '../../runner/transport.js';
 import { UsageError } from '../usage-error.js';
 import { readFileSync } from 'node:fs';
-import { clientReproProblem, isClientRepro, replayClient, type ClientRepro } from '../../runner/fuzz-client.js';
+import { clientReproProblem, isClientRepro, replayClient, type ClientRepro } from '../../fuzz/client-campaign.js';
 import { clientTargetOf } from './client.js';
 import { duration } from '../target-args.js';
-import { serverTargetOf, startCommandOf } from './fuzz.js';
+import { serverTargetOf, startCommandOf } from '../fuzz-args.js';
 
 export function replayOptions(y: Argv) {
   return y

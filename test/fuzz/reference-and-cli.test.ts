@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fuzz, fuzzSequenceArbitrary, ID_THEMES, idTheme, sequenceArbitrary, unusualId, type TargetProfile } from '../../index.js';
 import { splitOffsets, multiByteId } from '../../arbitraries/transport-steps.js';
-import { listedPrompts, templateVariables } from '../../runner/fuzz-sequence.js';
+import { listedPrompts, templateVariables } from '../../fuzz/run-sequence.js';
 import { cli } from '../helpers/cli.js';
 
 const REF = join(process.cwd(), 'dist/fixtures/servers/reference/main.js');

@@ -11,15 +11,15 @@ import { isModernVersion, judgedVersion, type SpecVersion, type VersionChoice } 
 import type { EraInfo, PeerInfo, TargetInfo } from '../results/run.js';
 import { listAll, resultOf } from '../suites/exchange.js';
 import { mayCall, schemaProblem, type Tool } from '../suites/scenarios/tools.js';
-import { listedPrompts, methodOf, ORACLES, runSequence, targetFactory, type ListedPrompt, targetInfo, type Observation, type OracleId, type SequenceContext, type SequenceOutcome } from './fuzz-sequence.js';
-import { ParamHeaderBook } from './param-header-book.js';
-import { Recorder } from './recorder.js';
+import { listedPrompts, methodOf, ORACLES, runSequence, targetFactory, type ListedPrompt, targetInfo, type Observation, type OracleId, type SequenceContext, type SequenceOutcome } from './run-sequence.js';
+import { ParamHeaderBook } from '../runner/param-header-book.js';
+import { Recorder } from '../runner/recorder.js';
 import { writeRepro, type Repro } from './replay.js';
-import type { ServerTarget } from './server-driver.js';
-import { openSession } from './session.js';
-import { makeSandbox, type EnvOptions } from './target-env.js';
-import { usesPortPlaceholder, type StartCommand } from './started-http.js';
-import type { TransportFactory } from './transport.js';
+import type { ServerTarget } from '../runner/server-driver.js';
+import { openSession } from '../runner/session.js';
+import { makeSandbox, type EnvOptions } from '../runner/target-env.js';
+import { usesPortPlaceholder, type StartCommand } from '../runner/started-http.js';
+import type { TransportFactory } from '../runner/transport.js';
 
 export interface FuzzOptions {
   specVersion: VersionChoice;

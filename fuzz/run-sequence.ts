@@ -5,22 +5,22 @@
 
 import type { RequestId } from '../protocol/jsonrpc.js';
 import { isModernVersion, type SpecVersion } from '../protocol/versions.js';
-import { unusualId, type IdStyle, type ListedRef, type Step } from '../arbitraries/sequences.js';
+import { unusualId, type IdStyle, type ListedRef } from '../arbitraries/sequences.js';
 import { isTransportStep, type FuzzStep } from '../arbitraries/fuzz-sequences.js';
 import { headerOverrides, multiByteId, NEAR_VALID_HEADER_VARIANTS, REJECTED_HEADER_VARIANTS, splitOffsets, type TransportStep } from '../arbitraries/transport-steps.js';
 import { clipJson, errorCode, isObj, resultOf } from '../suites/exchange.js';
 import type { Exchange } from '../suites/ports.js';
 import { wireProblems } from '../suites/wire.js';
-import { HandshakeError, type BaseSession } from './base-session.js';
-import { Recorder } from './recorder.js';
-import { openSession, STARTUP_ALLOWANCE_MS, STARTUP_FACTOR } from './session.js';
-import { HttpTransport } from './http-transport.js';
-import type { ServerTarget } from './server-driver.js';
-import { StartedHttpTransport, type StartCommand } from './started-http.js';
-import { ParamHeaderBook } from './param-header-book.js';
-import { StdioTransport } from './stdio-transport.js';
-import type { TargetSandbox } from './target-env.js';
-import { TargetStartError, type TransportFactory } from './transport.js';
+import { HandshakeError, type BaseSession } from '../runner/base-session.js';
+import { Recorder } from '../runner/recorder.js';
+import { openSession, STARTUP_ALLOWANCE_MS, STARTUP_FACTOR } from '../runner/session.js';
+import { HttpTransport } from '../runner/http-transport.js';
+import type { ServerTarget } from '../runner/server-driver.js';
+import { StartedHttpTransport, type StartCommand } from '../runner/started-http.js';
+import { ParamHeaderBook } from '../runner/param-header-book.js';
+import { StdioTransport } from '../runner/stdio-transport.js';
+import type { TargetSandbox } from '../runner/target-env.js';
+import { TargetStartError, type TransportFactory } from '../runner/transport.js';
 import type { TargetInfo } from '../results/run.js';
 
 export type OracleId = 'crash' | 'hang' | 'unanswered' | 'schema' | 'id-mismatch' | 'internal-error' | 'notification-answered' | 'near-valid-served' | 'sse-open';

@@ -6,8 +6,8 @@ import { SPEC } from '../protocol/spec-links.js';
 import { ALL_VERSIONS } from '../protocol/versions.js';
 import type { CheckResult, Finding, RunResult } from '../results/run.js';
 import { describeFuzzStep } from '../arbitraries/fuzz-sequences.js';
-import { ORACLES, type OracleId } from './fuzz-sequence.js';
-import type { FuzzFinding, FuzzResult } from './fuzz.js';
+import { ORACLES, type OracleId } from './run-sequence.js';
+import type { FuzzFinding, FuzzResult } from './server-campaign.js';
 
 function checkOf(oracle: OracleId, r: FuzzResult): CheckResult {
   const { level, title } = ORACLES[oracle];

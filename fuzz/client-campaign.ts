@@ -21,8 +21,8 @@ import { crashOf, describeExit } from '../suites/client-exit.js';
 import type { ClientExit, Received } from '../suites/ports.js';
 import { clientScenario } from '../suites/scenario.js';
 import { runScript } from '../suites/scripted.js';
-import { ClientDriver, type ClientTarget } from './client-driver.js';
-import type { EnvOptions } from './target-env.js';
+import { ClientDriver, type ClientTarget } from '../runner/client-driver.js';
+import type { EnvOptions } from '../runner/target-env.js';
 
 export type ClientOracleId = 'crash' | 'hang' | 'acted-on-invalid';
 

@@ -7,12 +7,12 @@ import type { IdStyle } from '../arbitraries/sequences.js';
 import type { FuzzStep } from '../arbitraries/fuzz-sequences.js';
 import { isSpecVersion, type SpecVersion } from '../protocol/versions.js';
 import type { TargetInfo } from '../results/run.js';
-import { ParamHeaderBook, type ParamHeaderTable } from './param-header-book.js';
-import { ORACLES, runSequence, targetFactory, type ListedPrompt, type Observation, type OracleId, type SequenceOutcome } from './fuzz-sequence.js';
-import { Recorder } from './recorder.js';
-import type { ServerTarget } from './server-driver.js';
-import type { StartCommand } from './started-http.js';
-import { makeSandbox, type EnvOptions } from './target-env.js';
+import { ParamHeaderBook, type ParamHeaderTable } from '../runner/param-header-book.js';
+import { ORACLES, runSequence, targetFactory, type ListedPrompt, type Observation, type OracleId, type SequenceOutcome } from './run-sequence.js';
+import { Recorder } from '../runner/recorder.js';
+import type { ServerTarget } from '../runner/server-driver.js';
+import type { StartCommand } from '../runner/started-http.js';
+import { makeSandbox, type EnvOptions } from '../runner/target-env.js';
 
 export const REPRO_VERSION = 1;
 

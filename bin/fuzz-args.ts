@@ -1,0 +1,57 @@
+// What `mcpspec fuzz` and `mcpspec replay` are told about the server: its parsed arguments, the
+// target (--stdio -- <cmd> or --url) and the command that starts an HTTP server afresh (--start).
+
+import type { ServerTarget } from '../runner/server-driver.js';
+import { PORT_PLACEHOLDER, urlForValidation, usesPortPlaceholder, type StartCommand } from '../runner/started-http.js';
+import { absoluteIfFile, httpUrl, noHeadersForStdio, parseHeaders } from './target-args.js';
+import { UsageError } from './usage-error.js';
+
+export interface FuzzArgs {
+  role?: string;
+  stdio: boolean;
+  http?: boolean;
+  url?: string;
+  start?: boolean;
+  header?: string[];
+  'spec-version': string;
+  runs?: number;
+  time?: string;
+  seed?: number;
+  methods?: string[];
+  'skip-methods'?: string[];
+  'skip-tool'?: string[];
+  'allow-destructive': boolean;
+  'allow-open-world': boolean;
+  timeout: string;
+  'max-length': number;
+  concurrency: number;
+  out?: string;
+  json: boolean;
+  env?: string[];
+  'pass-env'?: string[];
+  '--'?: (string | number)[];
+}
+
+/** The server to fuzz or replay against: --stdio -- <cmd> or --url (with --start -- <cmd>: started afresh for each run). */
+export function serverTargetOf(args: { stdio?: boolean; url?: string; start?: boolean; header?: string[]; '--'?: (string | number)[] }, command = (args['--'] ?? []).map(String)): ServerTarget {
+  if (args.stdio && args.url) throw new UsageError('give either --stdio -- <command> or --url, not both');
+  if (args.start && !args.url) throw new UsageError('--start goes with --url: mcpspec fuzz --url <endpoint> --start -- <command>');
+  if (args.url) {
+    if (command.length && !args.start) throw new UsageError('a command after -- needs --stdio (or --start with --url)');
+    if (args.start && command.length === 0) throw new UsageError('--start needs the server command after --');
+    if (!args.start && usesPortPlaceholder(args.url, { command: '', args: [] })) throw new UsageError(`${PORT_PLACEHOLDER} in --url needs --start -- <command>`);
+    httpUrl(urlForValidation(args.url));
+    return { kind: 'http', url: args.url, headers: parseHeaders(args.header ?? []) };
+  }
+  if (command.length === 0) throw new UsageError('say which server: --stdio -- <command> or --url <endpoint>');
+  noHeadersForStdio(args.header);
+  return { kind: 'stdio', command: absoluteIfFile(command[0]), args: command.slice(1).map(absoluteIfFile) };
+}
+
+/** `--start -- <cmd>`: the command that starts the HTTP server, paths made absolute (it runs in a temporary folder). */
+export function startCommandOf(args: { start?: boolean; '--'?: (string | number)[] }): StartCommand | undefined {
+  if (!args.start) return undefined;
+  const command = (args['--'] ?? []).map(String);
+  return { command: absoluteIfFile(command[0]), args: command.slice(1).map(absoluteIfFile) };
+}
+
