@@ -10,7 +10,7 @@ export { buildReport, exitCodeOf, type Report, type Summary } from './reports/re
 export { fuzz, describeSequence, type FuzzOptions, type FuzzResult, type FuzzFinding, type FuzzEvent } from './fuzz/server-campaign.js';
 export type { StartCommand } from './runner/started-http.js';
 export { replay, readRepro, parseRepro, writeRepro, ReproFormatError, type Repro, type ReplayOptions, type ReplayResult } from './fuzz/replay.js';
-export { runSequence, ORACLES, type OracleId, type Observation, type SequenceOutcome } from './fuzz/run-sequence.js';
+export { runSequence, type OracleId, type Observation, type SequenceOutcome } from './fuzz/run-sequence.js';
 export { fuzzClient, replayClient, judgeClientRun, CLIENT_ORACLES, type ClientFuzzOptions, type ClientFuzzResult, type ClientFuzzFinding, type ClientRepro, type ClientReplayResult, type ClientObservation } from './fuzz/client-campaign.js';
 export { clientAnswerPlanArbitrary, clientAnswerArbitrary, type ClientAnswer } from './arbitraries/client-answers.js';
 export { fuzzSequenceArbitrary, describeFuzzStep, idTheme, ID_THEMES, type FuzzStep, type FuzzProfile } from './arbitraries/fuzz-sequences.js';

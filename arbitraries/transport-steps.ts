@@ -4,7 +4,7 @@
 // (optionally with blank lines between them). HTTP: unusual but legal headers, near-valid headers
 // (the spec prescribes a rejection for some, nothing for others), and a request that prefers an
 // SSE answer, read to the end of its stream. Pure data and fast-check arbitraries; the runner
-// (runner/fuzz-sequence.ts) sends and judges them.
+// (fuzz/run-sequence.ts) sends and judges them.
 
 import fc from 'fast-check';
 import { messages } from './messages.js';

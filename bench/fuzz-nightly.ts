@@ -20,14 +20,14 @@ interface Case {
 }
 
 const CASES: Case[] = [
-  { bug: 'crash-after-list', key: 'crash|tools/call lookup', minimal: 2, budget: {} },
-  { bug: 'crash-after-list', key: 'crash|tools/call lookup', minimal: 2, budget: {}, http: true },
-  { bug: 'hang-long', key: 'hang|tools/call echo', minimal: 1, budget: { timeoutMs: 1500 } },
-  { bug: 'bad-optional', key: 'schema|tools/call greet', minimal: 1, budget: {} },
-  { bug: 'trim-ids', key: 'id-mismatch|', minimal: 1, budget: { runs: 10, timeoutMs: 1000, methods: ['ping', 'tools/list'] } },
-  { bug: 'unsubscribe-crash', key: 'crash|resources/unsubscribe', minimal: 2, budget: { runs: 20 }, features: ['--subscriptions'] },
-  { bug: 'split-reads', key: 'unanswered|split write', minimal: 1, budget: { runs: 20 } },
-  { bug: 'lax-version-header', key: 'near-valid-served|headers bad-protocol-version', minimal: 1, budget: { runs: 20 }, http: true },
+  { bug: 'crash-after-list', key: 'robustness.stays-up|tools/call lookup', minimal: 2, budget: {} },
+  { bug: 'crash-after-list', key: 'robustness.stays-up|tools/call lookup', minimal: 2, budget: {}, http: true },
+  { bug: 'hang-long', key: 'robustness.keeps-answering|tools/call echo', minimal: 1, budget: { timeoutMs: 1500 } },
+  { bug: 'bad-optional', key: 'wire.schema|tools/call greet', minimal: 1, budget: {} },
+  { bug: 'trim-ids', key: 'jsonrpc.id-echo|', minimal: 1, budget: { runs: 10, timeoutMs: 1000, methods: ['ping', 'tools/list'] } },
+  { bug: 'unsubscribe-crash', key: 'robustness.stays-up|resources/unsubscribe', minimal: 2, budget: { runs: 20 }, features: ['--subscriptions'] },
+  { bug: 'split-reads', key: 'jsonrpc.answers-requests|split write', minimal: 1, budget: { runs: 20 } },
+  { bug: 'lax-version-header', key: 'robustness.rejects-near-valid|headers bad-protocol-version', minimal: 1, budget: { runs: 20 }, http: true },
 ];
 
 async function main(): Promise<void> {

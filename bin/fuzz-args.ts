@@ -16,6 +16,8 @@ export interface FuzzArgs {
   'spec-version': string;
   runs?: number;
   time?: string;
+  deadline?: string;
+  'shrink-share'?: number;
   seed?: number;
   methods?: string[];
   'skip-methods'?: string[];

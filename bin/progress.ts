@@ -10,6 +10,7 @@ export interface ProgressStream {
 export class Progress {
   private done = 0;
   private total = 0;
+  private text?: string;
   private shown = false;
   private timer?: ReturnType<typeof setInterval>;
   private readonly started: number;
@@ -42,7 +43,18 @@ export class Progress {
     const elapsed = this.now() - this.started;
     if (elapsed < this.delayMs) return;
     this.shown = true;
-    this.stream.write(`\r\x1b[2Kmcpspec: scenario ${this.done}/${this.total}, ${(elapsed / 1000).toFixed(1)} s`);
+    this.stream.write(`\r\x1b[2K${this.text ?? `mcpspec: scenario ${this.done}/${this.total}, ${(elapsed / 1000).toFixed(1)} s`}`);
+  }
+
+  /** Show this text as the line (a run whose progress is not "n of m"), once the run has taken long enough. */
+  show(text: string): void {
+    this.text = text;
+    this.tick();
+  }
+
+  /** Erase the line for a moment (to print a line above it); the next tick draws it again. */
+  clear(): void {
+    if (this.shown) this.stream.write('\r\x1b[2K');
   }
 
   /** Erase the line; call before printing the report. */

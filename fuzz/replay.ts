@@ -8,13 +8,15 @@ import type { FuzzStep } from '../arbitraries/fuzz-sequences.js';
 import { isSpecVersion, type SpecVersion } from '../protocol/versions.js';
 import type { TargetInfo } from '../results/run.js';
 import { ParamHeaderBook, type ParamHeaderTable } from '../runner/param-header-book.js';
-import { ORACLES, runSequence, targetFactory, type ListedPrompt, type Observation, type OracleId, type SequenceOutcome } from './run-sequence.js';
+import { runSequence, targetFactory, type ListedPrompt, type Observation, type SequenceOutcome } from './run-sequence.js';
+import { ruleOf, type OracleId } from './oracles.js';
 import { Recorder } from '../runner/recorder.js';
 import type { ServerTarget } from '../runner/server-driver.js';
 import type { StartCommand } from '../runner/started-http.js';
 import { makeSandbox, type EnvOptions } from '../runner/target-env.js';
 
-export const REPRO_VERSION = 1;
+// 2: findings name the check that broke (and de-duplicate by it); version 1 named fuzz-only oracles.
+export const REPRO_VERSION = 2;
 
 export interface Repro {
   reproVersion: typeof REPRO_VERSION;
@@ -27,7 +29,11 @@ export interface Repro {
   /** fast-check seed and path of the shrunk sequence (the campaign's chunk seed). */
   seed: number;
   path: string;
-  finding: { key: string; oracle: OracleId; level: 'MUST' | 'SHOULD'; method: string; message: string; title: string };
+  finding: { key: string; oracle: OracleId; check: string; requirements: string[]; spec: string; level: 'MUST' | 'SHOULD'; method: string; message: string; title: string };
+  /** Whether `steps` is the shrunk sequence (false: the generated one, cut after the step that broke the rule). */
+  shrunk: boolean;
+  /** What the server declared at discovery: which oracles judged the sequence. */
+  capabilities?: Record<string, unknown>;
   /**
    * The minimal sequence. Ids the session chooses are implicit (its counter), unusual ids are given by
    * style; `resources/read` steps refer symbolically to a listed resource (`{ ref: 'resource', index }`).
@@ -79,10 +85,16 @@ export function readRepro(path: string): Repro {
 export function parseRepro(data: unknown, where = 'repro'): Repro {
   const r = data as Partial<Repro>;
   if (typeof r !== 'object' || r === null) throw new ReproFormatError(`${where} is not a JSON object`);
+  if ((r.reproVersion as number | undefined) === 1) throw new ReproFormatError(`${where}: a reproVersion 1 repro (made before findings named their checks) cannot be replayed by this mcpspec; run the campaign again with the same --seed`);
   if (r.reproVersion !== REPRO_VERSION) throw new ReproFormatError(`${where}: reproVersion ${JSON.stringify(r.reproVersion)} is not supported (expected ${REPRO_VERSION})`);
   if (!isSpecVersion(r.specVersion)) throw new ReproFormatError(`${where}: specVersion ${JSON.stringify(r.specVersion)} is not a known version`);
   if (!Array.isArray(r.steps) || r.steps.length === 0) throw new ReproFormatError(`${where}: no steps`);
-  if (!r.finding || !(r.finding.oracle in ORACLES) || typeof r.finding.key !== 'string') throw new ReproFormatError(`${where}: the finding names no known oracle`);
+  if (!r.finding || typeof r.finding.key !== 'string' || typeof r.finding.check !== 'string') throw new ReproFormatError(`${where}: the finding names no check`);
+  try {
+    ruleOf(r.finding.check);
+  } catch {
+    throw new ReproFormatError(`${where}: the finding names ${JSON.stringify(r.finding.check)}, which is no check of this mcpspec`);
+  }
   return r as Repro;
 }
 
@@ -147,6 +159,8 @@ export async function replay(repro: Repro | string, target?: ServerTarget, opts:
       source: 'replay',
       signal: opts.signal,
       idTheme: r.idTheme,
+      era: r.era,
+      capabilities: r.capabilities,
     });
     if (outcome.startFailure) throw new ReproFormatError(`the target could not be started for the replay: ${outcome.startFailure}`);
     const observations = outcome.observations;

@@ -9,8 +9,11 @@ import { unusualId, type IdStyle, type ListedRef } from '../arbitraries/sequence
 import { isTransportStep, type FuzzStep } from '../arbitraries/fuzz-sequences.js';
 import { headerOverrides, multiByteId, NEAR_VALID_HEADER_VARIANTS, REJECTED_HEADER_VARIANTS, splitOffsets, type TransportStep } from '../arbitraries/transport-steps.js';
 import { clipJson, errorCode, isObj, resultOf } from '../suites/exchange.js';
+import { judgeSequence, ruleOf, sequenceOracles, shortName, type OracleId } from './oracles.js';
+
+export type { OracleId } from './oracles.js';
 import type { Exchange } from '../suites/ports.js';
-import { wireProblems } from '../suites/wire.js';
+import type { Evidence } from '../results/verdict.js';
 import { HandshakeError, type BaseSession } from '../runner/base-session.js';
 import { Recorder } from '../runner/recorder.js';
 import { openSession, STARTUP_ALLOWANCE_MS, STARTUP_FACTOR } from '../runner/session.js';
@@ -23,26 +26,16 @@ import type { TargetSandbox } from '../runner/target-env.js';
 import { TargetStartError, type TransportFactory } from '../runner/transport.js';
 import type { TargetInfo } from '../results/run.js';
 
-export type OracleId = 'crash' | 'hang' | 'unanswered' | 'schema' | 'id-mismatch' | 'internal-error' | 'notification-answered' | 'near-valid-served' | 'sse-open';
-
-export const ORACLES: Record<OracleId, { level: 'MUST' | 'SHOULD'; title: string }> = {
-  crash: { level: 'MUST', title: 'the target neither exits nor drops the connection during a session' },
-  hang: { level: 'MUST', title: 'the target keeps answering: a request unanswered within the timeout is followed by an answered fence' },
-  unanswered: { level: 'MUST', title: 'every request gets a response' },
-  schema: { level: 'MUST', title: 'every message from the target validates against the schema of the version in use' },
-  'id-mismatch': { level: 'MUST', title: 'every response carries its request id exactly (type and value), and no response answers an unknown id' },
-  'internal-error': { level: 'MUST', title: 'a request with invalid params is refused with -32602 (or the code the spec names), not -32603 internal error' },
-  'notification-answered': { level: 'MUST', title: 'notifications are never answered' },
-  'near-valid-served': { level: 'SHOULD', title: 'a near-valid request (one constraint broken) is refused, not served as valid' },
-  'sse-open': { level: 'SHOULD', title: 'an SSE answer stream ends after the response (HL-04, HM-04)' },
-};
-
-/** One broken rule at one step of a sequence. */
+/** One broken rule at one step of a sequence: a violated check of the catalogue. */
 export interface Observation {
+  /** The rule's short name (crash, hang, schema, ...; the check id otherwise). */
   oracle: OracleId;
+  /** The check whose rule broke. */
+  check: string;
+  level: 'MUST' | 'SHOULD';
   /** The method (for tool calls `tools/call <tool>`) of the step it broke at. */
   method: string;
-  /** Findings are de-duplicated by this: oracle + method. */
+  /** Findings are de-duplicated by this: check + method. */
   key: string;
   step: number;
   message: string;
@@ -74,6 +67,9 @@ export interface SequenceContext {
   /** Prompts and resource templates listed during discovery (likewise). */
   prompts?: ListedPrompt[];
   templates?: string[];
+  /** The era in use and what the server declared: which of the catalogue's oracles apply. */
+  era?: 'legacy' | 'modern';
+  capabilities?: Record<string, unknown>;
   /** The run-wide recorder (each sequence records into a child). */
   parent?: Recorder;
   source?: string;
@@ -254,6 +250,15 @@ function learn(step: FuzzStep, sent: Record<string, unknown> | undefined, ex: Ex
   }
 }
 
+/** What one sequence sent and got, for the oracles: each exchange with its step and whether it was broken on purpose. */
+interface Traffic {
+  exchanges: Exchange[];
+  stepOf: Map<Exchange, number>;
+  deliberate: Set<Exchange>;
+  /** The recording position at which each step started. */
+  stepStarts: number[];
+}
+
 /** Start a fresh target, run the steps, judge each; the target is closed before this resolves. */
 export async function runSequence(steps: FuzzStep[], ctx: SequenceContext): Promise<SequenceOutcome> {
   const started = Date.now();
@@ -267,12 +272,13 @@ export async function runSequence(steps: FuzzStep[], ctx: SequenceContext): Prom
   }
   const records: StepRecord[] = [];
   const observations: Observation[] = [];
+  const traffic: Traffic = { exchanges: [], stepOf: new Map(), deliberate: new Set(), stepStarts: [] };
   const model: SessionModel = { uris: ctx.resources, prompts: ctx.prompts ?? [], templates: ctx.templates ?? [], subscriptions: [], answered: [] };
   try {
     for (let i = 0; i < steps.length; i++) {
       if (ctx.signal?.aborted) break;
       const step = steps[i];
-      const mark = recorder.lastSeq();
+      traffic.stepStarts.push(recorder.lastSeq());
       const rec: StepRecord = { step };
       records.push(rec);
       const id = idOf(step, i, ctx.idTheme);
@@ -281,34 +287,50 @@ export async function runSequence(steps: FuzzStep[], ctx: SequenceContext): Prom
         rec.skipped = r.skipped;
         continue;
       }
-      let ex: Exchange;
+      const note = (ex: Exchange): Exchange => {
+        traffic.exchanges.push(ex);
+        traffic.stepOf.set(ex, i);
+        if (r.deliberate) traffic.deliberate.add(ex);
+        return ex;
+      };
+      let exs: Exchange[];
       const withId = (sent: Record<string, unknown>) => ({ ...sent, ...(id !== undefined ? { id } : {}) });
       if (isTransportStep(step)) {
-        const stop = await runTransportStep(step, i, id, session, recorder, mark, ctx, observations, rec, r);
-        if (stop) break;
-        continue;
-      }
-      if (step.kind === 'raw') {
+        const sent = await runTransportStep(step, i, id, session, ctx, rec);
+        if (!sent) continue;
+        exs = sent.map(note);
+      } else if (step.kind === 'raw') {
         const msg = structuredClone(step.message) as Record<string, unknown>;
         // A fresh id unique in the session (of the sequence's id theme), unless the mutation is the id itself.
         const themed = ctx.idTheme !== undefined && ctx.idTheme !== 'counter' ? unusualId(ctx.idTheme, i) : `fuzz-${i}`;
         if (isObj(msg) && 'id' in msg && !step.label.startsWith('/id')) msg.id = themed;
         const readable = isObj(msg) && (typeof msg.id === 'string' || typeof msg.id === 'number') ? msg.id : undefined;
         rec.sent = msg;
-        ex = await session.probe(msg, { expectId: readable, idless: true });
+        exs = [note(await session.probe(msg, { expectId: readable, idless: true }))];
       } else if (step.kind === 'notify') {
         rec.sent = { method: r.method, ...(r.params ? { params: r.params } : {}) };
-        ex = await session.notify(r.method!, r.params);
+        exs = [note(await session.notify(r.method!, r.params))];
       } else {
         const method = step.kind === 'request' ? step.method : step.kind === 'call' ? 'tools/call' : r.method!;
         const params = step.kind === 'request' ? step.params : step.kind === 'call' ? { name: step.tool, arguments: step.arguments } : r.params!;
         rec.sent = withId({ method, params });
-        ex = await session.request(method, params, { id });
+        exs = [note(await session.request(method, params, { id }))];
       }
-      rec.response = ex.response;
-      learn(step, isObj(ex.request) ? ex.request : undefined, ex, model);
-      const stop = await judge(step, r, i, ex, session, recorder, mark, ctx, observations);
+      if (!Array.isArray(rec.response)) rec.response = exs.length === 1 ? exs[0].response : exs.map((e) => e.response);
+      if (exs.length === 1) learn(step, isObj(exs[0].request) ? exs[0].request : undefined, exs[0], model);
+      let stop = false;
+      for (const ex of exs) if (!stop) stop = await stepJudge(step, r, i, ex, session, recorder, ctx, observations, note);
       if (stop) break;
+    }
+    // The catalogue's stream oracles over everything the sequence saw (before the target is closed:
+    // closing it is mcpspec's doing, and says nothing).
+    const declared = { era: ctx.era ?? session.era, capabilities: ctx.capabilities ?? session.capabilities ?? {} };
+    const oracles = sequenceOracles(ctx.version, session.kind, declared.capabilities);
+    const violations = judgeSequence(oracles, { exchanges: traffic.exchanges, events: recorder.events(), version: ctx.version, transport: session.kind, deliberate: (ex) => traffic.deliberate.has(ex) }, declared);
+    for (const v of violations) {
+      const step = stepOfViolation(v.evidence, traffic, steps.length);
+      const ev = v.evidence[0] ?? { what: v.message };
+      observations.push(observationOf(v.check, methodOf(steps[step]), step, v.message, { request: ev.request, response: ev.response, expected: ev.expected, actual: ev.actual, ...(v.check === 'robustness.stays-up' ? stderrOf(v.evidence) : {}) }));
     }
   } finally {
     await session.close().catch(() => undefined);
@@ -316,77 +338,93 @@ export async function runSequence(steps: FuzzStep[], ctx: SequenceContext): Prom
   return { records, observations, durationMs: Date.now() - started };
 }
 
-/** Judge one step; true when the sequence cannot go on (crash, hang). */
-async function judge(step: FuzzStep, r: Resolved, i: number, ex: Exchange, session: BaseSession, recorder: Recorder, mark: number, ctx: SequenceContext, out: Observation[]): Promise<boolean> {
+/** What a dead target last printed (robustness.stays-up's evidence carries it as `actual`). */
+function stderrOf(evidence: { actual?: unknown }[]): { stderrTail?: string } {
+  const tail = evidence.map((e) => e.actual).find((a): a is string => typeof a === 'string' && a.length > 0);
+  return tail ? { stderrTail: tail } : {};
+}
+
+function observationOf(check: string, method: string, step: number, message: string, evidence: Observation['evidence']): Observation {
+  const rule = ruleOf(check);
+  return { oracle: shortName(check), check, level: rule.level === 'MUST' ? 'MUST' : 'SHOULD', method, key: `${check}|${method}`, step, message, evidence };
+}
+
+/**
+ * The step a violation rests on: the first one whose traffic its evidence names, by recording
+ * position or by the request it quotes (the last step when it names none).
+ */
+function stepOfViolation(evidence: Evidence[], traffic: Traffic, steps: number): number {
+  let best = Number.POSITIVE_INFINITY;
+  for (const seq of evidence.flatMap((e) => e.seq ?? [])) {
+    const ex = traffic.exchanges.find((e) => e.seq.includes(seq));
+    const at = ex ? traffic.stepOf.get(ex)! : traffic.stepStarts.findLastIndex((start) => start < seq);
+    if (at >= 0) best = Math.min(best, at);
+  }
+  if (!Number.isFinite(best)) {
+    const quoted = new Set(evidence.flatMap((e) => (e.request !== undefined ? [JSON.stringify(e.request)] : [])));
+    for (const ex of traffic.exchanges) if (quoted.has(JSON.stringify(clipJson(ex.request)))) best = Math.min(best, traffic.stepOf.get(ex)!);
+  }
+  return Number.isFinite(best) ? best : Math.max(0, Math.min(traffic.stepStarts.length, steps) - 1);
+}
+
+/** Wait until the target sends anything on this recording after `mark`, or `ms` pass. */
+async function anythingAfter(recorder: Recorder, mark: number, ms: number, signal?: AbortSignal): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (Date.now() < end && !signal?.aborted) {
+    if (recorder.eventsSince(mark).some((e) => e.dir === 'in' && e.kind === 'message')) return true;
+    await new Promise((r) => setTimeout(r, Math.min(100, Math.max(1, end - Date.now()))));
+  }
+  return recorder.eventsSince(mark).some((e) => e.dir === 'in' && e.kind === 'message');
+}
+
+/**
+ * The rules judged on the step itself, each named by the suite check of the same rule; and whether
+ * the sequence can go on (false after a crash or a hang). Crashes, hangs, silences, ids and schemas
+ * are judged by the stream oracles at the end; here a silence is followed by the liveness probes
+ * they judge.
+ */
+async function stepJudge(step: FuzzStep, r: Resolved, i: number, ex: Exchange, session: BaseSession, recorder: Recorder, ctx: SequenceContext, out: Observation[], note: (ex: Exchange) => Exchange): Promise<boolean> {
   const method = methodOf(step);
-  const add = (oracle: OracleId, message: string, evidence: Observation['evidence'] = {}) => out.push({ oracle, method, key: `${oracle}|${method}`, step: i, message, evidence });
+  const add = (check: string, message: string, evidence: Observation['evidence'] = {}) => out.push(observationOf(check, method, i, message, evidence));
   const request = clipJson(ex.request);
-  if (ex.aborted) return true;
-  if (ex.closed) {
-    const how = ex.closed.signal ? `was killed by ${ex.closed.signal}` : ex.closed.exitCode !== undefined && ex.closed.exitCode !== null ? `exited with code ${ex.closed.exitCode}` : 'lost the connection';
-    add('crash', `the target ${how} on ${method}`, { request, stderrTail: ex.closed.stderrTail?.slice(-2000) });
-    return true;
-  }
-  // A message without an id is a notification only when it is one otherwise (JSON-RPC 2.0, a method
-  // name): an id-less `{}` is an invalid request, and its error answer (id null or none) is due.
+  if (ex.aborted || ex.closed) return true;
+  // A message without an id is a notification only when it is one otherwise (JSON-RPC 2.0, a method name).
   const isNotification = step.kind === 'notify' || (step.kind === 'raw' && isObj(ex.request) && !('id' in ex.request) && ex.request.jsonrpc === '2.0' && typeof ex.request.method === 'string');
-  const unmatched = recorder.eventsSince(mark).filter((e) => e.note === 'unmatched-response' && e.data?.late !== true);
-  if (ex.timedOut && ex.response === undefined) {
-    const fence = await session.fence();
-    if (fence.closed) {
-      add('crash', `the target ${fence.closed.exitCode !== null ? `exited with code ${fence.closed.exitCode}` : 'lost the connection'} after ${method}`, { request, stderrTail: fence.closed.stderrTail?.slice(-2000) });
+  if (ex.timedOut && ex.response === undefined && !isNotification) {
+    // Silent for its whole timeout: is the target still answering? (robustness.keeps-answering judges the probes.)
+    const mark = recorder.lastSeq();
+    const probes = (await session.liveness()).map(note);
+    if (probes.some((p) => p.closed || p.aborted)) return true;
+    if (probes.every((p) => p.response === undefined)) {
+      // A tool may be slow by design: one more timeout for anything at all (a late answer) before it is called a hang.
+      if (step.kind === 'call' || (step.kind === 'sse' && step.tool)) await anythingAfter(recorder, mark, ctx.timeoutMs, ctx.signal);
       return true;
     }
-    if (fence.response === undefined && !fence.aborted) {
-      add('hang', `the target stopped answering: neither ${method} nor a ${fence.method} sent after it were answered within ${ctx.timeoutMs} ms`, { request });
-      return true;
-    }
-    if (isNotification) return false; // a notification owes no answer
-  }
-  const lateUnmatched = recorder.eventsSince(mark).filter((e) => e.note === 'unmatched-response' && e.data?.late !== true);
-  const strays = lateUnmatched.length ? lateUnmatched : unmatched;
-  const sentId = isObj(ex.request) ? ex.request.id : undefined;
-  if (strays.length) {
-    add('id-mismatch', `a response with id ${JSON.stringify(strays[0].data?.id)} answered ${method} sent with id ${JSON.stringify(sentId)}`, { request, actual: strays[0].message, expected: { id: sentId } });
     return false;
   }
   if (isNotification) {
-    if (ex.response !== undefined) add('notification-answered', `${method} (a notification) was answered`, { request, actual: clipJson(ex.response) });
+    if (ex.response !== undefined) add('jsonrpc.notification-no-response', `${method} (a notification) was answered`, { request, actual: clipJson(ex.response) });
     return false;
   }
-  // A message without a usable id that is no notification either (`null`, `{}`, `{"id": {}}`): JSON-RPC
-  // asks for an error with a null id, but whether such a message is a request at all is unclear, and
-  // SDKs drop it: silence is not judged.
-  if (ex.response === undefined && step.kind === 'raw' && !(isObj(ex.request) && (typeof ex.request.id === 'string' || typeof ex.request.id === 'number'))) return false;
-  if (ex.response === undefined) {
-    // A near-valid message whose id cannot be read may be answered with a null id: the transport attributes it (idless).
-    add('unanswered', `${method} got no response within ${ctx.timeoutMs} ms (a fence sent after it was answered)`, { request });
-    return false;
-  }
+  if (ex.response === undefined) return false;
   const resp = ex.response as Record<string, unknown>;
-  if ((typeof sentId === 'string' || typeof sentId === 'number') && resp.id !== sentId && !(r.deliberate && (resp.id === null || resp.id === undefined))) {
-    add('id-mismatch', `${method} sent with id ${JSON.stringify(sentId)} was answered with id ${JSON.stringify(resp.id)}`, { request, expected: sentId, actual: resp.id });
-  }
-  const problems = wireProblems({ exchanges: [ex], events: [], version: ctx.version, transport: session.kind, deliberate: () => r.deliberate });
-  if (problems.length) add('schema', `${problems[0].what}${problems[0].pointer ? ` at ${problems[0].pointer}` : ''}: ${String(problems[0].expected)}`, { request, actual: problems[0].actual, expected: problems[0].expected });
-  if (step.kind === 'sse' && (ex as { sseRead?: string }).sseRead === 'open') {
-    add('sse-open', `the SSE answer to ${method} stayed open for ${ctx.timeoutMs} ms after the response (HL-04 / HM-04: the server should end the stream after the response)`, { request });
-  }
   if (step.kind === 'headers') {
-    // Only where the spec prescribes the rejection (HL-08, HM-06, HM-08): a served result is a warning.
+    // Only where the spec prescribes the rejection (HL-08, HM-06, HM-08).
     const rule = REJECTED_HEADER_VARIANTS[step.variant];
-    const ids = rule ? (isModernVersion(ctx.version) ? rule.modern : rule.legacy) : undefined;
-    if (rule && ids && resultOf(ex)) add('near-valid-served', `${step.method} with headers ${step.variant} was served as valid (${ids.join(', ')}: ${rule.why})`, { request, actual: clipJson(resp), expected: { status: 400 } });
+    const modern = isModernVersion(ctx.version);
+    const ids = rule ? (modern ? rule.modern : rule.legacy) : undefined;
+    if (rule && ids && resultOf(ex)) add(modern ? 'http.header-mismatch' : 'robustness.rejects-near-valid', `${step.method} with headers ${step.variant} was served as valid (${ids.join(', ')}: ${rule.why})`, { request, actual: clipJson(resp), expected: { status: 400 } });
     return false;
   }
-  if (r.deliberate) {
-    const code = errorCode(ex);
-    if (code === -32603) add('internal-error', `${method} with invalid params got -32603 internal error; the spec names -32602 for invalid params`, { request, actual: clipJson(resp) });
-    const result = resultOf(ex);
-    if (result && !(step.kind === 'call' && result.isError === true)) {
-      add('near-valid-served', `${method} near-valid (${step.kind === 'raw' ? step.label : r.label ?? (step as { label?: string }).label ?? 'invalid arguments'}) was served as valid`, { request, actual: clipJson(resp) });
-    }
-  }
+  if (!r.deliberate) return false;
+  // Near-valid: judged as the suite judges the same kind of request.
+  const check = step.kind === 'call' ? 'tools.invalid-args-rejected' : step.kind === 'prompt' ? (step.args === 'unknown-prompt' ? 'prompts.unknown' : 'prompts.missing-args') : 'robustness.rejects-near-valid';
+  const what = step.kind === 'raw' ? step.label : (r.label ?? (step as { label?: string }).label ?? 'invalid arguments');
+  const code = errorCode(ex);
+  // -32603 for invalid params breaks a rule that names -32602 (tool arguments, prompts); a raw near-valid message may get any error.
+  if (code === -32603 && check !== 'robustness.rejects-near-valid') add(check, `${method} near-valid (${what}) got -32603 internal error; the spec names -32602 for invalid params`, { request, actual: clipJson(resp), expected: { error: { code: -32602 } } });
+  const result = resultOf(ex);
+  if (result && !(step.kind === 'call' && result.isError === true)) add(check, `${method} near-valid (${what}) was served as valid`, { request, actual: clipJson(resp), expected: 'an error' });
   return false;
 }
 
@@ -426,25 +464,14 @@ function joinedId(theme: IdStyle | undefined, position: number, k: number): Requ
   return theme !== undefined && theme !== 'counter' ? unusualId(theme, 1000 + position * 10 + k) : undefined;
 }
 
-/** Send one transport-layer step and judge what came back; true when the sequence cannot go on. */
-async function runTransportStep(
-  step: TransportStep,
-  i: number,
-  id: RequestId | undefined,
-  session: BaseSession,
-  recorder: Recorder,
-  mark: number,
-  ctx: SequenceContext,
-  out: Observation[],
-  rec: StepRecord,
-  r: Resolved,
-): Promise<boolean> {
+/** Send one transport-layer step; what came back (undefined: the step does not apply, and `rec` says why). */
+async function runTransportStep(step: TransportStep, i: number, id: RequestId | undefined, session: BaseSession, ctx: SequenceContext, rec: StepRecord): Promise<Exchange[] | undefined> {
   const withId = (method: string, params: Record<string, unknown>, rid: RequestId | undefined) => ({ method, params, ...(rid !== undefined ? { id: rid } : {}) });
   if (step.kind === 'split' || step.kind === 'joined') {
     const stdio = session.transport as Partial<StdioTransport>;
     if (session.kind !== 'stdio' || typeof stdio.holdWrites !== 'function') {
       rec.skipped = `a stdio ${step.kind} write does not apply over ${session.kind}`;
-      return false;
+      return undefined;
     }
     if (step.kind === 'split') {
       stdio.holdWrites(1, async ([line], stdin) => {
@@ -457,26 +484,21 @@ async function runTransportStep(
         }
       });
       rec.sent = withId(step.method, step.params, id);
-      const ex = await session.request(step.method, step.params, { id });
-      rec.response = ex.response;
-      return judge(step, r, i, ex, session, recorder, mark, ctx, out);
+      return [await session.request(step.method, step.params, { id })];
     }
     const ids = step.requests.map((_, k) => joinedId(ctx.idTheme, i, k));
     stdio.holdWrites(step.requests.length, (lines, stdin) => writeChunk(stdin, lines.join('\n'.repeat(step.blankLines))));
     rec.sent = step.requests.map((q, k) => withId(q.method, q.params, ids[k]));
     const exs = await Promise.all(step.requests.map((q, k) => session.request(q.method, q.params, { id: ids[k] })));
     rec.response = exs.map((e) => e.response);
-    for (const ex of exs) if (await judge(step, r, i, ex, session, recorder, mark, ctx, out)) return true;
-    return false;
+    return exs;
   }
   if (session.kind !== 'http') {
     rec.skipped = `an HTTP ${step.kind} step does not apply over ${session.kind}`;
-    return false;
+    return undefined;
   }
   const headers = step.kind === 'headers' ? headerOverrides(step.variant, step.method) : { Accept: 'text/event-stream, application/json;q=0.5' };
   if (step.kind === 'sse') (session.transport as Partial<HttpTransport>).readNextStreamToEnd?.();
   rec.sent = { ...withId(step.method, step.params, id), headers };
-  const ex = await session.request(step.method, step.params, { id, headers });
-  rec.response = ex.response;
-  return judge(step, r, i, ex, session, recorder, mark, ctx, out);
+  return [await session.request(step.method, step.params, { id, headers })];
 }

@@ -11,10 +11,12 @@ import { isModernVersion, judgedVersion, type SpecVersion, type VersionChoice } 
 import type { EraInfo, PeerInfo, TargetInfo } from '../results/run.js';
 import { listAll, resultOf } from '../suites/exchange.js';
 import { mayCall, schemaProblem, type Tool } from '../suites/scenarios/tools.js';
-import { listedPrompts, methodOf, ORACLES, runSequence, targetFactory, type ListedPrompt, targetInfo, type Observation, type OracleId, type SequenceContext, type SequenceOutcome } from './run-sequence.js';
+import fc from 'fast-check';
+import { listedPrompts, methodOf, runSequence, targetFactory, type ListedPrompt, targetInfo, type Observation, type SequenceContext, type SequenceOutcome } from './run-sequence.js';
+import { ruleOf, type OracleId } from './oracles.js';
 import { ParamHeaderBook } from '../runner/param-header-book.js';
 import { Recorder } from '../runner/recorder.js';
-import { writeRepro, type Repro } from './replay.js';
+import { REPRO_VERSION, writeRepro, type Repro } from './replay.js';
 import type { ServerTarget } from '../runner/server-driver.js';
 import { openSession } from '../runner/session.js';
 import { makeSandbox, type EnvOptions } from '../runner/target-env.js';
@@ -26,8 +28,12 @@ export interface FuzzOptions {
   seed: number;
   /** Sequences to run (default 50 without `timeMs`, unbounded with it). */
   runs?: number;
-  /** Stop starting new sequences after this long. */
+  /** The whole run's length, shrinking included: everything still under way then is stopped. */
   timeMs?: number;
+  /** A hard stop (whichever of it and `timeMs` comes first ends the run). */
+  deadlineMs?: number;
+  /** The part of `timeMs` kept for shrinking once something is found (default 0.3). */
+  shrinkShare?: number;
   timeoutMs: number;
   /** Only these methods (`tools/call`, `resources/read` and notification methods included). */
   methods?: string[];
@@ -76,6 +82,14 @@ export interface FuzzFinding {
   shrinkBudgetReached: boolean;
   /** The fast-check shrink confirmed the failure on a fresh target (false: it did not show again). */
   reproduced: boolean;
+  /** Shrunk to `steps` (false: `steps` is the generated sequence, cut after the step that broke the rule). */
+  shrunk: boolean;
+  /** Why it is not (fully) shrunk, when it is not. */
+  shrinkNote?: string;
+  /** The check whose rule broke (a record of the catalogue), its requirement IDs and spec section. */
+  check: string;
+  requirements: string[];
+  spec: string;
   repro?: string;
 }
 
@@ -93,15 +107,23 @@ export interface FuzzResult {
   findings: FuzzFinding[];
   notes: string[];
   recording: Recorder;
+  /** Why the run ended before its sequences did (interrupted, --time, --deadline). */
+  stopped?: string;
 }
 
 export type FuzzEvent =
   | { type: 'fuzz-start'; target: TargetInfo; era: EraInfo; seed: number; methods: string[]; tools: string[]; notes: string[] }
-  | { type: 'sequence'; index: number; steps: number; observations: { oracle: OracleId; method: string; step: number }[]; startFailure?: string; durationMs: number }
-  | { type: 'finding'; finding: FuzzFinding };
+  | { type: 'sequence'; index: number; steps: number; observations: { oracle: OracleId; check: string; method: string; step: number }[]; startFailure?: string; durationMs: number }
+  /** A finding: once when found (`shrunk: false`), again once shrinking is over. */
+  | { type: 'finding'; finding: FuzzFinding }
+  | { type: 'shrinking'; index: number; of: number; key: string }
+  | { type: 'progress'; sequences: number; steps: number; findings: number; elapsedMs: number };
 
 const MAX_TOOLS = 25;
 const CHUNK = 10;
+export const DEFAULT_SHRINK_SHARE = 0.3;
+
+type Outcome = SequenceOutcome & { idTheme: IdStyle; cut: boolean };
 
 interface Discovery {
   era: EraInfo;
@@ -187,10 +209,57 @@ function stepAllowed(s: FuzzStep, opts: FuzzOptions): boolean {
   return s.kind === 'call' || allowed(methodOf(s), opts);
 }
 
-interface Chunk {
-  seed: number;
-  numRuns: number;
-  cases: Evaluated<FuzzStep[], SequenceOutcome & { idTheme: IdStyle }>[];
+/** A finding as first seen: the generated sequence, cut after the step that broke the rule. */
+function findingOf(key: string, obs: Observation, steps: FuzzStep[], out: SequenceOutcome, theme: IdStyle, seed: number, path: string): FuzzFinding {
+  const rule = ruleOf(obs.check);
+  return {
+    key,
+    oracle: obs.oracle,
+    level: obs.level,
+    check: rule.id,
+    requirements: rule.requirements,
+    spec: rule.spec,
+    method: obs.method,
+    message: obs.message,
+    count: 1,
+    steps,
+    idTheme: theme,
+    sent: out.records.slice(0, obs.step + 1).map((r) => r.sent ?? null),
+    evidence: obs.evidence,
+    seed,
+    path,
+    shrinks: 0,
+    shrinkBudgetReached: false,
+    reproduced: true,
+    shrunk: false,
+  };
+}
+
+function reproFor(f: FuzzFinding, target: TargetInfo, d: Discovery, opts: FuzzOptions, paramHeaders: ParamHeaderBook): Repro {
+  const repro: Repro = {
+    reproVersion: REPRO_VERSION,
+    tool: { name: 'mcpspec', version: opts.toolVersion ?? 'unknown' },
+    target,
+    specVersion: d.version,
+    era: d.era.era,
+    seed: f.seed,
+    path: f.path,
+    finding: { key: f.key, oracle: f.oracle, check: f.check, requirements: f.requirements, spec: f.spec, level: f.level, method: f.method, message: f.message, title: ruleOf(f.check).title },
+    capabilities: d.peer.capabilities,
+    shrunk: f.shrunk,
+    steps: f.steps,
+    idTheme: f.idTheme,
+    sent: f.sent,
+    resources: d.resources,
+    prompts: d.prompts,
+    templates: d.templates,
+    evidence: f.evidence,
+    timeoutMs: opts.timeoutMs,
+  };
+  if (opts.start) repro.start = opts.start;
+  const toolHeaders = paramHeaders.table();
+  if (Object.keys(toolHeaders).length) repro.toolHeaders = toolHeaders;
+  return repro;
 }
 
 /** Run a fuzz campaign against a server. Throws TargetStartError/HandshakeError when the target cannot be tested at all. */
@@ -200,14 +269,22 @@ export async function fuzz(spec: ServerTarget, opts: FuzzOptions): Promise<FuzzR
   const sandbox = spec.kind === 'stdio' ? makeSandbox(opts.env, spec.cwd) : opts.start ? makeSandbox(opts.env) : undefined;
   const stop = new AbortController();
   setMaxListeners(0, stop.signal);
-  const onAbort = () => stop.abort(opts.signal?.reason);
+  const onAbort = () => stop.abort(new Error('was interrupted'));
+  if (opts.signal?.aborted) onAbort();
   opts.signal?.addEventListener('abort', onAbort, { once: true });
+  // The run's end: --time (the whole run, shrinking included) or --deadline, whichever comes first.
+  // Everything still under way then is aborted: its targets are stopped, and what was found is reported.
+  const byTime = opts.timeMs !== undefined ? startedAt.getTime() + opts.timeMs : Number.POSITIVE_INFINITY;
+  const byDeadline = opts.deadlineMs !== undefined ? startedAt.getTime() + opts.deadlineMs : Number.POSITIVE_INFINITY;
+  const clock = { end: Math.min(byTime, byDeadline) };
+  const endTimer = Number.isFinite(clock.end) ? setTimeout(() => stop.abort(new Error(byDeadline <= byTime ? 'reached its --deadline' : 'reached its --time')), clock.end - Date.now()) : undefined;
+  const stopReason = () => (stop.signal.reason instanceof Error ? stop.signal.reason.message : 'was stopped');
   try {
     // Learnt at discovery, sent by every sequence, and kept in the repros for their replays.
     const paramHeaders = new ParamHeaderBook();
     const factory = targetFactory(spec, sandbox, opts.start, opts.timeoutMs, paramHeaders);
     const recording = new Recorder();
-    const d = await discover(factory, opts, recording);
+    const d = await discover(factory, { ...opts, signal: stop.signal }, recording);
     const notes: string[] = [];
     const profile = profileFor({ version: d.version, tools: d.tools, era: d.era.era, capabilities: d.peer.capabilities, transport: spec.kind }, opts, notes);
     // Fixed port: two started servers cannot listen at once.
@@ -219,76 +296,108 @@ export async function fuzz(spec: ServerTarget, opts: FuzzOptions): Promise<FuzzR
     opts.onEvent?.({ type: 'fuzz-start', target, era: d.era, seed: opts.seed, methods: profile.methods, tools: profile.tools.map((t) => t.name), notes });
 
     const arb = fuzzSequenceArbitrary(profile, { maxLength: opts.maxLength }, opts.seed).map((steps) => steps.filter((s) => stepAllowed(s, opts)));
-    let index = 0;
-    const ctx = (source: string, theme: IdStyle): SequenceContext => ({ factory, version: d.version, timeoutMs: opts.timeoutMs, resources: d.resources, prompts: d.prompts, templates: d.templates, parent: recording, source, signal: stop.signal, idTheme: theme });
-    const runOne = (source: string, theme: IdStyle) => async (steps: FuzzStep[]) => ({ ...(await runSequence(steps, ctx(source, theme))), idTheme: theme });
+    const ctx = (source: string, theme: IdStyle): SequenceContext => ({ factory, version: d.version, timeoutMs: opts.timeoutMs, resources: d.resources, prompts: d.prompts, templates: d.templates, parent: recording, source, signal: stop.signal, idTheme: theme, era: d.era.era, capabilities: d.peer.capabilities });
+    const runOne = (source: string, theme: IdStyle) => async (steps: FuzzStep[]): Promise<Outcome> => {
+      const out = await runSequence(steps, ctx(source, theme));
+      // A sequence cut short by the end of the run is not judged: what it saw before the cut stands.
+      return { ...out, idTheme: theme, cut: stop.signal.aborted };
+    };
     const totalRuns = opts.runs ?? (opts.timeMs !== undefined ? Number.POSITIVE_INFINITY : 50);
     const concurrency = oneAtATime ? 1 : (opts.concurrency ?? 2);
-    const chunks: Chunk[] = [];
+    const share = opts.shrinkShare ?? DEFAULT_SHRINK_SHARE;
+    if (opts.timeMs !== undefined) notes.push(`--time ${Math.round(opts.timeMs / 1000)} s bounds the whole run: once something is found, shrinking gets the last ${Math.round(share * 100)}% of it`);
+
+    const findings: FuzzFinding[] = [];
+    const byKey = new Map<string, { finding: FuzzFinding; first: Evaluated<FuzzStep[], Outcome>; chunkSeed: number }>();
+    const reproOf = (f: FuzzFinding): string | undefined => (opts.reproDir ? writeRepro(opts.reproDir, reproFor(f, target, d, opts, paramHeaders)) : undefined);
     let done = 0;
     let steps = 0;
     let startFailures = 0;
-    const deadline = opts.timeMs !== undefined ? Date.now() + opts.timeMs : Number.POSITIVE_INFINITY;
-    // Chunk k uses seed + k: its cases replay from (seed + k, path) alone.
-    for (let k = 0; done < totalRuns && Date.now() < deadline && !stop.signal.aborted; k++) {
-      const numRuns = Math.min(CHUNK, totalRuns - done);
-      const popts: PropertyOptions = { seed: opts.seed + k, numRuns, concurrency };
-      const cases = await evaluateCases(arb, popts, async (seq) => {
-        const i = index++;
-        // Id themes cycle over the sequences of the run: every unusual id style shows up early.
-        const theme = idTheme(i);
-        if (Date.now() >= deadline || stop.signal.aborted) return { records: [], observations: [], durationMs: 0, startFailure: 'not run: the time budget was spent', idTheme: theme };
-        const out = await runOne(`seq-${i}`, theme)(seq);
-        opts.onEvent?.({ type: 'sequence', index: i, steps: out.records.length, observations: out.observations.map((o) => ({ oracle: o.oracle, method: o.method, step: o.step })), startFailure: out.startFailure, durationMs: out.durationMs });
-        return out;
-      });
-      const ran = cases.filter((c) => c.result.startFailure !== 'not run: the time budget was spent');
-      done += ran.length;
-      steps += ran.reduce((n, c) => n + c.result.records.length, 0);
-      const failed = ran.filter((c) => c.result.startFailure);
-      if (failed.length && startFailures === 0) notes.push(`a fresh target could not be started for some sequences (not judged); the first: ${failed[0].result.startFailure!.split('\n')[0].slice(0, 300)}`);
-      startFailures += failed.length;
-      chunks.push({ seed: popts.seed, numRuns, cases });
-      if (ran.length < cases.length) break;
-    }
+    let started = 0;
+    // Exploring ends at the end of the run, or earlier once something is found (to leave shrinking its share).
+    const exploreEnd = () => (findings.length && opts.timeMs !== undefined ? clock.end - share * opts.timeMs : clock.end);
+    const exploring = () => started < totalRuns && Date.now() < exploreEnd() && !stop.signal.aborted;
+    const progress = () => opts.onEvent?.({ type: 'progress', sequences: done, steps, findings: findings.length, elapsedMs: Date.now() - startedAt.getTime() });
 
-    // De-duplicate: one finding per oracle + method, counted over the generated sequences.
-    const firsts = new Map<string, { chunk: Chunk; obs: Observation; count: number; idTheme: IdStyle }>();
-    for (const chunk of chunks) {
-      for (const c of chunk.cases) {
-        for (const key of new Set(c.result.observations.map((o) => o.key))) {
-          const f = firsts.get(key);
-          if (f) f.count++;
-          else firsts.set(key, { chunk, obs: c.result.observations.find((o) => o.key === key)!, count: 1, idTheme: c.result.idTheme });
-        }
+    // Sequence n is run `n % CHUNK` of the fast-check seed `seed + floor(n / CHUNK)`: its (seed, path)
+    // alone replays it. The cases are handed to a pool: a hanging sequence holds one slot, not the run.
+    const chunkValues = new Map<number, FuzzStep[][]>();
+    const caseAt = (n: number): FuzzStep[] => {
+      const k = Math.floor(n / CHUNK);
+      let values = chunkValues.get(k);
+      if (!values) {
+        values = fc.sample(arb, { seed: opts.seed + k, numRuns: CHUNK });
+        chunkValues.set(k, values);
       }
-    }
-    const findings: FuzzFinding[] = [];
-    for (const [key, first] of firsts) {
-      if (stop.signal.aborted) break;
-      const popts: PropertyOptions = { seed: first.chunk.seed, numRuns: first.chunk.numRuns, concurrency, maxShrinkEvaluations: opts.maxShrinkEvaluations ?? 40, shrinkBudgetMs: Math.max(60_000, 20 * opts.timeoutMs) };
+      return values[n % CHUNK];
+    };
+    const worker = async () => {
+      while (exploring()) {
+        const n = started++;
+        const value = caseAt(n);
+        const theme = idTheme(n);
+        const out = await runOne(`seq-${n}`, theme)(value);
+        if (out.cut && out.observations.length === 0) continue;
+        done++;
+        steps += out.records.length;
+        if (out.startFailure) {
+          if (startFailures++ === 0) notes.push(`a fresh target could not be started for some sequences (not judged); the first: ${out.startFailure.split('\n')[0].slice(0, 300)}`);
+        }
+        opts.onEvent?.({ type: 'sequence', index: n, steps: out.records.length, observations: out.observations.map((o) => ({ oracle: o.oracle, check: o.check, method: o.method, step: o.step })), startFailure: out.startFailure, durationMs: out.durationMs });
+        for (const key of new Set(out.observations.map((o) => o.key))) {
+          const known = byKey.get(key);
+          if (known) {
+            known.finding.count++;
+            continue;
+          }
+          // Found: reported and saved at once, as generated (cut after the step that broke the rule); shrunk later.
+          const obs = out.observations.find((o) => o.key === key)!;
+          const f = findingOf(key, obs, value.slice(0, obs.step + 1), out, theme, opts.seed + Math.floor(n / CHUNK), String(n % CHUNK));
+          f.repro = reproOf(f);
+          findings.push(f);
+          byKey.set(key, { finding: f, first: { index: n % CHUNK, value, result: out }, chunkSeed: opts.seed + Math.floor(n / CHUNK) });
+          opts.onEvent?.({ type: 'finding', finding: f });
+        }
+        progress();
+      }
+    };
+    await Promise.all(Array.from({ length: concurrency }, worker));
+
+    // Shrinking: each finding in the order found, on fresh targets, within what is left of the run.
+    const maxEvaluations = opts.maxShrinkEvaluations ?? 40;
+    for (let i = 0; i < findings.length; i++) {
+      const f = findings[i];
+      const entry = byKey.get(f.key)!;
+      if (stop.signal.aborted) {
+        f.shrinkNote = `not shrunk: the run ${stopReason()}`;
+        continue;
+      }
+      opts.onEvent?.({ type: 'shrinking', index: i + 1, of: findings.length, key: f.key });
+      const left = clock.end - Date.now();
+      const perFinding = Number.isFinite(left) ? Math.max(0, left / (findings.length - i)) : Math.max(60_000, 20 * opts.timeoutMs);
+      const popts: PropertyOptions = { seed: entry.chunkSeed, numRuns: CHUNK, concurrency, maxShrinkEvaluations: maxEvaluations, shrinkBudgetMs: perFinding };
       // A hang costs a timeout per shrink level: a candidate still running after a quarter of the
       // timeout is guessed to hang and its own candidates start beside it, within --concurrency.
       if (concurrency > 1) {
         popts.speculateAfterMs = Math.min(2_500, opts.timeoutMs / 4);
         popts.maxSpeculative = concurrency - 1;
       }
-      // Every shrink candidate descends from the first failing sequence: it runs with that one's id theme.
-      const failing = first.chunk.cases.filter((c) => c.result.idTheme === first.idTheme);
-      const shrunk = await shrinkFailure(arb, popts, failing, runOne(`shrink ${key}`, first.idTheme), (r) => r.observations.some((o) => o.key === key));
-      let obs = shrunk?.result.observations.find((o) => o.key === key) ?? first.obs;
-      let value = shrunk?.value ?? [];
+      const shrinkStart = Date.now();
+      const holds = (r: Outcome) => r.observations.some((o) => o.key === f.key);
+      const shrunk = await shrinkFailure(arb, popts, [entry.first], runOne(`shrink ${f.key}`, f.idTheme), holds);
+      let obs = shrunk?.result.observations.find((o) => o.key === f.key);
+      let value = shrunk?.value ?? entry.first.value;
       let outcome = shrunk?.result;
       // fast-check shrinks motifs (a list and the step after it) as a unit: a last greedy pass drops
-      // single steps, each candidate on a fresh target, within what is left of the shrink budget.
-      if (shrunk && outcome) {
-        let left = Math.max(0, (opts.maxShrinkEvaluations ?? 40) - shrunk.shrinks);
+      // single steps, each candidate on a fresh target, within what is left of this finding's budget.
+      if (shrunk && outcome && obs) {
+        let left = Math.max(0, maxEvaluations - shrunk.shrinks);
         let cut = value.slice(0, obs.step + 1);
-        for (let j = cut.length - 2; j >= 0 && left > 0 && !stop.signal.aborted; j--) {
+        for (let j = cut.length - 2; j >= 0 && left > 0 && !stop.signal.aborted && Date.now() - shrinkStart < perFinding; j--) {
           left--;
           const candidate = [...cut.slice(0, j), ...cut.slice(j + 1)];
-          const r = await runOne(`shrink ${key}`, first.idTheme)(candidate);
-          const o = r.observations.find((x) => x.key === key);
+          const r = await runOne(`shrink ${f.key}`, f.idTheme)(candidate);
+          const o = r.observations.find((x) => x.key === f.key);
           if (o) {
             cut = candidate.slice(0, o.step + 1);
             value = candidate;
@@ -298,54 +407,30 @@ export async function fuzz(spec: ServerTarget, opts: FuzzOptions): Promise<FuzzR
           }
         }
       }
-      // The steps after the one that broke the rule cannot have caused it: cut them.
-      const minimal = value.slice(0, obs.step + 1);
-      const f: FuzzFinding = {
-        key,
-        oracle: obs.oracle,
-        level: ORACLES[obs.oracle].level,
-        method: obs.method,
-        message: obs.message,
-        count: first.count,
-        steps: minimal,
-        idTheme: first.idTheme,
-        sent: (outcome?.records ?? []).slice(0, obs.step + 1).map((r) => r.sent ?? null),
-        evidence: obs.evidence,
-        seed: popts.seed,
-        path: shrunk?.path ?? '',
-        shrinks: shrunk?.shrinks ?? 0,
-        shrinkBudgetReached: shrunk?.budgetReached ?? false,
-        reproduced: shrunk !== undefined && shrunk.result.observations.some((o) => o.key === key),
-      };
-      if (opts.reproDir) {
-        const repro: Repro = {
-          reproVersion: 1,
-          tool: { name: 'mcpspec', version: opts.toolVersion ?? 'unknown' },
-          target,
-          specVersion: d.version,
-          era: d.era.era,
-          seed: f.seed,
-          path: f.path,
-          finding: { key, oracle: f.oracle, level: f.level, method: f.method, message: f.message, title: ORACLES[f.oracle].title },
-          steps: f.steps,
-          idTheme: f.idTheme,
-          sent: f.sent,
-          resources: d.resources,
-          prompts: d.prompts,
-          templates: d.templates,
-          evidence: f.evidence,
-          timeoutMs: opts.timeoutMs,
-        };
-        if (opts.start) repro.start = opts.start;
-        const toolHeaders = paramHeaders.table();
-        if (Object.keys(toolHeaders).length) repro.toolHeaders = toolHeaders;
-        f.repro = writeRepro(opts.reproDir, repro);
+      if (!shrunk || !outcome || !obs) {
+        f.shrinkNote = stop.signal.aborted ? `not shrunk: the run ${stopReason()}` : 'not shrunk: it did not show again on a fresh target (the first sequence is kept)';
+        f.reproduced = false;
+      } else {
+        const minimal = value.slice(0, obs.step + 1);
+        Object.assign(f, {
+          steps: minimal,
+          sent: outcome.records.slice(0, obs.step + 1).map((r) => r.sent ?? null),
+          message: obs.message,
+          evidence: obs.evidence,
+          path: shrunk.path,
+          shrinks: shrunk.shrinks,
+          shrinkBudgetReached: shrunk.budgetReached || (stop.signal.aborted && shrunk.shrinks > 0),
+          reproduced: true,
+          shrunk: true,
+        });
+        if (stop.signal.aborted) f.shrinkNote = `shrinking cut short: the run ${stopReason()}`;
       }
-      findings.push(f);
+      f.repro = reproOf(f) ?? f.repro;
       opts.onEvent?.({ type: 'finding', finding: f });
     }
-    return { target, era: d.era, peer: d.peer, profile, seed: opts.seed, runs: done, steps, startFailures, startedAt: startedAt.toISOString(), durationMs: Date.now() - startedAt.getTime(), findings, notes, recording };
+    return { target, era: d.era, peer: d.peer, profile, seed: opts.seed, runs: done, steps, startFailures, startedAt: startedAt.toISOString(), durationMs: Date.now() - startedAt.getTime(), findings, notes, recording, stopped: stop.signal.aborted ? stopReason() : undefined };
   } finally {
+    if (endTimer) clearTimeout(endTimer);
     opts.signal?.removeEventListener('abort', onAbort);
     sandbox?.dispose();
   }

@@ -14,6 +14,9 @@ export const DEFAULT_TIMEOUT_MS = 10_000;
 /** A method no server defines: any live server answers it (-32601, VN-07). */
 export const LIVENESS_METHOD = 'mcpspec/liveness';
 
+/** Numbers the pairs of liveness probes of the process (each pair is judged together). */
+let livenessPairs = 0;
+
 export interface SessionOptions {
   clientInfo?: Implementation;
   /** Default timeout for every request of this session. */
@@ -201,8 +204,11 @@ export abstract class BaseSession implements Session {
    * a live server answers the second with -32601 even when it is the fence method it ignores (a server
    * that never answers ping is not hung). Both exchanges, the fence first.
    */
-  liveness(): Promise<[Exchange, Exchange]> {
-    return Promise.all([this.fence(), this.request(LIVENESS_METHOD)]);
+  async liveness(): Promise<[Exchange, Exchange]> {
+    const pair = ++livenessPairs;
+    const probes = await Promise.all([this.fence(), this.request(LIVENESS_METHOD)]);
+    for (const p of probes) p.liveness = pair;
+    return probes;
   }
 
   async notify(method: string, params?: Record<string, unknown>, opts: NotifyOptions = {}): Promise<Exchange> {

@@ -4,6 +4,7 @@
 
 import { setMaxListeners } from 'node:events';
 import { DEFAULT_MODERN_VERSION, eraOf, isModernVersion, judgedVersion, type SpecVersion, type VersionChoice } from '../protocol/versions.js';
+import { describeExit, unexpectedExits } from '../suites/robustness.js';
 import type { EraInfo, Finding, PeerInfo, TargetInfo } from '../results/run.js';
 import type { Recording } from '../results/wire.js';
 import type { RunObservations } from '../suites/observations.js';
@@ -282,11 +283,11 @@ export class ServerDriver implements Driver {
   /** Crashes seen anywhere in the run log (a scenario may have restarted the target and gone on). */
   private crashSeqs = new Set<number>();
   private noteCrashes(): void {
-    for (const e of this.recorder.events()) {
-      if (e.kind !== 'process-exit' || !e.data || e.data.expected === true || this.crashSeqs.has(e.seq)) continue;
+    // The same deaths robustness.stays-up judges (a clean exit is not a crash).
+    for (const e of unexpectedExits(this.recorder.events())) {
+      if (this.crashSeqs.has(e.seq) || !e.data) continue;
       this.crashSeqs.add(e.seq);
-      if (e.channel === 'stdio' && e.data.exitCode === 0 && !e.data.signal) continue; // a clean exit is not a crash
-      const how = e.channel === 'http' ? `the connection was lost (${String(e.data.reason)})` : `the target exited with code ${String(e.data.exitCode)}${e.data.signal ? ` (signal ${String(e.data.signal)})` : ''}`;
+      const how = `the target ${describeExit(e)}`;
       // One finding per scenario and way of dying, with a count: a property that keeps crashing the
       // target while shrinking is one crash, seen many times.
       const same = this.found.find((f) => f.kind === 'crash' && f.scenario === e.source && f.message === how);

@@ -52,6 +52,11 @@ export interface Exchange {
   streamBroken?: boolean;
   /** stdio: a shared id-less probe whose answer could not be attributed; sent again alone, never judged. */
   ambiguous?: boolean;
+  /**
+   * A liveness probe, sent once a request went unanswered for its whole timeout: the fence and a
+   * request for an unknown method go out together and share this number (robustness.keeps-answering).
+   */
+  liveness?: number;
   elapsedMs: number;
   startedAt: number;
   /** The timeout this exchange waited with. */

@@ -1,10 +1,14 @@
-// robustness.*: near-valid requests generated from the schema, judged as properties (JR-04, JR-06).
+// robustness.*: near-valid requests generated from the schema, judged as properties (JR-04, JR-06),
+// and two oracles over every session of a run (the suite's and each fuzz sequence's): the target
+// stays up, and it keeps answering.
 
 import { SPEC } from '../protocol/spec-links.js';
 import { ALL_VERSIONS } from '../protocol/versions.js';
 import type { GeneratedCase } from '../results/verdict.js';
-import { check, holds, untestable, violated } from './check.js';
-import { errorCode, evidence, isObj, outcome } from './exchange.js';
+import type { WireEvent } from '../results/wire.js';
+import { check, holds, oracle, untestable, violated } from './check.js';
+import { clip, errorCode, evidence, isObj, outcome } from './exchange.js';
+import type { Exchange } from './ports.js';
 import { nearValidRequests, servedCase, unansweredCase, type NearValidObs } from './scenarios/near-valid.js';
 
 function generated(obs: NearValidObs, c: NonNullable<NearValidObs['served']>): GeneratedCase {
@@ -65,4 +69,70 @@ export const robustnessChecks = [
       return holds(`${answered.length} near-valid requests, all refused with an error (${[...new Set(answered.map((c) => errorCode(c.result.exchange)))].join(', ')})`);
     },
   }),
+  oracle({
+    id: 'robustness.stays-up',
+    title: 'the target neither exits nor drops the connection while mcpspec uses it',
+    requirements: ['JR-04', 'JR-06'],
+    level: 'MUST',
+    versions: ALL_VERSIONS,
+    spec: SPEC.basic26,
+    judge({ exchanges, events }) {
+      const exits = unexpectedExits(events);
+      if (exits.length) {
+        return violated(
+          `the target ${describeExit(exits[0])}${exits.length > 1 ? ` (${exits.length} times in the run)` : ''}`,
+          exits.slice(0, 5).map((e) => ({ what: `${describeExit(e)}; last message sent: ${clip(String(e.data?.lastSent ?? '-'), 300)}`, actual: clip(String(e.data?.stderrTail ?? ''), 1000) || undefined, seq: [e.seq] })),
+        );
+      }
+      return holds(`no exit or lost connection mcpspec did not cause, over ${exchanges.length} exchanges`);
+    },
+  }),
+  oracle({
+    id: 'robustness.keeps-answering',
+    title: 'the target keeps answering: once a request went unanswered for its timeout, a ping (or an unknown method) sent after it is answered',
+    requirements: ['JR-04'],
+    level: 'MUST',
+    versions: ALL_VERSIONS,
+    spec: SPEC.basic26,
+    judge({ exchanges, events }) {
+      const hung = hungProbes(exchanges, events);
+      if (hung.length) {
+        const first = hung[0];
+        return violated(
+          `the target stopped answering: neither ${first.map((p) => p.method).join(' nor ')} was answered within ${first[0].timeoutMs} ms, after a request that had gone unanswered for its whole timeout`,
+          hung.slice(0, 3).map((pair) => evidence('liveness probe unanswered', pair[0], { expected: 'a response (any: a result or an error)' })),
+        );
+      }
+      const probed = new Set(exchanges.flatMap((ex) => (ex.liveness !== undefined ? [ex.liveness] : []))).size;
+      return holds(probed ? `${probed} time(s) a request went unanswered for its timeout, and the target answered the probe sent after it` : `no request went unanswered for its timeout (${exchanges.length} exchanges)`);
+    },
+  }),
 ];
+
+/** Deaths of the target mcpspec did not cause: a process exit (other than a clean one) or a lost connection. */
+export function unexpectedExits(events: WireEvent[]): WireEvent[] {
+  return events.filter((e) => e.kind === 'process-exit' && e.data && e.data.expected !== true && !(e.channel === 'stdio' && e.data.exitCode === 0 && !e.data.signal));
+}
+
+export function describeExit(e: WireEvent): string {
+  const exited = e.data?.exitCode !== undefined && (e.data.exitCode !== null || !!e.data.signal);
+  if (e.channel === 'http' && !exited) return `lost the connection (${String(e.data?.reason ?? 'closed')})`;
+  return `exited with code ${String(e.data?.exitCode)}${e.data?.signal ? ` (signal ${String(e.data.signal)})` : ''}`;
+}
+
+/**
+ * The liveness probe pairs nothing answered: every probe of the pair went silent for its whole
+ * timeout, and nothing at all came from the target on that connection after they were sent (a late
+ * answer means it was slow, as a tool may be by design, not hung).
+ */
+export function hungProbes(exchanges: Exchange[], events: WireEvent[]): Exchange[][] {
+  const pairs = new Map<number, Exchange[]>();
+  for (const ex of exchanges) if (ex.liveness !== undefined) pairs.set(ex.liveness, [...(pairs.get(ex.liveness) ?? []), ex]);
+  const sourceOf = new Map(events.map((e) => [e.seq, e.source]));
+  return [...pairs.values()].filter((pair) => {
+    if (!pair.every((p) => p.timedOut && p.response === undefined && !p.aborted && !p.closed)) return false;
+    const sent = Math.min(...pair.map((p) => p.seq[0] ?? Number.POSITIVE_INFINITY));
+    const source = sourceOf.get(sent);
+    return !events.some((e) => e.seq > sent && e.dir === 'in' && e.kind === 'message' && e.source === source);
+  });
+}

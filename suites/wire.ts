@@ -61,6 +61,9 @@ function legacyAnswerTolerated(obs: RunObs, ex: Exchange, msg: unknown): boolean
 }
 
 /** Validate each inbound message: the envelope, then a result against its method's result type. */
+/** The recording positions of an exchange, for evidence (what the report and the fuzzer point at). */
+const seqOf = (ex: Exchange | undefined): { seq?: number[] } => (ex?.seq.length ? { seq: ex.seq.slice(0, 20) } : {});
+
 export function wireProblems(obs: RunObs): Evidence[] {
   const key = schemaKey(obs.version);
   const doc = loadSchema(key);
@@ -86,7 +89,7 @@ export function wireProblems(obs: RunObs): Evidence[] {
       seen.add(msg);
       // JSON-RPC 2.0: a response has result or error, never both (the schemas allow extra members).
       if (isObj(msg) && 'result' in msg && 'error' in msg) {
-        problems.push({ what: `a response ${ex ? `during ${ex.method ?? 'a raw request'}` : 'that answered nothing mcpspec sent'} carries both result and error`, actual: clipJson(msg), pointer: '', expected: 'result or error, not both' });
+        problems.push({ what: `a response ${ex ? `during ${ex.method ?? 'a raw request'}` : 'that answered nothing mcpspec sent'} carries both result and error`, actual: clipJson(msg), pointer: '', expected: 'result or error, not both', ...seqOf(ex) });
         continue;
       }
       if (!envelope(msg) && !idlessErrorTolerated(envelope, msg) && !(ex && echoedIdTolerated(obs, ex, envelope, msg)) && !(ex && legacyAnswerTolerated(obs, ex, msg))) {
@@ -94,7 +97,7 @@ export function wireProblems(obs: RunObs): Evidence[] {
         const detail = branch && doc.definitions().includes(branch) ? doc.validator(branch) : undefined;
         if (detail) detail(msg);
         const e = (detail?.errors ?? envelope.errors)?.[0];
-        problems.push({ what: `a message ${ex ? `during ${ex.method ?? 'a raw request'}` : 'that answered nothing mcpspec sent'} is not a valid JSONRPCMessage`, actual: clipJson(msg), pointer: e?.instancePath, expected: e?.message });
+        problems.push({ what: `a message ${ex ? `during ${ex.method ?? 'a raw request'}` : 'that answered nothing mcpspec sent'} is not a valid JSONRPCMessage`, actual: clipJson(msg), pointer: e?.instancePath, expected: e?.message, ...seqOf(ex) });
         continue;
       }
       if (!ex || msg !== ex.response || !isObj(msg) || !isObj(msg.result) || !ex.method) continue;
@@ -108,7 +111,7 @@ export function wireProblems(obs: RunObs): Evidence[] {
       const v = doc.validator(def);
       if (!v(msg.result)) {
         const e = v.errors?.[0];
-        problems.push({ what: `the ${ex.method} result is not a valid ${def}`, request: clipJson(ex.request), actual: clipJson(msg.result), pointer: `/result${e?.instancePath ?? ''}`, expected: e?.message });
+        problems.push({ what: `the ${ex.method} result is not a valid ${def}`, request: clipJson(ex.request), actual: clipJson(msg.result), pointer: `/result${e?.instancePath ?? ''}`, expected: e?.message, ...seqOf(ex) });
       }
     }
   }

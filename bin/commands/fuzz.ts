@@ -6,7 +6,8 @@ import { VERSION_CHOICES, type VersionChoice } from '../../protocol/versions.js'
 import { buildReport, exitCodeOf, type ReportOptions } from '../../reports/report.js';
 import { HandshakeError } from '../../runner/base-session.js';
 import { serverTargetOf, startCommandOf, type FuzzArgs } from '../fuzz-args.js';
-import { describeSequence, fuzz, type FuzzEvent } from '../../fuzz/server-campaign.js';
+import { DEFAULT_SHRINK_SHARE, describeSequence, fuzz, type FuzzEvent, type FuzzFinding } from '../../fuzz/server-campaign.js';
+import { Progress } from '../progress.js';
 import { fuzzRunResult } from '../../fuzz/fuzz-report.js';
 import { Redactor, secretValues } from '../../runner/redact.js';
 import { TargetStartError } from '../../runner/transport.js';
@@ -24,7 +25,9 @@ export function fuzzOptions(y: Argv) {
     .option('header', { type: 'array', string: true, describe: 'extra HTTP header "Name: value"; its value is redacted' })
     .option('spec-version', { type: 'string', default: 'auto', choices: VERSION_CHOICES as unknown as string[], describe: 'protocol version; auto probes with server/discover' })
     .option('runs', { type: 'number', describe: 'generated sequences (default 50, or unbounded with --time)' })
-    .option('time', { type: 'string', describe: 'stop starting sequences after this long (60s, 5m)' })
+    .option('time', { type: 'string', describe: 'the whole campaign, shrinking included, ends after this long (60s, 5m)' })
+    .option('deadline', { type: 'string', describe: 'a hard stop: whatever is under way then is stopped and what was found is reported' })
+    .option('shrink-share', { type: 'number', default: DEFAULT_SHRINK_SHARE, describe: 'with --time: the part of it kept for shrinking once something is found (0 to 0.9)' })
     .option('seed', { type: 'number', describe: 'seed (printed, so a campaign can be repeated)' })
     .option('methods', { type: 'array', string: true, describe: 'only these methods (tools/call, resources/read and notification methods count)' })
     .option('skip-methods', { type: 'array', string: true, describe: 'never these methods' })
@@ -64,10 +67,35 @@ export async function runFuzzCommand(args: FuzzArgs): Promise<number> {
   const passEnv = args['pass-env'] ?? [];
   const redactor = new Redactor([...secretValues(process.env), ...Object.values(setEnv), ...(target.kind === 'http' ? Object.values(target.headers ?? {}) : [])]);
   const print = (e: unknown) => process.stdout.write(`${redactor.text(JSON.stringify(e))}\n`);
+  const deadlineMs = args.deadline !== undefined ? duration(args.deadline, 'deadline') : undefined;
+  const shrinkShare = args['shrink-share'] ?? DEFAULT_SHRINK_SHARE;
+  if (!(shrinkShare >= 0 && shrinkShare <= 0.9)) throw new UsageError(`--shrink-share must be between 0 and 0.9, got ${args['shrink-share']}`);
+  // The first SIGINT/SIGTERM stops the campaign (what was found is reported and written); a second one exits at once.
   const interrupt = new AbortController();
-  const onSignal = () => interrupt.abort(new Error('interrupted'));
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (interrupt.signal.aborted) process.exit(signal === 'SIGINT' ? 130 : 143);
+    interrupt.abort(new Error('interrupted'));
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  const progress = args.json ? undefined : new Progress(process.stderr).start();
+  let line = { sequences: 0, steps: 0, findings: 0, shrinking: '', started: Date.now() };
+  const draw = () => {
+    const s = (Date.now() - line.started) / 1000;
+    progress?.show(`mcpspec fuzz: ${line.sequences} sequences, ${s > 0 ? (line.steps / s).toFixed(1) : '0'} steps/s, ${line.findings} finding(s)${line.shrinking ? `, shrinking ${line.shrinking}` : ''}, ${s.toFixed(0)} s`);
+  };
+  const say = (text: string) => {
+    progress?.clear();
+    console.log(redactor.text(text));
+    draw();
+  };
+  const onEvent = (e: FuzzEvent) => {
+    if (args.json) return print(e);
+    if (e.type === 'progress') line = { ...line, sequences: e.sequences, steps: e.steps, findings: e.findings };
+    if (e.type === 'shrinking') line.shrinking = `${e.index}/${e.of}`;
+    if (e.type === 'finding' && !e.finding.shrunk && !e.finding.shrinkNote) say(`found: ${findingLine(e.finding)} (seed ${e.finding.seed}, path ${e.finding.path}${e.finding.repro ? `; ${e.finding.repro}` : ''})`);
+    draw();
+  };
   let result;
   try {
     result = await fuzz(target, {
@@ -75,6 +103,8 @@ export async function runFuzzCommand(args: FuzzArgs): Promise<number> {
       seed,
       runs,
       timeMs,
+      deadlineMs,
+      shrinkShare,
       timeoutMs,
       methods: args.methods,
       skipMethods: args['skip-methods'],
@@ -88,12 +118,13 @@ export async function runFuzzCommand(args: FuzzArgs): Promise<number> {
       start,
       signal: interrupt.signal,
       toolVersion: TOOL_VERSION,
-      onEvent: args.json ? (e: FuzzEvent) => print(e) : undefined,
+      onEvent,
     });
   } catch (e) {
     if (e instanceof TargetStartError || e instanceof HandshakeError) throw new UsageError(redactor.text(`cannot fuzz the target: ${e.message}`));
     throw e;
   } finally {
+    progress?.stop();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
@@ -103,7 +134,7 @@ export async function runFuzzCommand(args: FuzzArgs): Promise<number> {
     allowDestructive: args['allow-destructive'],
     allowOpenWorld: args['allow-open-world'],
     timeoutMs,
-    deadlineMs: timeMs ?? 0,
+    deadlineMs: deadlineMs ?? timeMs ?? 0,
     seed,
     runs: result.runs,
   };
@@ -123,9 +154,12 @@ export async function runFuzzCommand(args: FuzzArgs): Promise<number> {
     lines.push(`  methods: ${result.profile.methods.join(', ') || '-'}; tools: ${result.profile.tools.map((t) => t.name).join(', ') || '-'}`);
     for (const n of result.notes) lines.push(`  note: ${n}`);
     if (result.startFailures) lines.push(`  ${result.startFailures} sequence(s) could not start a fresh target (not judged)`);
+    if (result.stopped) lines.push(`  the run ${result.stopped}: what was under way then was stopped`);
     for (const f of result.findings) {
-      lines.push('', `${f.level === 'MUST' ? 'FAIL' : 'WARN'} ${f.oracle} at ${f.method}: ${f.message.split('\n')[0]}  (${f.count} of ${result.runs} sequences)`);
-      lines.push(`  minimal sequence (${f.steps.length} step${f.steps.length === 1 ? '' : 's'}, ${f.shrinks} shrinks${f.shrinkBudgetReached ? ', shrink budget reached' : ''}):`);
+      lines.push('', `${findingLine(f)}  (${f.count} of ${result.runs} sequences)`);
+      lines.push(`  rule: ${f.check} [${f.requirements.join(', ')}] ${f.spec}`);
+      lines.push(`  ${f.shrunk ? 'minimal' : 'generated (not shrunk)'} sequence (${f.steps.length} step${f.steps.length === 1 ? '' : 's'}${f.shrunk ? `, ${f.shrinks} shrinks${f.shrinkBudgetReached ? ', shrink budget reached' : ''}` : ''}), seed ${f.seed}, path ${f.path}:`);
+      if (f.shrinkNote) lines.push(`  ${f.shrinkNote}`);
       for (const l of describeSequence(f.steps)) lines.push(`    ${l}`);
       if (f.evidence.stderrTail) lines.push(`  stderr: ${f.evidence.stderrTail.trim().split('\n').slice(-1)[0]?.slice(0, 200)}`);
       if (f.repro) lines.push(`  repro: ${f.repro}  (mcpspec replay ${f.repro})`);
@@ -136,4 +170,8 @@ export async function runFuzzCommand(args: FuzzArgs): Promise<number> {
   }
   if (result.runs === 0) throw new UsageError('no sequence ran: nothing was judged');
   return result.findings.length ? 1 : exitCodeOf(report) === 2 ? 2 : 0;
+}
+
+function findingLine(f: FuzzFinding): string {
+  return `${f.level === 'MUST' ? 'FAIL' : 'WARN'} ${f.check} (${f.oracle}) at ${f.method}: ${f.message.split('\n')[0]}`;
 }

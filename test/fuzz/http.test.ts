@@ -23,14 +23,15 @@ const base = (over: Partial<FuzzOptions>): FuzzOptions => ({ specVersion: 'auto'
 describe('replay over HTTP keeps the x-mcp-header declarations found at discovery', () => {
   // The reference fixture's echo declares x-mcp-header "Text" and refuses a call without the header.
   const repro = (toolHeaders?: Record<string, { header: string; path: string[] }[]>) => ({
-    reproVersion: 1,
+    reproVersion: 2,
     tool: { name: 'mcpspec', version: 'test' },
     target: { role: 'server', transport: 'http', url: URL_TEMPLATE },
     specVersion: '2026-07-28',
     era: 'modern',
     seed: 1,
     path: '0',
-    finding: { key: 'schema|tools/call', oracle: 'schema', level: 'MUST', method: 'tools/call', message: 'made up', title: 'schema' },
+    finding: { key: 'wire.schema|tools/call', oracle: 'schema', check: 'wire.schema', requirements: ['JR-01'], spec: 'https://example.invalid', level: 'MUST', method: 'tools/call', message: 'made up', title: 'schema' },
+    shrunk: true,
     steps: [{ kind: 'call', tool: 'echo', arguments: { text: 'hi there' }, variant: 'valid', idStyle: 'counter' }],
     sent: [],
     resources: [],
@@ -72,7 +73,7 @@ describe('fuzz over HTTP with --start (a fresh server per sequence)', () => {
   it('a planted crash after resources/list + lookup is found, shrunk to those two steps on fresh servers, and replayed', async () => {
     const out = join(dir, 'crash');
     const r = await fuzz(http, base({ specVersion: '2025-11-25', seed: 1, runs: 30, timeoutMs: 2000, start: startPlanted('crash-after-list'), reproDir: out }));
-    const f = r.findings.find((x) => x.key === 'crash|tools/call lookup');
+    const f = r.findings.find((x) => x.key === 'robustness.stays-up|tools/call lookup');
     expect(f, `findings: ${r.findings.map((x) => x.key).join(', ')}`).toBeDefined();
     expect(f!.reproduced).toBe(true);
     expect(f!.evidence.stderrTail).toContain('lookup after resources/list');
@@ -92,7 +93,7 @@ describe('fuzz over HTTP with --start (a fresh server per sequence)', () => {
   it('transport layer: an unsupported MCP-Protocol-Version served as valid (HL-08) is found, shrunk to one headers step, and replayed', async () => {
     const out = join(dir, 'lax');
     const r = await fuzz(http, base({ specVersion: '2025-11-25', seed: 1, runs: 20, timeoutMs: 2000, start: startPlanted('lax-version-header'), reproDir: out }));
-    const f = r.findings.find((x) => x.key === 'near-valid-served|headers bad-protocol-version');
+    const f = r.findings.find((x) => x.key === 'robustness.rejects-near-valid|headers bad-protocol-version');
     expect(f, `findings: ${r.findings.map((x) => x.key).join(', ')}`).toBeDefined();
     expect(r.findings).toHaveLength(1);
     expect(f!.level).toBe('SHOULD');

@@ -32,7 +32,7 @@ async function findAndReplay(bug: string, opts: Partial<FuzzOptions>, key: strin
   expect(fixed.reproduced).toBe(false);
   expect(fixed.observations).toEqual([]);
   // The report file format: a path the CLI prints and JSON the repro reader accepts.
-  expect(JSON.parse(readFileSync(f!.repro!, 'utf8')).reproVersion).toBe(1);
+  expect(JSON.parse(readFileSync(f!.repro!, 'utf8')).reproVersion).toBe(2);
   return { r, f: f!, steps: f!.steps };
 }
 
@@ -41,7 +41,7 @@ const call = (s: FuzzStep) => (s.kind === 'call' ? s : undefined);
 // The cases run side by side: each waits mostly on its own processes and timeouts.
 describe.concurrent('fuzz finds, shrinks and replays planted bugs (stdio)', () => {
   it('crash after a sequence: tools/call lookup after resources/list, shrunk to those two steps', async () => {
-    const { steps, f } = await findAndReplay('crash-after-list', { seed: 1 }, 'crash|tools/call lookup');
+    const { steps, f } = await findAndReplay('crash-after-list', { seed: 1 }, 'robustness.stays-up|tools/call lookup');
     expect(f.oracle).toBe('crash');
     expect(f.evidence.stderrTail).toContain('lookup after resources/list');
     expect(steps).toHaveLength(2);
@@ -50,7 +50,7 @@ describe.concurrent('fuzz finds, shrinks and replays planted bugs (stdio)', () =
   });
 
   it('hang on a value: echo with text longer than 1000 characters, shrunk to one call', async () => {
-    const { steps, f } = await findAndReplay('hang-long', { seed: 1, timeoutMs: 1500 }, 'hang|tools/call echo');
+    const { steps, f } = await findAndReplay('hang-long', { seed: 1, timeoutMs: 1500 }, 'robustness.keeps-answering|tools/call echo');
     expect(f.oracle).toBe('hang');
     expect(steps).toHaveLength(1);
     const text = (call(steps[0])?.arguments as { text: string }).text;
@@ -59,15 +59,15 @@ describe.concurrent('fuzz finds, shrinks and replays planted bugs (stdio)', () =
   });
 
   it('invalid result for one argument shape: greet with the optional title, shrunk to one call', async () => {
-    const { steps, f } = await findAndReplay('bad-optional', { seed: 1 }, 'schema|tools/call greet');
+    const { steps, f } = await findAndReplay('bad-optional', { seed: 1 }, 'wire.schema|tools/call greet');
     expect(f.message).toMatch(/content/);
     expect(steps).toHaveLength(1);
     expect(call(steps[0])?.arguments).toHaveProperty('title');
   });
 
   it('wrong id for unusual ids: a string id with spaces is echoed trimmed, shrunk to one request', async () => {
-    const { r, steps, f } = await findAndReplay('trim-ids', { seed: 11, runs: 10, timeoutMs: 1000, methods: ['ping', 'tools/list'], maxShrinkEvaluations: 20 }, 'id-mismatch|');
-    expect(r.findings.every((x) => x.oracle === 'id-mismatch')).toBe(true);
+    const { r, steps, f } = await findAndReplay('trim-ids', { seed: 11, runs: 10, timeoutMs: 1000, methods: ['ping', 'tools/list'], maxShrinkEvaluations: 20 }, 'jsonrpc.id-echo|');
+    expect(r.findings.every((x) => x.oracle === 'id-mismatch' || x.oracle === 'unanswered')).toBe(true);
     expect(f.message).toMatch(/"step 0"/);
     expect(steps).toHaveLength(1);
     // The spaces style came from the sequence's id theme (or the step's own style); the repro keeps it.
@@ -77,14 +77,14 @@ describe.concurrent('fuzz finds, shrinks and replays planted bugs (stdio)', () =
   }, 300_000);
 
   it('transport layer: a message written in pieces is lost by a server that cuts each read into lines by itself, shrunk to one split write', async () => {
-    const { steps, f } = await findAndReplay('split-reads', { seed: 1, runs: 20, timeoutMs: 1000, maxShrinkEvaluations: 15 }, 'unanswered|');
+    const { steps, f } = await findAndReplay('split-reads', { seed: 1, runs: 20, timeoutMs: 1000, maxShrinkEvaluations: 15 }, 'jsonrpc.answers-requests|');
     expect(f.method).toMatch(/^split write /);
     expect(steps).toHaveLength(1);
     expect(steps[0].kind).toBe('split');
   }, 300_000);
 
   it('crash after state the session model tracks: unsubscribe of a live subscription, shrunk to subscribe + unsubscribe', async () => {
-    const { steps, f } = await findAndReplay('unsubscribe-crash', { seed: 3, runs: 20 }, 'crash|resources/unsubscribe', ['--subscriptions']);
+    const { steps, f } = await findAndReplay('unsubscribe-crash', { seed: 3, runs: 20 }, 'robustness.stays-up|resources/unsubscribe', ['--subscriptions']);
     expect(f.evidence.stderrTail).toContain('unsubscribe of a live subscription');
     expect(steps.map((s) => s.kind)).toEqual(['subscribe', 'unsubscribe']);
   });

@@ -107,13 +107,15 @@ describe('mcpspec fuzz / replay (built CLI)', () => {
     const out = join(dir, 'crash');
     const r = await cli(['fuzz', '--seed', '1', '--runs', '30', '--timeout', '2s', '--spec-version', '2025-11-25', '--out', out, '--stdio', '--', 'node', PLANTED, '--bug', 'crash-after-list']);
     expect(r.code, r.out + r.err).toBe(1);
-    expect(r.out).toMatch(/FAIL crash at tools\/call lookup/);
+    expect(r.out).toMatch(/found: FAIL robustness\.stays-up \(crash\) at tools\/call lookup/);
+    expect(r.out).toMatch(/FAIL robustness\.stays-up \(crash\) at tools\/call lookup/);
+    expect(r.out).toMatch(/rule: robustness\.stays-up \[JR-04, JR-06\]/);
     expect(r.out).toMatch(/1\. resources\/list/);
     const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
     expect(report.reportVersion).toBe(2);
     const crash = report.findings.find((f: { kind: string }) => f.kind === 'crash');
     expect(crash.repro).toMatch(/repro-crash-tools-call-lookup\.json$/);
-    expect(report.checks.find((c: { id: string }) => c.id === 'fuzz.crash').status).toBe('fail');
+    expect(report.checks.find((c: { id: string }) => c.id === 'robustness.stays-up').status).toBe('fail');
     expect(report.summary.conformant).toBe(false);
     expect(readdirSync(out)).toContain('repro-crash-tools-call-lookup.json');
     const again = await cli(['replay', crash.repro]);

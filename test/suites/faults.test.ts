@@ -5,11 +5,11 @@ import type { Check } from '../../suites/check.js';
 import { AUTH, runReference, type Version } from './run-reference.js';
 
 const byId = new Map(CHECKS.filter((c) => c.role === 'server').map((c) => [c.id, c]));
-// Proven on stdio: the survives fault makes the server process exit (over HTTP that takes the
-// whole server down); a batch body over modern HTTP fails the header checks (-32020) before the
+// Proven on stdio: the survives and stays-up faults make the server process exit, keeps-answering
+// makes it stop answering (over HTTP that takes the whole server down for the rest of the run); a batch body over modern HTTP fails the header checks (-32020) before the
 // batch fault is reached. A missing legacy list_changed notification is a verdict on stdio only: over
 // HTTP it may have gone to the standalone GET stream, which mcpspec does not open.
-const STDIO_ONLY_FAULTS = new Set(['robustness.survives-near-valid', 'jsonrpc.batch', 'lists.tools-changed-legacy']);
+const STDIO_ONLY_FAULTS = new Set(['robustness.survives-near-valid', 'robustness.stays-up', 'robustness.keeps-answering', 'jsonrpc.batch', 'lists.tools-changed-legacy']);
 
 /**
  * What a fault test runs: for a scenario check, its scenario and those of the checks the fault may
