@@ -102,7 +102,7 @@ export const COMMANDS: CommandEntry[] = [
   },
   {
     command: 'schema',
-    describe: 'generate or validate messages from the MCP JSON Schemas',
+    describe: 'generate or validate messages from the MCP JSON Schemas, or compare two schemas',
     load: async () => {
       const m = await import('./commands/schema.js');
       return { builder: m.schemaCommand as never, handler: () => undefined };

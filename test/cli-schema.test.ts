@@ -1,5 +1,9 @@
 import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { DIFF_A, DIFF_B } from './helpers/diff-schemas.js';
 
 const CLI = ['dist/bin/mcpspec.js'];
 function run(args: string[], input?: string) {
@@ -54,5 +58,75 @@ describe('mcpspec schema (built CLI)', () => {
     expect(r.code).toBe(2);
     expect(r.err).toMatch(message as RegExp);
     expect(r.err.trim().split('\n')).toHaveLength(1);
+  });
+});
+
+describe('mcpspec schema diff (built CLI)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mcpspec-diff-'));
+  const file = (name: string, schema: object) => {
+    const path = join(dir, name);
+    writeFileSync(path, JSON.stringify(schema));
+    return path;
+  };
+  const a = file('a.json', DIFF_A);
+  const b = file('b.json', DIFF_B);
+  const unrelated = file('unrelated.json', { $defs: { Other: { type: 'string' } } });
+
+  it('lists each disagreeing definition with its shrunk witness, then the counts; exit 1', () => {
+    const r = run(['schema', 'diff', a, b, '--seed', '1', '--n', '40']);
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/^Max: \d+ of 80 values disagree \(1 cause\)$/m);
+    expect(r.out).toContain('A accepts, B refuses');
+    expect(r.out).toMatch(/^ {4}witness: 11$/m);
+    expect(r.out).toMatch(/^ {2}Never: A's generator: .*schema admits no value$/m);
+    expect(r.out.trim().split('\n').at(-1)).toBe('4 definitions compared, 3 disagree, 1 skipped');
+    expect(r.err).toBe(''); // the seed is printed only when not given
+  });
+
+  it('exits 0 when the schemas agree, and prints the seed it chose', () => {
+    const r = run(['schema', 'diff', a, a, '--n', '20']);
+    expect(r.code).toBe(0);
+    expect(r.out.trim().split('\n').at(-1)).toBe('4 definitions compared, 0 disagree, 1 skipped');
+    expect(r.err).toMatch(/^seed: \d+\n$/);
+  });
+
+  it('--json prints one line per disagreement, then a summary; the same seed prints the same lines', () => {
+    const args = ['schema', 'diff', a, b, '--seed', '4', '--n', '30', '--json', '--defs', 'Max,En', '--defs', 'Req=Loose'];
+    const r = run(args);
+    expect(r.code).toBe(1);
+    expect(run(args).out).toBe(r.out);
+    const lines = r.out.trim().split('\n').map((l) => JSON.parse(l));
+    const summary = lines.pop();
+    expect(summary).toMatchObject({ type: 'summary', a, b, seed: 4, n: 30, compared: 3, disagree: 3, skipped: [] });
+    expect(summary.definitions.map((d: { definition: string }) => d.definition)).toEqual(['Max', 'En', 'Req=Loose']);
+    for (const l of lines) {
+      expect(l).toMatchObject({ type: 'disagreement', accepts: expect.any(String), refuses: expect.any(String), count: expect.any(Number) });
+      expect(l.error).toMatchObject({ instancePath: expect.any(String), keyword: expect.any(String), message: expect.any(String) });
+      expect(l).toHaveProperty('witness');
+    }
+    expect(lines.find((l) => l.definition === 'En')).toMatchObject({ accepts: 'A', refuses: 'B', witness: 'c', error: { keyword: 'enum' } });
+  });
+
+  it.each([
+    [['schema', 'diff', '1999-01-01', '2026-07-28'], /"1999-01-01" is neither a vendored schema/],
+    [['schema', 'diff', '2026-07-28', '/no/such/file.json'], /"\/no\/such\/file.json" is neither a vendored schema/],
+    [['schema', 'diff', a, unrelated], /share no definition name/],
+    [['schema', 'diff', a, b, '--defs', 'NoSuch'], /--defs NoSuch: unknown definition "NoSuch"/],
+    [['schema', 'diff', a, b, '--n', '0'], /--n must be an integer of at least 1/],
+  ])('%j gives one clear line and exit 2', (args, message) => {
+    const r = run(args as string[]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(message as RegExp);
+    expect(r.err.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('compares the Rust SDK server schema with the official 2026-07-28 schema in bounded time', () => {
+    const started = Date.now();
+    const r = run(['schema', 'diff', 'fixtures/schemas/rmcp-server-message-2026-07-28.schema.json', '2026-07-28', '--n', '4', '--seed', '1', '--max-shrinks', '100', '--json']);
+    expect(Date.now() - started).toBeLessThan(45_000);
+    expect(r.code).toBe(1);
+    const summary = JSON.parse(r.out.trim().split('\n').at(-1)!);
+    expect(summary).toMatchObject({ type: 'summary', compared: 63, skipped: [] });
+    expect(summary.disagree).toBeGreaterThan(0);
   });
 });

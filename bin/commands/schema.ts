@@ -3,9 +3,11 @@ import { createInterface } from 'node:readline';
 import fc from 'fast-check';
 import type { Argv } from 'yargs';
 import { definitionArbitraries } from '../../arbitraries/schema-arbitraries.js';
-import { loadSchema, loadSchemaFile, SchemaLookupError, VENDORED_SCHEMAS, type SchemaDocument } from '../../protocol/schema-registry.js';
+import { diffSchemas, sharedDefinitions, type DefinitionPair } from '../../arbitraries/schema-diff.js';
+import { loadSchema, loadSchemaFile, SchemaLookupError, SPEC_VERSIONS, VENDORED_SCHEMAS, type SchemaDocument } from '../../protocol/schema-registry.js';
 import { NotMutableError } from '../../arbitraries/near-valid.js';
 import { UsageError } from '../usage-error.js';
+import { diffLines, diffSummary, type DiffRun } from './schema-diff-output.js';
 
 interface SchemaSource {
   'spec-version'?: string;
@@ -20,6 +22,41 @@ function openDocument(args: SchemaSource): SchemaDocument {
     if (e instanceof SchemaLookupError) throw new UsageError(e.message);
     throw e;
   }
+}
+
+/** A `schema diff` operand: a vendored schema's name, else a file. */
+function openOperand(arg: string): SchemaDocument {
+  try {
+    if (Object.hasOwn(VENDORED_SCHEMAS, arg)) return loadSchema(arg);
+    if (existsSync(arg)) return loadSchemaFile(arg);
+  } catch (e) {
+    if (e instanceof SchemaLookupError) throw new UsageError(e.message);
+    throw e;
+  }
+  throw new UsageError(`"${arg}" is neither a vendored schema (${Object.keys(VENDORED_SCHEMAS).join(', ')}) nor a file`);
+}
+
+/** `--defs X` compares X with X; `--defs X=Y` compares A's X with B's Y (names or pointers). */
+function parsePairs(raw: unknown, a: SchemaDocument, b: SchemaDocument): DefinitionPair[] | undefined {
+  if (raw === undefined) return undefined;
+  const items = (Array.isArray(raw) ? raw : [raw]).flatMap((x) => String(x).split(',')).map((x) => x.trim()).filter(Boolean);
+  return items.map((item) => {
+    const [left, right = left] = item.split('=');
+    try {
+      a.pointerOf(left);
+      b.pointerOf(right);
+    } catch (e) {
+      if (e instanceof SchemaLookupError) throw new UsageError(`--defs ${item}: ${e.message}`);
+      throw e;
+    }
+    return { name: item, a: left, b: right };
+  });
+}
+
+function positiveInteger(raw: unknown, option: string, min: number): number {
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min) throw new UsageError(`--${option} must be an integer of at least ${min}, got "${raw}"`);
+  return n;
 }
 
 function parseSeed(raw: unknown): number | undefined {
@@ -113,5 +150,34 @@ export function schemaCommand(y: Argv): Argv {
         if (bad > 0) process.exitCode = 1;
       },
     )
-    .demandCommand(1, 'say gen or validate');
+    .command(
+      'diff <a> <b>',
+      'compare two schemas: values of every shared definition that one accepts and the other refuses, shrunk; exit 1 if any',
+      (c) =>
+        c
+          .positional('a', { type: 'string', describe: 'vendored schema name (2026-07-28) or JSON Schema file' })
+          .positional('b', { type: 'string', describe: 'vendored schema name or JSON Schema file' })
+          .option('defs', { type: 'string', array: true, describe: 'only these definitions (X, or X=Y to compare A\'s X with B\'s Y); comma-separated or repeated' })
+          .option('n', { type: 'number', default: 100, describe: 'values per definition per side (half valid, half near-valid)' })
+          .option('seed', { type: 'string', describe: 'random seed; the same seed prints the same report' })
+          .option('max-shrinks', { type: 'number', default: 500, describe: 'shrink candidates judged per witness at most' })
+          .option('json', { type: 'boolean', default: false, describe: 'NDJSON: one line per disagreement, then a summary line' }),
+      (args) => {
+        const [a, b] = [openOperand(String(args.a)), openOperand(String(args.b))];
+        const pairs = parsePairs(args.defs, a, b);
+        if (!pairs && sharedDefinitions(a, b).length === 0) throw new UsageError(`${args.a} and ${args.b} share no definition name (compare two with --defs X=Y)`);
+        const n = positiveInteger(args.n, 'n', 1);
+        const maxShrinks = positiveInteger(args['max-shrinks'], 'max-shrinks', 0);
+        const seed = parseSeed(args.seed) ?? Date.now() % 2 ** 31;
+        // Realistic protocolVersion strings where an operand is a spec version.
+        const gen = (x: string) => ((SPEC_VERSIONS as readonly string[]).includes(x) ? { specVersion: x } : {});
+        const result = diffSchemas(a, b, { seed, n, pairs, maxShrinks, generation: { A: gen(String(args.a)), B: gen(String(args.b)) } });
+        const run: DiffRun = { a: String(args.a), b: String(args.b), seed, n, result };
+        if (args.seed === undefined) process.stderr.write(`seed: ${seed}\n`);
+        for (const line of diffLines(run, args.json)) process.stdout.write(`${line}\n`);
+        process.stdout.write(`${diffSummary(run, args.json)}\n`);
+        if (result.compared.some((d) => d.causes.length > 0)) process.exitCode = 1;
+      },
+    )
+    .demandCommand(1, 'say gen, validate or diff');
 }
