@@ -17,6 +17,8 @@ export interface FuzzArgs {
   runs?: number;
   time?: string;
   deadline?: string;
+  differential?: string;
+  'http-args'?: string;
   'shrink-share'?: number;
   seed?: number;
   methods?: string[];

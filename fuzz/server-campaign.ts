@@ -125,7 +125,7 @@ export const DEFAULT_SHRINK_SHARE = 0.3;
 
 type Outcome = SequenceOutcome & { idTheme: IdStyle; cut: boolean };
 
-interface Discovery {
+export interface Discovery {
   era: EraInfo;
   peer: PeerInfo;
   version: SpecVersion;
@@ -135,7 +135,7 @@ interface Discovery {
   templates: string[];
 }
 
-async function discover(factory: TransportFactory, opts: FuzzOptions, recorder: Recorder): Promise<Discovery> {
+export async function discover(factory: TransportFactory, opts: FuzzOptions, recorder: Recorder): Promise<Discovery> {
   const session = await openSession(factory, { specVersion: opts.specVersion, timeoutMs: opts.timeoutMs, recorder: new Recorder({ parent: recorder, source: 'discover' }), signal: opts.signal });
   try {
     const version = judgedVersion(session.version);
@@ -203,7 +203,7 @@ export function profileFor(d: Pick<Discovery, 'version' | 'tools'> & { era: 'leg
 }
 
 /** Only steps whose method --methods/--skip-methods allow (tool calls and the listed methods are chosen in the profile). */
-function stepAllowed(s: FuzzStep, opts: FuzzOptions): boolean {
+export function stepAllowed(s: FuzzStep, opts: FuzzOptions): boolean {
   if (s.kind === 'joined') return s.requests.every((q) => allowed(q.method, opts));
   if (s.kind === 'split' || s.kind === 'headers' || s.kind === 'sse') return s.method === 'tools/call' ? allowed('tools/call', opts) : allowed(s.method, opts);
   return s.kind === 'call' || allowed(methodOf(s), opts);

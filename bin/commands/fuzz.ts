@@ -27,6 +27,8 @@ export function fuzzOptions(y: Argv) {
     .option('runs', { type: 'number', describe: 'generated sequences (default 50, or unbounded with --time)' })
     .option('time', { type: 'string', describe: 'the whole campaign, shrinking included, ends after this long (60s, 5m)' })
     .option('deadline', { type: 'string', describe: 'a hard stop: whatever is under way then is stopped and what was found is reported' })
+    .option('differential', { type: 'string', choices: ['eras', 'transports'], describe: 'run each sequence on two sides of the server and report answers that differ: its legacy and modern eras, or stdio and HTTP' })
+    .option('http-args', { type: 'string', describe: 'with --differential transports: arguments that make the --stdio command serve Streamable HTTP on {port} (e.g. "--http --port {port}")' })
     .option('shrink-share', { type: 'number', default: DEFAULT_SHRINK_SHARE, describe: 'with --time: the part of it kept for shrinking once something is found (0 to 0.9)' })
     .option('seed', { type: 'number', describe: 'seed (printed, so a campaign can be repeated)' })
     .option('methods', { type: 'array', string: true, describe: 'only these methods (tools/call, resources/read and notification methods count)' })
@@ -59,6 +61,7 @@ export async function runFuzzCommand(args: FuzzArgs): Promise<number> {
   const start = startCommandOf(args);
   const seed = args.seed ?? Math.floor(Math.random() * 2 ** 31);
   if (!Number.isInteger(seed)) throw new UsageError(`--seed must be an integer, got ${args.seed}`);
+  if (args.differential) return (await import('./fuzz-differential.js')).runDifferentialCommand(args, seed);
   const timeoutMs = duration(args.timeout, 'timeout');
   const timeMs = args.time !== undefined ? duration(args.time, 'time') : undefined;
   const runs = positiveInt(args.runs, 'runs');
@@ -96,6 +99,10 @@ export async function runFuzzCommand(args: FuzzArgs): Promise<number> {
     if (e.type === 'finding' && !e.finding.shrunk && !e.finding.shrinkNote) say(`found: ${findingLine(e.finding)} (seed ${e.finding.seed}, path ${e.finding.path}${e.finding.repro ? `; ${e.finding.repro}` : ''})`);
     draw();
   };
+  let caught: NodeJS.Signals | undefined;
+  const noteSignal = (signal: NodeJS.Signals) => (caught ??= signal);
+  process.on('SIGINT', noteSignal);
+  process.on('SIGTERM', noteSignal);
   let result;
   try {
     result = await fuzz(target, {
@@ -125,8 +132,10 @@ export async function runFuzzCommand(args: FuzzArgs): Promise<number> {
     throw e;
   } finally {
     progress?.stop();
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    for (const f of [onSignal, noteSignal]) {
+      process.off('SIGINT', f);
+      process.off('SIGTERM', f);
+    }
   }
   const options: ReportOptions = {
     specVersion: args['spec-version'],
@@ -169,7 +178,10 @@ export async function runFuzzCommand(args: FuzzArgs): Promise<number> {
     console.log(redactor.text(lines.join('\n')));
   }
   if (result.runs === 0) throw new UsageError('no sequence ran: nothing was judged');
-  return result.findings.length ? 1 : exitCodeOf(report) === 2 ? 2 : 0;
+  if (result.findings.length) return 1;
+  // Interrupted with nothing found: not a clean pass (the conventional 128 + signal number).
+  if (caught) return caught === 'SIGINT' ? 130 : 143;
+  return exitCodeOf(report) === 2 ? 2 : 0;
 }
 
 function findingLine(f: FuzzFinding): string {
