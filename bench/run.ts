@@ -8,6 +8,7 @@
 import { benchArbitraries, formatArbitraryBench } from './arbitraries-bench.js';
 import { benchClient } from './client-bench.js';
 import { benchFuzz } from './fuzz-bench.js';
+import { benchFuzzHttp } from './fuzz-http-bench.js';
 import { benchOfficial } from './official-bench.js';
 import { benchServer } from './server-bench.js';
 import { benchStartup } from './startup-bench.js';
@@ -48,7 +49,10 @@ async function main(): Promise<void> {
     console.log('\n## Startup and memory\n');
     console.log(await benchStartup());
   }
-  if (chosen.has('fuzz')) console.log(`\n## Fuzz throughput against server-everything over stdio, beside a plain JSON-RPC loop\n\n${await benchFuzz()}`);
+  if (chosen.has('fuzz')) {
+    console.log(`\n## Fuzz throughput against server-everything over stdio, beside a plain JSON-RPC loop\n\n${await benchFuzz()}`);
+    console.log(`\n## Fuzz throughput over Streamable HTTP, beside a plain fetch loop\n\n${await benchFuzzHttp()}`);
+  }
 }
 
 main().then(
