@@ -356,7 +356,7 @@ export async function fuzz(spec: ServerTarget, opts: FuzzOptions): Promise<FuzzR
           f.repro = reproOf(f);
           findings.push(f);
           byKey.set(key, { finding: f, first: { index: n % CHUNK, value, result: out }, chunkSeed: opts.seed + Math.floor(n / CHUNK) });
-          opts.onEvent?.({ type: 'finding', finding: f });
+          opts.onEvent?.({ type: 'finding', finding: { ...f } });
         }
         progress();
       }
@@ -426,7 +426,7 @@ export async function fuzz(spec: ServerTarget, opts: FuzzOptions): Promise<FuzzR
         if (stop.signal.aborted) f.shrinkNote = `shrinking cut short: the run ${stopReason()}`;
       }
       f.repro = reproOf(f) ?? f.repro;
-      opts.onEvent?.({ type: 'finding', finding: f });
+      opts.onEvent?.({ type: 'finding', finding: { ...f } });
     }
     return { target, era: d.era, peer: d.peer, profile, seed: opts.seed, runs: done, steps, startFailures, startedAt: startedAt.toISOString(), durationMs: Date.now() - startedAt.getTime(), findings, notes, recording, stopped: stop.signal.aborted ? stopReason() : undefined };
   } finally {
