@@ -22,6 +22,7 @@ import type { ClientExit, Received } from '../suites/ports.js';
 import { clientScenario } from '../suites/scenario.js';
 import { runScript } from '../suites/scripted.js';
 import { ClientDriver, type ClientTarget } from '../runner/client-driver.js';
+import { ruleOf } from './oracles.js';
 import type { EnvOptions } from '../runner/target-env.js';
 
 export type ClientOracleId = 'crash' | 'hang' | 'acted-on-invalid';
@@ -71,9 +72,16 @@ export interface ClientFuzzOptions {
   toolVersion?: string;
 }
 
+/** The client suite's check whose rule every client fuzz oracle judges (crash, hang, acted on invalid data). */
+const SURVIVES = ruleOf('client.near-valid-survives');
+
 export interface ClientFuzzFinding {
   key: string;
   oracle: ClientOracleId;
+  /** The catalogue check whose rule broke, its requirement IDs and spec section. */
+  check: string;
+  requirements: string[];
+  spec: string;
   level: 'MUST' | 'SHOULD';
   method: string;
   message: string;
@@ -197,6 +205,9 @@ export async function fuzzClient(target: ClientTarget, opts: ClientFuzzOptions):
   setMaxListeners(0, stop.signal);
   const onAbort = () => stop.abort(opts.signal?.reason);
   opts.signal?.addEventListener('abort', onAbort, { once: true });
+  // --time bounds the whole campaign, shrinking included: whatever is under way at its end is stopped.
+  const end = opts.timeMs !== undefined ? started + opts.timeMs : Number.POSITIVE_INFINITY;
+  const endTimer = Number.isFinite(end) ? setTimeout(() => stop.abort(new Error('reached its --time')), end - Date.now()) : undefined;
   try {
     const driver = driverFor(target, opts);
     const { era } = await driver.start(stop.signal);
@@ -206,19 +217,22 @@ export async function fuzzClient(target: ClientTarget, opts: ClientFuzzOptions):
     const asked = Object.keys(CLIENT_ANSWER_METHODS).filter((m) => driver.plainMethods?.includes(m));
     const arb = clientAnswerPlanArbitrary(loadSchema(judgedVersion(version)), version, { maxLength: opts.maxLength, methods: asked.length ? asked : undefined });
     const total = opts.runs ?? (opts.timeMs !== undefined ? Number.POSITIVE_INFINITY : 20);
-    const deadline = opts.timeMs !== undefined ? started + opts.timeMs : Number.POSITIVE_INFINITY;
+    // Once something is found, the last 30% of --time is left for shrinking.
+    let found = false;
+    const exploreEnd = () => (found && opts.timeMs !== undefined ? end - 0.3 * opts.timeMs : end);
     const concurrency = opts.concurrency ?? 2;
     let index = 0;
     let done = 0;
     let unjudged = 0;
     const chunks: { seed: number; numRuns: number; cases: Evaluated<ClientAnswer[], ClientRunOutcome>[] }[] = [];
-    for (let k = 0; done < total && Date.now() < deadline && !stop.signal.aborted; k++) {
+    for (let k = 0; done < total && Date.now() < exploreEnd() && !stop.signal.aborted; k++) {
       const numRuns = Math.min(CHUNK, total - done);
       const popts: PropertyOptions = { seed: opts.seed + k, numRuns, concurrency };
       const cases = await evaluateCases(arb, popts, async (plan) => {
         const i = index++;
-        if (Date.now() >= deadline || stop.signal.aborted) return { served: [], observations: [], aborted: 'not run: the time budget was spent' };
+        if (Date.now() >= exploreEnd() || stop.signal.aborted) return { served: [], observations: [], aborted: 'not run: the time budget was spent' };
         const out = await runPlan(driver, plan, `fuzz-${i}`, version, stop.signal);
+        if (out.observations.length) found = true;
         opts.onEvent?.({ type: 'run', index: i, served: out.served.length, observations: out.observations.map((o) => ({ oracle: o.oracle, method: o.method })) });
         return out;
       });
@@ -240,8 +254,8 @@ export async function fuzzClient(target: ClientTarget, opts: ClientFuzzOptions):
     }
     const findings: ClientFuzzFinding[] = [];
     for (const [key, first] of firsts) {
-      if (stop.signal.aborted) break;
-      const popts: PropertyOptions = { seed: first.chunk.seed, numRuns: first.chunk.numRuns, concurrency, maxShrinkEvaluations: opts.maxShrinkEvaluations ?? 30, shrinkBudgetMs: Math.max(60_000, 10 * opts.timeoutMs) };
+      const left = Number.isFinite(end) ? Math.max(0, (end - Date.now()) / Math.max(1, firsts.size - findings.length)) : Math.max(60_000, 10 * opts.timeoutMs);
+      const popts: PropertyOptions = { seed: first.chunk.seed, numRuns: first.chunk.numRuns, concurrency, maxShrinkEvaluations: opts.maxShrinkEvaluations ?? 30, shrinkBudgetMs: left };
       let n = 0;
       const shrunk = await shrinkFailure(arb, popts, first.chunk.cases, (plan) => runPlan(driver, plan, `shrink-${slug(key)}-${n++}`, version, stop.signal), (r) => r.observations.some((o) => o.key === key));
       const obs = shrunk?.result.observations.find((o) => o.key === key) ?? first.obs;
@@ -260,6 +274,10 @@ export async function fuzzClient(target: ClientTarget, opts: ClientFuzzOptions):
         shrinks: shrunk?.shrinks ?? 0,
         shrinkBudgetReached: shrunk?.budgetReached ?? false,
         reproduced: shrunk !== undefined && shrunk.result.observations.some((o) => o.key === key),
+        // The suite's check of the same rule: a client served near-valid answers survives them.
+        check: SURVIVES.id,
+        requirements: SURVIVES.requirements,
+        spec: SURVIVES.spec,
       };
       if (opts.reproDir) {
         const repro: ClientRepro = {
@@ -285,6 +303,7 @@ export async function fuzzClient(target: ClientTarget, opts: ClientFuzzOptions):
     }
     return { target: driver.target, era, seed: opts.seed, runs: done, unjudged, durationMs: Date.now() - started, findings };
   } finally {
+    if (endTimer) clearTimeout(endTimer);
     opts.signal?.removeEventListener('abort', onAbort);
   }
 }

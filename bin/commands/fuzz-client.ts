@@ -31,7 +31,7 @@ function clientReport(r: ClientFuzzResult): unknown {
     unjudged: r.unjudged,
     durationMs: r.durationMs,
     oracles: Object.fromEntries(Object.entries(CLIENT_ORACLES).map(([id, o]) => [id, { ...o, status: r.runs - r.unjudged === 0 ? 'untestable' : r.findings.some((f) => f.oracle === id) ? (o.level === 'MUST' ? 'fail' : 'warn') : 'pass' }])),
-    findings: r.findings.map((f) => ({ kind: f.oracle === 'crash' || f.oracle === 'hang' ? f.oracle : 'violation', key: f.key, level: f.level, message: f.message, count: f.count, answers: f.answers.map((a) => `${a.method} ${a.variant}${a.label ? ` (${a.label})` : ''}`), reproduced: f.reproduced, repro: f.repro })),
+    findings: r.findings.map((f) => ({ kind: f.oracle === 'crash' || f.oracle === 'hang' ? f.oracle : 'violation', key: f.key, check: f.check, requirements: f.requirements, spec: f.spec, level: f.level, message: f.message, count: f.count, answers: f.answers.map((a) => `${a.method} ${a.variant}${a.label ? ` (${a.label})` : ''}`), reproduced: f.reproduced, repro: f.repro })),
   };
 }
 
@@ -82,7 +82,8 @@ export async function runFuzzClientCommand(args: FuzzArgs): Promise<number> {
   else {
     const lines = [`mcpspec fuzz client: ${r.era.version} (${r.era.era}), ${r.runs} client runs in ${(r.durationMs / 1000).toFixed(1)} s${r.unjudged ? ` (${r.unjudged} asked for none of the planned answers: not judged)` : ''}`];
     for (const f of r.findings) {
-      lines.push('', `${f.level === 'MUST' ? 'FAIL' : 'WARN'} ${f.oracle} at ${f.method}: ${f.message.split('\n')[0].slice(0, 300)}  (${f.count} of ${r.runs} runs)`);
+      lines.push('', `${f.level === 'MUST' ? 'FAIL' : 'WARN'} ${f.check} (${f.oracle}) at ${f.method}: ${f.message.split('\n')[0].slice(0, 300)}  (${f.count} of ${r.runs} runs)`);
+      lines.push(`  rule: ${f.check} [${f.requirements.join(', ')}] ${f.spec}`);
       lines.push(`  minimal answers (${f.answers.length}, ${f.shrinks} shrinks${f.shrinkBudgetReached ? ', shrink budget reached' : ''}):`);
       f.answers.forEach((a, i) => lines.push(`    ${i + 1}. ${a.method} ${a.variant}${a.label ? ` (${a.label})` : ''}`));
       if (f.repro) lines.push(`  repro: ${f.repro}  (mcpspec replay ${f.repro})`);

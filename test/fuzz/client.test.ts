@@ -66,7 +66,8 @@ describe('fuzz client', () => {
     const out = join(dir, 'cli');
     const r = await cli(['fuzz', 'client', '--seed', '2', '--runs', '12', '--out', out, '--stdio', '--', process.execPath, PLANTED, '--bug', 'nameless-tool-crash', '--stdio', '{server}']);
     expect(r.code, r.out + r.err).toBe(1);
-    expect(r.out).toMatch(/FAIL crash at tools\/list/);
+    expect(r.out).toMatch(/FAIL client\.near-valid-survives \(crash\) at tools\/list/);
+    expect(r.out).toMatch(/rule: client\.near-valid-survives \[JR-04, EX-05\]/);
     const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
     expect(report.findings[0].repro).toMatch(/repro-client-crash-tools-list\.json$/);
     const a = await cli(['fuzz', 'client', '--runs', '2', '--http', '--', 'node', PLANTED]);
