@@ -25,8 +25,9 @@ describe('the mutation score, fast subset', () => {
         return m!;
       });
       const score = await scoreTarget(target, TARGETS[target], chosen, 2, () => undefined);
-      // Checks whose verdict follows the target's own timers are reported, and only those may differ.
-      for (const d of score.transparency) expect(d, 'only a timer-driven check may differ').toMatch(/^asks\.answered:/);
+      // Checks whose verdict follows the target's own timers are reported, and only those may differ
+      // in failing; a straggler the run had or did not have time to see moves only between pass and untestable.
+      for (const d of score.transparency) expect(d, 'only a timer-driven check may differ in failing').toMatch(/^asks\.answered:|: (pass|untestable|skip) -> (pass|untestable|skip)$/);
       expect(Object.fromEntries(score.results.map((r) => [r.mutation, r.outcome]))).toEqual(Object.fromEntries(ids.map((id) => [id, 'killed'])));
     });
   }
