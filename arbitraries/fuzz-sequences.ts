@@ -1,14 +1,14 @@
 // The sequences a fuzz campaign runs: the steps of `sequenceArbitrary` (arbitraries/sequences.ts),
 // the transport-layer steps of the transport in use (transport-steps.ts), and short stateful motifs
 // that put a step that changes state right before a step that acts on it (a list, then any step; a
-// subscribe, then an unsubscribe; a call with very long strings), so bugs that need two steps in
-// order or one rare value show up within small budgets. Plus id themes: the request ids of a whole
-// sequence drawn in one unusual style, the styles cycled over the sequences of a run, so every style
-// shows up within the first few sequences.
+// subscribe, then an unsubscribe; a call with very long strings; the same notification twice), so
+// bugs that need two steps in order or one rare value show up within small budgets. Plus id themes:
+// the request ids of a whole sequence drawn in one unusual style, the styles cycled over the
+// sequences of a run, so every style shows up within the first few sequences.
 
 import fc from 'fast-check';
 import { schemaArbitraries } from './schema-arbitraries.js';
-import { describeStep, stepArbitrary, toolArguments, type IdStyle, type Step, type TargetProfile } from './sequences.js';
+import { describeStep, notificationStep, stepArbitrary, toolArguments, type IdStyle, type Step, type TargetProfile } from './sequences.js';
 import { describeTransportStep, transportStepArbitrary, type TransportStep } from './transport-steps.js';
 
 export type FuzzStep = Step | TransportStep;
@@ -76,6 +76,9 @@ function motifs(profile: FuzzProfile, single: fc.Arbitrary<Step>, seed: number):
     if (a) long.push(a.map(({ arguments: args, valid }): Step[] => [valid ? { kind: 'call', tool: t.name, arguments: args, variant: 'edge', idStyle: 'counter' } : { kind: 'call', tool: t.name, arguments: args, variant: 'near-valid', label: 'very long strings outside the inputSchema', idStyle: 'counter' }]));
   }
   if (long.length) out.push({ weight: 1, arbitrary: fc.oneof(...long) });
+  // The same notification twice in a row, as a client that retries or a relay that duplicates sends
+  // it: a receiver's bookkeeping (dedupe, cancellation, progress) must take a repeat in its stride.
+  out.push({ weight: 1, arbitrary: notificationStep(profile).map((s): Step[] => [s, s]) });
   return out;
 }
 

@@ -118,7 +118,9 @@ export function unusualId(style: Exclude<IdStyle, 'counter'>, position: number):
   }
 }
 
-const UNICODE_EDGES = ['\u0000', '\uFFFF', '\u{1F600}\u{1F468}\u200D\u{1F469}', '\u202Eevil', 'e\u0301\u0301', 'a\u2028b\u2029c', '𝔘𝔫𝔦𝔠𝔬𝔡𝔢', ' '];
+// '\uD800' is an unpaired UTF-16 surrogate: legal in a JSON string (as the escape \ud800), not
+// well-formed Unicode, so encoders and validators that assume well-formed text may throw on it.
+const UNICODE_EDGES = ['\u0000', '\uFFFF', '\u{1F600}\u{1F468}\u200D\u{1F469}', '\u202Eevil', 'e\u0301\u0301', 'a\u2028b\u2029c', '𝔘𝔫𝔦𝔠𝔬𝔡𝔢', ' ', 'x\uD800y'];
 
 /** Edge values for one schema node: legal JSON of its type at the extremes. */
 function edgeValue(schema: unknown, depth: number): fc.Arbitrary<unknown> {
@@ -263,6 +265,12 @@ export function stepArbitrary(profile: TargetProfile, seed = 0): fc.Arbitrary<St
     parts.push({ weight: 1, arbitrary: fc.record({ kind: fc.constant('subscribe' as const), uri: ref('resource'), idStyle }) });
     parts.push({ weight: 1, arbitrary: fc.record({ kind: fc.constant('unsubscribe' as const), subscription: ref('subscription'), idStyle }) });
   }
+  parts.push({ weight: 1, arbitrary: notificationStep(profile) });
+  return fc.oneof(...parts);
+}
+
+/** A notification in an odd place: cancelling what was never sent or was already answered, progress nobody asked for, a second initialized. */
+export function notificationStep(profile: Pick<TargetProfile, 'era'>): fc.Arbitrary<Step> {
   const notifications: fc.Arbitrary<Step>[] = [
     fc.oneof(fc.constant<string | number>('mcpspec-no-such-request'), fc.integer({ min: 900_000, max: 999_999 })).map((requestId) => ({
       kind: 'notify' as const,
@@ -279,8 +287,7 @@ export function stepArbitrary(profile: TargetProfile, seed = 0): fc.Arbitrary<St
     })),
   ];
   if (profile.era === 'legacy') notifications.push(fc.constant({ kind: 'notify' as const, method: 'notifications/initialized', why: 'initialized a second time' }));
-  parts.push({ weight: 1, arbitrary: fc.oneof(...notifications) });
-  return fc.oneof(...parts);
+  return fc.oneof(...notifications);
 }
 
 /** A sequence of steps; fast-check shrinks it by dropping steps and simplifying each. */

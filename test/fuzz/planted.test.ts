@@ -41,7 +41,7 @@ const call = (s: FuzzStep) => (s.kind === 'call' ? s : undefined);
 // The cases run side by side: each waits mostly on its own processes and timeouts.
 describe.concurrent('fuzz finds, shrinks and replays planted bugs (stdio)', () => {
   it('crash after a sequence: tools/call lookup after resources/list, shrunk to those two steps', async () => {
-    const { steps, f } = await findAndReplay('crash-after-list', { seed: 1 }, 'robustness.stays-up|tools/call lookup');
+    const { steps, f } = await findAndReplay('crash-after-list', { seed: 2 }, 'robustness.stays-up|tools/call lookup');
     expect(f.oracle).toBe('crash');
     expect(f.evidence.stderrTail).toContain('lookup after resources/list');
     expect(steps).toHaveLength(2);
@@ -66,7 +66,7 @@ describe.concurrent('fuzz finds, shrinks and replays planted bugs (stdio)', () =
   });
 
   it('wrong id for unusual ids: a string id with spaces is echoed trimmed, shrunk to one request', async () => {
-    const { r, steps, f } = await findAndReplay('trim-ids', { seed: 11, runs: 10, timeoutMs: 1000, methods: ['ping', 'tools/list'], maxShrinkEvaluations: 20 }, 'jsonrpc.id-echo|');
+    const { r, steps, f } = await findAndReplay('trim-ids', { seed: 2, runs: 10, timeoutMs: 1000, methods: ['ping', 'tools/list'], maxShrinkEvaluations: 20 }, 'jsonrpc.id-echo|');
     expect(r.findings.every((x) => x.oracle === 'id-mismatch' || x.oracle === 'unanswered')).toBe(true);
     expect(f.message).toMatch(/"step 0"/);
     expect(steps).toHaveLength(1);
