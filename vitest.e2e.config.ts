@@ -7,5 +7,7 @@ export default defineConfig({
     testTimeout: 600_000,
     hookTimeout: 120_000,
     fileParallelism: false,
+    // Concurrent cases (the planted-SDK fuzz campaigns) three at a time: each runs two targets at once.
+    maxConcurrency: 3,
   },
 });

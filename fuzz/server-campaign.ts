@@ -4,7 +4,7 @@
 // sequence (fast-check replaying from its seed and path) and save it as a repro file.
 
 import { setMaxListeners } from 'node:events';
-import { evaluateCases, shrinkFailure, type Evaluated, type PropertyOptions } from '../arbitraries/property.js';
+import { shrinkFailure, type Evaluated, type PropertyOptions } from '../arbitraries/property.js';
 import { declaredMethods, type IdStyle } from '../arbitraries/sequences.js';
 import { describeFuzzStep, fuzzSequenceArbitrary, idTheme, type FuzzProfile, type FuzzStep } from '../arbitraries/fuzz-sequences.js';
 import { isModernVersion, judgedVersion, type SpecVersion, type VersionChoice } from '../protocol/versions.js';
@@ -384,42 +384,67 @@ export async function fuzz(spec: ServerTarget, opts: FuzzOptions): Promise<FuzzR
       }
       const shrinkStart = Date.now();
       const holds = (r: Outcome) => r.observations.some((o) => o.key === f.key);
-      const shrunk = await shrinkFailure(arb, popts, [entry.first], runOne(`shrink ${f.key}`, f.idTheme), holds);
-      let obs = shrunk?.result.observations.find((o) => o.key === f.key);
-      let value = shrunk?.value ?? entry.first.value;
-      let outcome = shrunk?.result;
-      // fast-check shrinks motifs (a list and the step after it) as a unit: a last greedy pass drops
-      // single steps, each candidate on a fresh target, within what is left of this finding's budget.
-      if (shrunk && outcome && obs) {
-        let left = Math.max(0, maxEvaluations - shrunk.shrinks);
-        let cut = value.slice(0, obs.step + 1);
-        for (let j = cut.length - 2; j >= 0 && left > 0 && !stop.signal.aborted && Date.now() - shrinkStart < perFinding; j--) {
-          left--;
-          const candidate = [...cut.slice(0, j), ...cut.slice(j + 1)];
-          const r = await runOne(`shrink ${f.key}`, f.idTheme)(candidate);
+      let evaluations = 0;
+      const timeLeft = () => maxEvaluations - evaluations > 0 && !stop.signal.aborted && Date.now() - shrinkStart < perFinding;
+      const run = async (steps: FuzzStep[]) => {
+        evaluations++;
+        return runOne(`shrink ${f.key}`, f.idTheme)(steps);
+      };
+      // Drop single steps, earliest first (what set the stage is usually a step or two right before
+      // the break), each candidate on a fresh target; what still shows the rule broken is kept.
+      type Best = { steps: FuzzStep[]; outcome: Outcome; obs: Observation };
+      const greedy = async (from: Best): Promise<Best> => {
+        let best = from;
+        for (let j = 0; j < best.steps.length - 1 && timeLeft(); ) {
+          const candidate = [...best.steps.slice(0, j), ...best.steps.slice(j + 1)];
+          const r = await run(candidate);
           const o = r.observations.find((x) => x.key === f.key);
-          if (o) {
-            cut = candidate.slice(0, o.step + 1);
-            value = candidate;
-            outcome = r;
-            obs = o;
-            j = Math.min(j, cut.length - 1);
+          if (o) best = { steps: candidate.slice(0, o.step + 1), outcome: r, obs: o };
+          else j++;
+        }
+        return best;
+      };
+      const firstObs = entry.first.result.observations.find((o) => o.key === f.key)!;
+      // First the cheap pass on the generated sequence; then, unless that left one step, fast-check's
+      // own shrinking from the seed and path (it simplifies the steps themselves) and the pass again.
+      let best = await greedy({ steps: entry.first.value.slice(0, firstObs.step + 1), outcome: entry.first.result, obs: firstObs });
+      let path = f.path;
+      let shrinks = 0;
+      let budgetReached = false;
+      const stillShows = best.outcome !== entry.first.result || best.steps.length < f.steps.length;
+      if (best.steps.length > 1 && timeLeft()) {
+        popts.maxShrinkEvaluations = Math.max(1, maxEvaluations - evaluations);
+        popts.shrinkBudgetMs = Math.max(0, perFinding - (Date.now() - shrinkStart));
+        const shrunk = await shrinkFailure(arb, popts, [entry.first], run, holds);
+        const o = shrunk?.result.observations.find((x) => x.key === f.key);
+        if (shrunk && o) {
+          const viaFastCheck = await greedy({ steps: shrunk.value.slice(0, o.step + 1), outcome: shrunk.result, obs: o });
+          shrinks = shrunk.shrinks;
+          budgetReached = shrunk.budgetReached;
+          if (viaFastCheck.steps.length <= best.steps.length) {
+            best = viaFastCheck;
+            path = shrunk.path;
           }
         }
       }
-      if (!shrunk || !outcome || !obs) {
-        f.shrinkNote = stop.signal.aborted ? `not shrunk: the run ${stopReason()}` : 'not shrunk: it did not show again on a fresh target (the first sequence is kept)';
-        f.reproduced = false;
+      // Nothing re-ran yet (a one-step finding): confirm it on a fresh target once.
+      if (!stillShows && best.outcome === entry.first.result && timeLeft()) {
+        const r = await run(best.steps);
+        const o = r.observations.find((x) => x.key === f.key);
+        if (o) best = { steps: best.steps.slice(0, o.step + 1), outcome: r, obs: o };
+      }
+      if (best.outcome === entry.first.result) {
+        f.shrinkNote = stop.signal.aborted ? `not shrunk: the run ${stopReason()}` : 'not shrunk: it did not show again on a fresh target (the generated sequence is kept)';
+        f.reproduced = stop.signal.aborted;
       } else {
-        const minimal = value.slice(0, obs.step + 1);
         Object.assign(f, {
-          steps: minimal,
-          sent: outcome.records.slice(0, obs.step + 1).map((r) => r.sent ?? null),
-          message: obs.message,
-          evidence: obs.evidence,
-          path: shrunk.path,
-          shrinks: shrunk.shrinks,
-          shrinkBudgetReached: shrunk.budgetReached || (stop.signal.aborted && shrunk.shrinks > 0),
+          steps: best.steps,
+          sent: best.outcome.records.slice(0, best.obs.step + 1).map((r) => r.sent ?? null),
+          message: best.obs.message,
+          evidence: best.obs.evidence,
+          path,
+          shrinks,
+          shrinkBudgetReached: budgetReached || evaluations >= maxEvaluations || stop.signal.aborted,
           reproduced: true,
           shrunk: true,
         });
