@@ -405,14 +405,15 @@ export async function fuzz(spec: ServerTarget, opts: FuzzOptions): Promise<FuzzR
         return best;
       };
       const firstObs = entry.first.result.observations.find((o) => o.key === f.key)!;
-      // First the cheap pass on the generated sequence; then, unless that left one step, fast-check's
-      // own shrinking from the seed and path (it simplifies the steps themselves) and the pass again.
+      // First the cheap pass on the generated sequence (the fewest steps, soon); then, with what is
+      // left of the budget, fast-check's own shrinking from the seed and path (it simplifies the steps
+      // themselves: a long string towards the shortest that still breaks it) and the pass again.
       let best = await greedy({ steps: entry.first.value.slice(0, firstObs.step + 1), outcome: entry.first.result, obs: firstObs });
       let path = f.path;
       let shrinks = 0;
       let budgetReached = false;
       const stillShows = best.outcome !== entry.first.result || best.steps.length < f.steps.length;
-      if (best.steps.length > 1 && timeLeft()) {
+      if (timeLeft()) {
         popts.maxShrinkEvaluations = Math.max(1, maxEvaluations - evaluations);
         popts.shrinkBudgetMs = Math.max(0, perFinding - (Date.now() - shrinkStart));
         const shrunk = await shrinkFailure(arb, popts, [entry.first], run, holds);
