@@ -412,7 +412,6 @@ export async function fuzz(spec: ServerTarget, opts: FuzzOptions): Promise<FuzzR
       let path = f.path;
       let shrinks = 0;
       let budgetReached = false;
-      const stillShows = best.outcome !== entry.first.result || best.steps.length < f.steps.length;
       if (timeLeft()) {
         popts.maxShrinkEvaluations = Math.max(1, maxEvaluations - evaluations);
         popts.shrinkBudgetMs = Math.max(0, perFinding - (Date.now() - shrinkStart));
@@ -429,7 +428,7 @@ export async function fuzz(spec: ServerTarget, opts: FuzzOptions): Promise<FuzzR
         }
       }
       // Nothing re-ran yet (a one-step finding): confirm it on a fresh target once.
-      if (!stillShows && best.outcome === entry.first.result && timeLeft()) {
+      if (best.outcome === entry.first.result && timeLeft()) {
         const r = await run(best.steps);
         const o = r.observations.find((x) => x.key === f.key);
         if (o) best = { steps: best.steps.slice(0, o.step + 1), outcome: r, obs: o };
