@@ -1,4 +1,4 @@
-// A plain MCP server for the client bench: the scripted server's answers (suites/scripted.ts) with
+// A plain MCP server for the client bench: the scripted server's answers (suites/client/scripted-server.ts) with
 // nothing else: no recording, no judging, no relay. stdio by default; `--http` listens on 127.0.0.1
 // and prints `listening URL`.
 
@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
 import { isObj } from '../protocol/jsonrpc.js';
 import { META_SERVER_INFO } from '../protocol/meta.js';
-import { modernMetaOf, plainResult, SCRIPTED_INFO, SESSION_ID } from '../suites/scripted.js';
+import { modernMetaOf, plainResult, SCRIPTED_INFO, SESSION_ID } from '../suites/client/scripted-server.js';
 
 function answer(m: unknown): unknown {
   if (!isObj(m) || typeof m.method !== 'string' || !('id' in m)) return undefined;

@@ -1,4 +1,4 @@
-// Fuzz campaigns against a client: mcpspec plays the scripted server (suites/scripted.ts) and
+// Fuzz campaigns against a client: mcpspec plays the scripted server (suites/client/scripted-server.ts) and
 // answers the client's tools/list, prompts/list and resources/list from a generated plan of
 // near-valid and odd-but-valid results (arbitraries/client-answers.ts), starting the client afresh
 // for every plan. Oracles: the client crashed (a signal or an uncaught exception, not a clean
@@ -17,10 +17,10 @@ import { ALL_VERSIONS, isSpecVersion, judgedVersion, type SpecVersion } from '..
 import type { EraInfo, TargetInfo } from '../results/run.js';
 import type { Evidence } from '../results/verdict.js';
 import { schemaProblem } from '../suites/client/checks.js';
-import { crashOf, describeExit } from '../suites/client-exit.js';
-import type { ClientExit, Received } from '../suites/ports.js';
-import { clientScenario } from '../suites/scenario.js';
-import { runScript } from '../suites/scripted.js';
+import { crashOf, describeExit } from '../suites/kit/client-exit.js';
+import type { ClientExit, Received } from '../suites/ports/scripted-server.js';
+import { clientScenario } from '../suites/kit/scenario.js';
+import { runScript } from '../suites/client/scripted-server.js';
 import { ClientDriver, type ClientTarget } from '../runner/client-driver.js';
 import { ruleOf } from './oracles.js';
 import type { EnvOptions } from '../runner/target-env.js';

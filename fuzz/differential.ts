@@ -10,7 +10,7 @@ import { shrinkFailure, type PropertyOptions } from '../arbitraries/property.js'
 import { declaredMethods, type IdStyle } from '../arbitraries/sequences.js';
 import { describeFuzzStep, fuzzSequenceArbitrary, type FuzzStep } from '../arbitraries/fuzz-sequences.js';
 import type { VersionChoice } from '../protocol/versions.js';
-import { isObj } from '../suites/exchange.js';
+import { isObj } from '../suites/kit/exchange.js';
 import { ParamHeaderBook } from '../runner/param-header-book.js';
 import { Recorder } from '../runner/recorder.js';
 import type { ServerTarget } from '../runner/server-driver.js';

@@ -8,8 +8,8 @@ import type { SpecVersion } from '../protocol/versions.js';
 import type { CheckRecord, TransportKind } from '../results/check-record.js';
 import type { Evidence } from '../results/verdict.js';
 import { CHECKS, ORACLES as STREAM_ORACLES } from '../suites/catalogue.js';
-import { belongsTo, skipReason, type Check } from '../suites/check.js';
-import type { RunObservations } from '../suites/observations.js';
+import { belongsTo, skipReason, type Check } from '../suites/kit/check.js';
+import type { RunObservations } from '../suites/kit/observations.js';
 
 /** Short names of the rules fuzz findings break most often (the check id otherwise). */
 const SHORT_NAMES: Record<string, string> = {

@@ -8,11 +8,11 @@ import { isModernVersion, type SpecVersion } from '../protocol/versions.js';
 import { unusualId, type IdStyle, type ListedRef } from '../arbitraries/sequences.js';
 import { isTransportStep, type FuzzStep } from '../arbitraries/fuzz-sequences.js';
 import { headerOverrides, multiByteId, NEAR_VALID_HEADER_VARIANTS, REJECTED_HEADER_VARIANTS, splitOffsets, type TransportStep } from '../arbitraries/transport-steps.js';
-import { clipJson, errorCode, isObj, resultOf } from '../suites/exchange.js';
+import { clipJson, errorCode, isObj, resultOf } from '../suites/kit/exchange.js';
 import { judgeSequence, ruleOf, sequenceOracles, shortName, type OracleId } from './oracles.js';
 
 export type { OracleId } from './oracles.js';
-import type { Exchange } from '../suites/ports.js';
+import type { Exchange } from '../suites/ports/session.js';
 import type { Evidence } from '../results/verdict.js';
 import { HandshakeError, type BaseSession } from '../runner/base-session.js';
 import { Recorder } from '../runner/recorder.js';

@@ -27,7 +27,7 @@ export interface Requires {
 export type CheckKind = 'scenario' | 'oracle';
 
 export interface CheckRecord {
-  /** Stable id `area.rule`; the area is the file it lives in (suites/<area>.ts) and the reference fault id. */
+  /** Stable id `area.rule`; the area prefix names its reference fault ids; the file lives in a spec-area folder of suites/ (suites/catalogue.ts AREAS). */
   id: string;
   title: string;
   /** Requirement IDs of the requirements digest (e.g. CA-02). */

@@ -6,7 +6,7 @@ import { serializeBody, type RequestId } from '../protocol/jsonrpc.js';
 import type { Implementation } from '../protocol/meta.js';
 import type { Era } from '../protocol/versions.js';
 import type { CloseInfo, WireEvent } from '../results/wire.js';
-import type { EraDetection, Exchange, InputEnd, NotifyOptions, ProbeOptions, RequestOptions, Session } from '../suites/ports.js';
+import type { EraDetection, Exchange, InputEnd, NotifyOptions, ProbeOptions, RequestOptions, Session } from '../suites/ports/session.js';
 import type { Recorder } from './recorder.js';
 import type { ExchangeOptions, ExchangeResult, Transport } from './transport.js';
 

@@ -11,11 +11,11 @@ import { judgedVersion, MODERN, type SpecVersion } from '../protocol/versions.js
 import type { TransportKind } from '../results/check-record.js';
 import type { EraInfo, Finding, PeerInfo, TargetInfo } from '../results/run.js';
 import type { Recording } from '../results/wire.js';
-import { crashOf, describeExit, stderrSummary } from '../suites/client-exit.js';
-import type { RunObservations } from '../suites/observations.js';
-import type { ClientExit, Received, ScriptedServer } from '../suites/ports.js';
-import type { ClientScenarioContext, PlainRun, RunOptions, Scenario } from '../suites/scenario.js';
-import { modernMetaOf, runScript } from '../suites/scripted.js';
+import { crashOf, describeExit, stderrSummary } from '../suites/kit/client-exit.js';
+import type { RunObservations } from '../suites/kit/observations.js';
+import type { ClientExit, Received, ScriptedServer } from '../suites/ports/scripted-server.js';
+import type { ClientScenarioContext, PlainRun, RunOptions, Scenario } from '../suites/kit/scenario.js';
+import { modernMetaOf, runScript } from '../suites/client/scripted-server.js';
 import type { Driver, ScenarioOutcome } from './engine.js';
 import { HttpListener } from './http-listener.js';
 import { BROWSER_REPORT_PATH } from './oauth-server.js';

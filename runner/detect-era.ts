@@ -7,7 +7,7 @@
 import { MODERN_ERROR_CODES } from '../protocol/jsonrpc.js';
 import { MCPSPEC_INFO, modernMeta, type Implementation } from '../protocol/meta.js';
 import { DEFAULT_LEGACY_VERSION, DEFAULT_MODERN_VERSION, type LegacyVersion, type ModernVersion } from '../protocol/versions.js';
-import type { EraDetection, Exchange } from '../suites/ports.js';
+import type { EraDetection, Exchange } from '../suites/ports/session.js';
 import { DEFAULT_TIMEOUT_MS } from './base-session.js';
 import { HttpTransport } from './http-transport.js';
 import type { Transport } from './transport.js';

@@ -8,9 +8,9 @@ import { NO_SESSION, TRAFFIC_ONLY, type CheckResult, type EraInfo, type Finding,
 import type { Verdict } from '../results/verdict.js';
 import type { Recording } from '../results/wire.js';
 import { CHECKS } from '../suites/catalogue.js';
-import { belongsTo, checkRecord, skipReason, verdictOf, type Check, type JudgeContext } from '../suites/check.js';
-import type { RunObservations } from '../suites/observations.js';
-import type { Scenario } from '../suites/scenario.js';
+import { belongsTo, checkRecord, skipReason, verdictOf, type Check, type JudgeContext } from '../suites/kit/check.js';
+import type { RunObservations } from '../suites/kit/observations.js';
+import type { Scenario } from '../suites/kit/scenario.js';
 import { areaOf } from '../results/check-record.js';
 import { matchesGlobs } from './globs.js';
 import { loadSchema } from '../protocol/schema-registry.js';

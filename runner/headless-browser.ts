@@ -8,7 +8,7 @@
 //   node headless-browser.js <url> [report-url]
 
 import { isLoopbackHost } from '../protocol/loopback.js';
-import type { BrowserVisit } from '../suites/ports.js';
+import type { BrowserVisit } from '../suites/ports/authorization.js';
 
 const MAX_HOPS = 5;
 const TIMEOUT_MS = 10_000;

@@ -7,7 +7,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isJsonRpcMessage, serializeBody, tryParseJson } from '../protocol/jsonrpc.js';
-import type { OAuthLog, OAuthOptions, Received, ScriptedHandler, ScriptedReply } from '../suites/ports.js';
+import type { OAuthLog, OAuthOptions } from '../suites/ports/authorization.js';
+import type { Received, ScriptedHandler, ScriptedReply } from '../suites/ports/scripted-server.js';
 import { OAuthServer } from './oauth-server.js';
 import { redactHeaders } from './redact.js';
 import type { Recorder } from './recorder.js';

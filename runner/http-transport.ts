@@ -14,7 +14,7 @@ import { checkHeaders, sendHttp, type HttpResponse } from './http-request.js';
 import { applyHeaderOverrides, modernHeadersFor } from '../protocol/http-headers.js';
 import { idMatch, isJsonRpcMessage, isObj, isRequest, isResponse, responseId, serializeBody, tryParseJson } from '../protocol/jsonrpc.js';
 import type { CloseInfo } from '../results/wire.js';
-import type { HttpOutcome } from '../suites/ports.js';
+import type { HttpOutcome } from '../suites/ports/session.js';
 import { redactHeaders } from './redact.js';
 import { ParamHeaderBook } from './param-header-book.js';
 import { Recorder } from './recorder.js';

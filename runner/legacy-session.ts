@@ -4,7 +4,7 @@
 
 import { MCPSPEC_INFO, type Implementation } from '../protocol/meta.js';
 import { DEFAULT_LEGACY_VERSION, isLegacyVersion, type LegacyVersion } from '../protocol/versions.js';
-import type { Exchange, RequestOptions } from '../suites/ports.js';
+import type { Exchange, RequestOptions } from '../suites/ports/session.js';
 import { BaseSession, handshakeFailure, type SessionOptions } from './base-session.js';
 import { HttpTransport } from './http-transport.js';
 import type { Transport } from './transport.js';

@@ -5,7 +5,7 @@
 
 import { META_SERVER_INFO, MCPSPEC_INFO, modernMeta, withModernMeta, type Implementation } from '../protocol/meta.js';
 import { DEFAULT_MODERN_VERSION, type ModernVersion } from '../protocol/versions.js';
-import type { RequestOptions } from '../suites/ports.js';
+import type { RequestOptions } from '../suites/ports/session.js';
 import { BaseSession, HandshakeError, handshakeFailure, type SessionOptions } from './base-session.js';
 import { HttpTransport } from './http-transport.js';
 import type { Transport } from './transport.js';

@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isObj, tryParseJson } from '../protocol/jsonrpc.js';
-import type { BrowserVisit, OAuthLog, OAuthOptions, OAuthRequest } from '../suites/ports.js';
+import type { BrowserVisit, OAuthLog, OAuthOptions, OAuthRequest } from '../suites/ports/authorization.js';
 import type { Recorder } from './recorder.js';
 import { redactHeaders } from './redact.js';
 

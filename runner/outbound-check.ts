@@ -3,7 +3,7 @@
 
 import { messages } from '../arbitraries/messages.js';
 import type { SpecVersion } from '../protocol/versions.js';
-import type { Exchange } from '../suites/ports.js';
+import type { Exchange } from '../suites/ports/session.js';
 
 export function outboundProblems(exchanges: Exchange[], deliberate: (ex: Exchange) => boolean, version: SpecVersion): string[] {
   const m = messages(version);

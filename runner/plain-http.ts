@@ -4,7 +4,7 @@
 // an HTTP error body for a JSON-RPC message), and the user's headers only ever go to the target's
 // own origin.
 
-import type { PlainHttpRequest, PlainHttpResponse } from '../suites/ports.js';
+import type { PlainHttpRequest, PlainHttpResponse } from '../suites/ports/plain-http.js';
 import { readBounded } from './bounded-reader.js';
 import { sendHttp } from './http-request.js';
 import type { Recorder } from './recorder.js';

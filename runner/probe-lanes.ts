@@ -5,7 +5,7 @@
 // again, each alone on a lane that carries one at a time (opened as needed, up to maxLanes).
 // Scheduling only decides speed; verdicts never depend on it.
 
-import type { Exchange, ProbeOptions } from '../suites/ports.js';
+import type { Exchange, ProbeOptions } from '../suites/ports/session.js';
 import type { BaseSession } from './base-session.js';
 
 export interface LanePoolOptions {

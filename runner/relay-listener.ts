@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { packageRoot } from '../protocol/package-root.js';
 import { isJsonRpcMessage, serializeBody, tryParseJson } from '../protocol/jsonrpc.js';
-import type { Received, ScriptedHandler } from '../suites/ports.js';
+import type { Received, ScriptedHandler } from '../suites/ports/scripted-server.js';
 import { LineSplitter } from './line-splitter.js';
 import type { Recorder } from './recorder.js';
 import { ScriptedEndpoint } from './scripted-endpoint.js';

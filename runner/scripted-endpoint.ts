@@ -1,8 +1,8 @@
 // What both accepting transports (HTTP listener, stdio relay listener) share when mcpspec plays a
 // scripted server: the log of what the client sent, the scenario's handler, and waiting on both.
 
-import type { Received, ScriptedHandler, ScriptedReply } from '../suites/ports.js';
-import { isScriptedReply } from '../suites/ports.js';
+import type { Received, ScriptedHandler, ScriptedReply } from '../suites/ports/scripted-server.js';
+import { isScriptedReply } from '../suites/ports/scripted-server.js';
 
 interface Waiter {
   match: (r: Received) => boolean;

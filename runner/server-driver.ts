@@ -4,12 +4,12 @@
 
 import { setMaxListeners } from 'node:events';
 import { DEFAULT_MODERN_VERSION, eraOf, isModernVersion, judgedVersion, type SpecVersion, type VersionChoice } from '../protocol/versions.js';
-import { describeExit, unexpectedExits } from '../suites/robustness.js';
+import { describeExit, unexpectedExits } from '../suites/robustness/checks.js';
 import type { EraInfo, Finding, PeerInfo, TargetInfo } from '../results/run.js';
 import type { Recording } from '../results/wire.js';
-import type { RunObservations } from '../suites/observations.js';
-import type { Exchange, ProbeOptions, RawConnection, Session } from '../suites/ports.js';
-import type { AskedHook, EndpointScenarioContext, RunOptions, Scenario, ScenarioContext } from '../suites/scenario.js';
+import type { RunObservations } from '../suites/kit/observations.js';
+import type { Exchange, ProbeOptions, RawConnection, Session } from '../suites/ports/session.js';
+import type { AskedHook, EndpointScenarioContext, RunOptions, Scenario, ScenarioContext } from '../suites/kit/scenario.js';
 import { HandshakeError, type BaseSession } from './base-session.js';
 import type { Driver, ScenarioOutcome } from './engine.js';
 import { HttpTransport } from './http-transport.js';

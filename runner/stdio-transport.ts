@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import type { ResultPromise } from 'execa';
 import { idMatch, isJsonRpcMessage, isRequest, isResponse, responseId, serializeBody, tryParseJson, type RequestId } from '../protocol/jsonrpc.js';
 import type { CloseInfo } from '../results/wire.js';
-import type { InputEnd } from '../suites/ports.js';
+import type { InputEnd } from '../suites/ports/session.js';
 import { LineSplitter, MAX_LINE_CHARS } from './line-splitter.js';
 import { Recorder } from './recorder.js';
 import { isAlive, listDescendants, registerLive, signalAll } from './reaper.js';

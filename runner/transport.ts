@@ -4,7 +4,7 @@
 
 import type { RequestId } from '../protocol/jsonrpc.js';
 import type { CloseInfo } from '../results/wire.js';
-import type { HttpOutcome, InputEnd } from '../suites/ports.js';
+import type { HttpOutcome, InputEnd } from '../suites/ports/session.js';
 import type { Recorder } from './recorder.js';
 
 export interface ServerRequest {

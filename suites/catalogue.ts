@@ -1,71 +1,83 @@
-// The catalogue: every check of every area file. Adding a check = its record and judge in its
-// area file (suites/<area>.ts, the id's prefix) + its fault in the reference fixture.
+// The catalogue: every check of every spec area. A spec area is a folder of suites/ named by the
+// spec's own words (its checks, scenarios and the fake peer's behaviour side by side); a check's id
+// keeps its historical prefix (`mrtr.*` lives in input-required/). Adding a check: README, "A new check".
 
 import { areaOf, type CheckRecord } from '../results/check-record.js';
-import { authClientChecks } from './auth/client.js';
-import { authChecks } from './auth/server.js';
-import { cachingChecks } from './caching.js';
-import { cancelChecks } from './cancel.js';
-import { capabilitiesChecks } from './capabilities.js';
-import { checkRecord, type Check } from './check.js';
+import { authClientChecks } from './authorization/client-checks.js';
+import { authChecks } from './authorization/server-checks.js';
+import { cachingChecks } from './caching/checks.js';
+import { cancelChecks } from './cancellation/checks.js';
+import { capabilitiesChecks } from './lifecycle/capabilities-checks.js';
+import { checkRecord, type Check } from './kit/check.js';
 import { clientChecks } from './client/checks.js';
 import { clientTrafficChecks } from './client/traffic.js';
-import { completionChecks } from './completion.js';
-import { discoverChecks } from './discover.js';
-import { httpChecks } from './http.js';
-import { jsonrpcChecks } from './jsonrpc.js';
-import { lifecycleChecks } from './lifecycle.js';
-import { listsChecks } from './lists.js';
-import { loggingChecks } from './logging.js';
-import { metaChecks } from './meta.js';
-import { mrtrChecks } from './mrtr.js';
-import { paginationChecks } from './pagination.js';
-import { progressChecks } from './progress.js';
-import { promptsChecks } from './prompts.js';
-import { resourcesChecks } from './resources.js';
-import { robustnessChecks } from './robustness.js';
-import { asksChecks } from './asks.js';
-import { elicitationChecks } from './elicitation.js';
-import type { Scenario } from './scenario.js';
-import { stdioChecks } from './stdio.js';
-import { subscriptionsChecks } from './subscriptions.js';
-import { tasksChecks } from './tasks.js';
-import { toolsChecks } from './tools.js';
-import { versionChecks } from './version.js';
-import { wireChecks } from './wire.js';
+import { completionChecks } from './completion/checks.js';
+import { discoverChecks } from './lifecycle/discover-checks.js';
+import { httpChecks } from './transports/http/checks.js';
+import { jsonrpcChecks } from './messages/jsonrpc-checks.js';
+import { lifecycleChecks } from './lifecycle/initialize-checks.js';
+import { listsChecks } from './list-changed/checks.js';
+import { loggingChecks } from './logging/checks.js';
+import { metaChecks } from './meta/checks.js';
+import { mrtrChecks } from './input-required/checks.js';
+import { paginationChecks } from './pagination/checks.js';
+import { progressChecks } from './progress/checks.js';
+import { promptsChecks } from './prompts/checks.js';
+import { resourcesChecks } from './resources/checks.js';
+import { robustnessChecks } from './robustness/checks.js';
+import { asksChecks } from './server-requests/checks.js';
+import { elicitationChecks } from './elicitation/checks.js';
+import type { Scenario } from './kit/scenario.js';
+import { stdioChecks } from './transports/stdio/checks.js';
+import { subscriptionsChecks } from './subscriptions/checks.js';
+import { tasksChecks } from './tasks/checks.js';
+import { toolsChecks } from './tools/checks.js';
+import { versionChecks } from './lifecycle/version-checks.js';
+import { wireChecks } from './messages/wire-checks.js';
+
+/** A spec area: one folder of suites/ (named by the spec's own words) and the checks defined in it. */
+export interface SpecArea {
+  /** The folder under suites/, e.g. `input-required` or `transports/http`. */
+  folder: string;
+  checks: Check[];
+}
+
+/** Every spec area, in the order reports list them; server checks before client checks. */
+export const AREAS: SpecArea[] = [
+  { folder: 'lifecycle', checks: [...lifecycleChecks, ...discoverChecks, ...versionChecks, ...capabilitiesChecks] },
+  { folder: 'meta', checks: metaChecks },
+  { folder: 'messages', checks: [...jsonrpcChecks, ...wireChecks] },
+  { folder: 'pagination', checks: paginationChecks },
+  { folder: 'caching', checks: cachingChecks },
+  { folder: 'list-changed', checks: listsChecks },
+  { folder: 'tools', checks: toolsChecks },
+  { folder: 'resources', checks: resourcesChecks },
+  { folder: 'prompts', checks: promptsChecks },
+  { folder: 'input-required', checks: mrtrChecks },
+  { folder: 'server-requests', checks: asksChecks },
+  { folder: 'elicitation', checks: elicitationChecks },
+  { folder: 'progress', checks: progressChecks },
+  { folder: 'logging', checks: loggingChecks },
+  { folder: 'cancellation', checks: cancelChecks },
+  { folder: 'completion', checks: completionChecks },
+  { folder: 'tasks', checks: tasksChecks },
+  { folder: 'subscriptions', checks: subscriptionsChecks },
+  { folder: 'transports/http', checks: httpChecks },
+  { folder: 'transports/stdio', checks: stdioChecks },
+  { folder: 'authorization', checks: [...authChecks, ...authClientChecks] },
+  { folder: 'robustness', checks: robustnessChecks },
+  { folder: 'client', checks: [...clientChecks, ...clientTrafficChecks] },
+];
 
 /** Every check, area by area, in the order reports list them. */
-export const CHECKS: Check[] = [
-  ...lifecycleChecks,
-  ...discoverChecks,
-  ...versionChecks,
-  ...metaChecks,
-  ...capabilitiesChecks,
-  ...jsonrpcChecks,
-  ...paginationChecks,
-  ...cachingChecks,
-  ...listsChecks,
-  ...toolsChecks,
-  ...resourcesChecks,
-  ...promptsChecks,
-  ...mrtrChecks,
-  ...asksChecks,
-  ...elicitationChecks,
-  ...progressChecks,
-  ...loggingChecks,
-  ...cancelChecks,
-  ...completionChecks,
-  ...tasksChecks,
-  ...subscriptionsChecks,
-  ...httpChecks,
-  ...authChecks,
-  ...robustnessChecks,
-  ...wireChecks,
-  ...stdioChecks,
-  ...clientChecks,
-  ...clientTrafficChecks,
-  ...authClientChecks,
-];
+export const CHECKS: Check[] = AREAS.flatMap((a) => a.checks);
+
+const FOLDERS = new Map(AREAS.flatMap((a) => a.checks.map((c) => [c.id, a.folder] as const)));
+
+/** The folder of suites/ a check is defined in. */
+export function folderOf(id: string): string | undefined {
+  return FOLDERS.get(id);
+}
 
 /** The scenarios the checks are bound to, in catalogue order. */
 export const SCENARIOS: Scenario[] = [...new Set(CHECKS.map((c) => c.scenario).filter((s): s is Scenario => s !== undefined))];

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpTarget, type HttpTarget } from './helpers/targets.js';
 import { cli } from './helpers/cli.js';
 import { CHECKS } from '../suites/catalogue.js';
-import { belongsTo } from '../suites/check.js';
+import { belongsTo } from '../suites/kit/check.js';
 
 // How many tools.* checks a 2026-07-28 run holds on a transport: from the catalogue, never typed in.
 const toolsChecks = (transport: 'stdio' | 'http'): number =>

@@ -14,7 +14,7 @@ import { globToRegExp, matchesGlobs } from '../../runner/globs.js';
 import { Redactor, secretValues } from '../../runner/redact.js';
 import { TargetStartError } from '../../runner/transport.js';
 import { CHECKS } from '../../suites/catalogue.js';
-import { ORACLE_TRAFFIC } from '../../suites/scenarios/client.js';
+import { ORACLE_TRAFFIC } from '../../suites/client/scenarios.js';
 import { Progress } from '../progress.js';
 import { absoluteIfFile, checkOutDir, duration, parseEnv, requireGlobs } from '../target-args.js';
 import { outputFormats, writeReportFolder } from '../report-folder.js';

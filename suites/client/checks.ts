@@ -1,5 +1,5 @@
 // client.*: checks on a client under test (role client). mcpspec plays a scripted server
-// (suites/scripted.ts, scenarios in suites/scenarios/client.ts) and judges what the client sends and
+// (scripted-server.ts, scenarios in scenarios.ts beside it) and judges what the client sends and
 // how it ends. Scenario checks judge one scripted server's exchange; oracles judge every message
 // the client sent in the run. A check a client gives no chance to show is untestable, never a pass.
 
@@ -13,17 +13,17 @@ import { ALL_VERSIONS, LEGACY, MODERN } from '../../protocol/versions.js';
 import type { Evidence } from '../../results/verdict.js';
 import type { WireEvent } from '../../results/wire.js';
 import { messages } from '../../arbitraries/messages.js';
-import { check, holds, oracle, untestable, violated, type Judgement } from '../check.js';
-import { crashOf, describeExit } from '../client-exit.js';
-import { clipJson } from '../exchange.js';
-import { judgeMetaKeyNames } from '../meta.js';
-import type { RunObservations } from '../observations.js';
-import type { Received } from '../ports.js';
+import { check, holds, oracle, untestable, violated, type Judgement } from '../kit/check.js';
+import { crashOf, describeExit } from '../kit/client-exit.js';
+import { clipJson } from '../kit/exchange.js';
+import { judgeMetaKeyNames } from '../meta/checks.js';
+import type { RunObservations } from '../kit/observations.js';
+import type { Received } from '../ports/scripted-server.js';
 import {
   brokenStreamServer, cachingServer, dyingServer, counterOffer, NEWEST_LEGACY, newestVersionServer, UNSUPPORTED_VERSION, unsupportedVersionServer, inputRequired, legacyTasksServer, LONG_TTL_MS, legacyServer, modernServer, MRTR_METHODS, nearValidAnswers, pollingServer, resultTypes, sdk1LegacyServer, sseAnswers, stderrLogs, targetOf, tasksServer, TASKS_EXTENSION, UNKNOWN_STATE,
   type ClientObs, type Round, type TaskLog,
-} from '../scenarios/client.js';
-import { modernMetaOf, SESSION_ID, TOOL } from '../scripted.js';
+} from './scenarios.js';
+import { modernMetaOf, SESSION_ID, TOOL } from './scripted-server.js';
 
 const SPEC_CLIENT = {
   lifecycle25: SPEC.lifecycle25,

@@ -6,8 +6,8 @@ import { SPEC } from '../../protocol/spec-links.js';
 import { ALL_VERSIONS } from '../../protocol/versions.js';
 import type { Evidence } from '../../results/verdict.js';
 import type { WireEvent } from '../../results/wire.js';
-import { holds, oracle, untestable, violated } from '../check.js';
-import { clip, clipJson } from '../exchange.js';
+import { holds, oracle, untestable, violated } from '../kit/check.js';
+import { clip, clipJson } from '../kit/exchange.js';
 
 type Msg = Record<string, unknown>;
 const isRequest = (m: unknown): m is Msg & { method: string } => isObj(m) && typeof m.method === 'string' && 'id' in m;

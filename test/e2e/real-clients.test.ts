@@ -10,7 +10,7 @@ import { runSuite } from '../../runner/engine.js';
 import { liveCount } from '../../runner/reaper.js';
 import type { SpecVersion } from '../../protocol/versions.js';
 import { CHECKS } from '../../suites/catalogue.js';
-import { belongsTo } from '../../suites/check.js';
+import { belongsTo } from '../../suites/kit/check.js';
 
 const INSPECTOR = resolve('node_modules/@modelcontextprotocol/inspector-cli/build/index.js');
 const SDK2 = resolve('test/e2e/clients/sdk2-client.mjs');

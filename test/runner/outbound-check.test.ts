@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { outboundProblems } from '../../runner/outbound-check.js';
-import type { Exchange } from '../../suites/ports.js';
+import type { Exchange } from '../../suites/ports/session.js';
 
 const ex = (request: Record<string, unknown>): Exchange => ({ request, method: request.method as string }) as unknown as Exchange;
 

@@ -8,7 +8,7 @@ import type { BaseSession } from '../../runner/base-session.js';
 import { openLegacySession } from '../../runner/legacy-session.js';
 import { LanePool } from '../../runner/probe-lanes.js';
 import { Recorder } from '../../runner/recorder.js';
-import type { Exchange } from '../../suites/ports.js';
+import type { Exchange } from '../../suites/ports/session.js';
 import { fakeStdio } from './helpers.js';
 
 const sessions: BaseSession[] = [];
@@ -89,7 +89,7 @@ describe('LanePool', () => {
 
   // PRODUCT BUG (reported): LanePool.acquire() does not reserve the lane it returns; the lane only
   // becomes busy once lane.probe() runs, after an await. Probes issued in one synchronous burst
-  // (Promise.all(bodies.map(b => ctx.probe(b, { idless: true }))), as suites/scenarios/jsonrpc.ts
+  // (Promise.all(bodies.map(b => ctx.probe(b, { idless: true }))), as suites/messages/jsonrpc-scenario.ts
   // does) all pick the first lane and run one after the other. Remove `.fails` once fixed.
   it('probes issued in one burst also spread over the lanes', async () => {
     const timeoutMs = 600;

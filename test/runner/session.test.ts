@@ -9,7 +9,7 @@ import { Recorder } from '../../runner/recorder.js';
 import { openSession } from '../../runner/session.js';
 import { StdioTransport } from '../../runner/stdio-transport.js';
 import { TargetStartError, type Transport } from '../../runner/transport.js';
-import type { Session } from '../../suites/ports.js';
+import type { Session } from '../../suites/ports/session.js';
 import { startFakeHttp, type FakeHttp } from './fake-http-server.js';
 import { FAKE_STDIO, fakeStdio } from './helpers.js';
 

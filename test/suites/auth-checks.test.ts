@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { bearerChallenge, parseChallenges } from '../../protocol/www-authenticate.js';
 import type { SpecVersion } from '../../protocol/versions.js';
 import { CHECKS } from '../../suites/catalogue.js';
-import type { PlainHttpResponse } from '../../suites/ports.js';
-import { authServerMetadataUrls, wellKnown, type AuthObs } from '../../suites/scenarios/authorization.js';
+import type { PlainHttpResponse } from '../../suites/ports/plain-http.js';
+import { authServerMetadataUrls, wellKnown, type AuthObs } from '../../suites/authorization/server-scenario.js';
 
 const ENDPOINT = 'http://127.0.0.1:4000/mcp';
 const PRM_URL = 'http://127.0.0.1:4000/.well-known/oauth-protected-resource/mcp';

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { CHECKS } from '../../suites/catalogue.js';
-import type { OAuthLog, OAuthRequest, Received } from '../../suites/ports.js';
-import type { AuthClientObs } from '../../suites/scenarios/client-authorization.js';
+import type { OAuthLog, OAuthRequest } from '../../suites/ports/authorization.js';
+import type { Received } from '../../suites/ports/scripted-server.js';
+import type { AuthClientObs } from '../../suites/authorization/client-scenarios.js';
 
 const ORIGIN = 'http://127.0.0.1:4000';
 const ENDPOINT = `${ORIGIN}/mcp/client-authorization`;

@@ -3,8 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import type { WireEvent } from '../../results/wire.js';
 import { CHECKS } from '../../suites/catalogue.js';
-import type { JudgeContext } from '../../suites/check.js';
-import type { RunObservations } from '../../suites/observations.js';
+import type { JudgeContext } from '../../suites/kit/check.js';
+import type { RunObservations } from '../../suites/kit/observations.js';
 
 const check = CHECKS.find((c) => c.id === 'cancel.server-references')!;
 const ctx: JudgeContext = { era: 'legacy', version: '2025-11-25', transport: 'stdio', capabilities: {} };

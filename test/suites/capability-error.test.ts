@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CHECKS } from '../../suites/catalogue.js';
-import type { Exchange } from '../../suites/ports.js';
+import type { Exchange } from '../../suites/ports/session.js';
 
 const oracle = CHECKS.find((c) => c.id === 'meta.capability-error')!;
 const CAPS = 'io.modelcontextprotocol/clientCapabilities';

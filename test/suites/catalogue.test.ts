@@ -1,8 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { areaOf } from '../../results/check-record.js';
-import { catalogue, CHECKS } from '../../suites/catalogue.js';
+import { catalogue, CHECKS, folderOf } from '../../suites/catalogue.js';
 
 describe('the check catalogue', () => {
   const checks = catalogue();
@@ -20,16 +19,19 @@ describe('the check catalogue', () => {
     }
   });
 
-  it('keeps each area in its own file or folder: the check for area.rule is defined in suites/<area>.ts or in one file of suites/<area>/', () => {
+  it('keeps each spec area in one folder: a check is defined once, in a file of its area\'s folder of suites/', () => {
+    const filesUnder = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(`${dir}/${e.name}`) : e.name.endsWith('.ts') ? [`${dir}/${e.name}`] : []));
+    // The files that define checks (export a list of them); scenario ids may equal check ids.
+    const everywhere = filesUnder('suites').filter((f) => /export const \w+Checks\b/.test(readFileSync(f, 'utf8')));
     for (const c of CHECKS) {
-      const area = areaOf(c.id);
-      const files = existsSync(`suites/${area}`) ? readdirSync(`suites/${area}`).map((f) => `suites/${area}/${f}`) : [`suites/${area}.ts`];
-      expect(files.filter(existsSync), `${c.id} belongs in suites/${area}.ts or suites/${area}/`).not.toEqual([]);
-      const defining = files.filter((f) => existsSync(f) && readFileSync(f, 'utf8').includes(`id: '${c.id}'`));
-      expect(defining, `${c.id} is defined once in ${files.join(', ')}`).toHaveLength(1);
+      const folder = folderOf(c.id);
+      expect(folder, `${c.id} is in no spec area`).toBeDefined();
+      const defining = everywhere.filter((f) => readFileSync(f, 'utf8').includes(`id: '${c.id}'`));
+      expect(defining, `${c.id} is defined once, under suites/${folder}/`).toEqual([expect.stringMatching(new RegExp(`^suites/${folder}/[^/]+\\.ts$`))]);
     }
-    // An area is a file or a folder, not both.
-    expect(readdirSync('suites').filter((f) => f.endsWith('.ts') && existsSync(`suites/${f.slice(0, -3)}`))).toEqual([]);
+    // Only the catalogue lives at the top: everything else is in an area folder, the kit or the ports.
+    expect(readdirSync('suites').filter((f) => f.endsWith('.ts'))).toEqual(['catalogue.ts']);
   });
 
   it('docs/checks.md is exactly what `mcpspec list --format md` prints (regenerate it when this fails)', () => {

@@ -4,10 +4,10 @@ import { describe, expect, it } from 'vitest';
 import type { WireEvent } from '../../results/wire.js';
 import { expandCommand, hasPlaceholder } from '../../runner/client-driver.js';
 import { CHECKS } from '../../suites/catalogue.js';
-import type { JudgeContext } from '../../suites/check.js';
+import type { JudgeContext } from '../../suites/kit/check.js';
 import { decodeHeaderValue } from '../../suites/client/checks.js';
-import { crashOf, stderrSummary } from '../../suites/client-exit.js';
-import type { RunObservations } from '../../suites/observations.js';
+import { crashOf, stderrSummary } from '../../suites/kit/client-exit.js';
+import type { RunObservations } from '../../suites/kit/observations.js';
 
 const exit = (over: Partial<Parameters<typeof crashOf>[0]>) => ({ exitCode: 1, signal: null, timedOut: false, stderrTail: '', stdoutTail: '', ...over });
 

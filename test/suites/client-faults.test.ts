@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { FAULTS } from '../../fixtures/clients/reference/faults.js';
 import { liveCount } from '../../runner/reaper.js';
 import { CHECKS } from '../../suites/catalogue.js';
-import type { Check } from '../../suites/check.js';
+import type { Check } from '../../suites/kit/check.js';
 import { runReferenceClient } from './run-reference-client.js';
 
 const CLIENT = CHECKS.filter((c) => c.role === 'client');

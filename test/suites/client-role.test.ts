@@ -6,9 +6,9 @@ import { MODERN } from '../../protocol/versions.js';
 import { ClientDriver } from '../../runner/client-driver.js';
 import { runSuite } from '../../runner/engine.js';
 import { isAlive, liveCount } from '../../runner/reaper.js';
-import { check, holds, untestable, violated } from '../../suites/check.js';
-import type { ClientExit, Received } from '../../suites/ports.js';
-import { clientScenario } from '../../suites/scenario.js';
+import { check, holds, untestable, violated } from '../../suites/kit/check.js';
+import type { ClientExit, Received } from '../../suites/ports/scripted-server.js';
+import { clientScenario } from '../../suites/kit/scenario.js';
 
 // The same engine runs a scenario in which mcpspec plays the server and judges a small client.
 const META = 'io.modelcontextprotocol/protocolVersion';

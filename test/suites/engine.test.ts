@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { MODERN } from '../../protocol/versions.js';
 import { buildReport, exitCodeOf, type ReportOptions } from '../../reports/report.js';
 import { TRAFFIC_ONLY } from '../../results/run.js';
-import { check, holds, untestable, violated } from '../../suites/check.js';
-import { scenario } from '../../suites/scenario.js';
+import { check, holds, untestable, violated } from '../../suites/kit/check.js';
+import { scenario } from '../../suites/kit/scenario.js';
 import { CHECKS } from '../../suites/catalogue.js';
 import { runReference } from './run-reference.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { retiredOrUnassigned } from '../../suites/jsonrpc.js';
+import { retiredOrUnassigned } from '../../suites/messages/jsonrpc-checks.js';
 
 describe('jsonrpc.error-codes: the 2026-07-28 error-code registry', () => {
   it('allows the JSON-RPC codes, the MCP codes 2026-07-28 defines, and application codes outside the reserved range', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FAULTS } from '../../fixtures/servers/reference/faults.js';
 import { CHECKS, ORACLES } from '../../suites/catalogue.js';
-import type { Check } from '../../suites/check.js';
+import type { Check } from '../../suites/kit/check.js';
 import { AUTH, runReference, type Version } from './run-reference.js';
 
 const byId = new Map(CHECKS.filter((c) => c.role === 'server').map((c) => [c.id, c]));

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { WireEvent } from '../../results/wire.js';
 import { CHECKS } from '../../suites/catalogue.js';
-import { secretFields, secretNamed, words } from '../../suites/elicitation.js';
-import type { Exchange } from '../../suites/ports.js';
+import { secretFields, secretNamed, words } from '../../suites/elicitation/checks.js';
+import type { Exchange } from '../../suites/ports/session.js';
 
 const check = CHECKS.find((c) => c.id === 'elicitation.form-no-secrets')!;
 const form = (properties: Record<string, unknown>, mode?: string) => ({ method: 'elicitation/create', params: { ...(mode ? { mode } : {}), message: 'Fill in', requestedSchema: { type: 'object', properties } } });

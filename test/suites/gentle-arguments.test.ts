@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { schemaArbitraries } from '../../arbitraries/schema-arbitraries.js';
 import { schemaFromObject } from '../../protocol/schema-registry.js';
-import { countsWork, gentleSchema, namesATime, nameWords } from '../../suites/gentle-arguments.js';
-import { nearValidArguments } from '../../suites/scenarios/tools.js';
+import { countsWork, gentleSchema, namesATime, nameWords } from '../../suites/tools/gentle-arguments.js';
+import { nearValidArguments } from '../../suites/tools/scenario.js';
 
 describe('gentle valid tool arguments', () => {
   it('recognises names of a time in every case style, and nothing else', () => {

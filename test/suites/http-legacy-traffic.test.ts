@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CHECKS } from '../../suites/catalogue.js';
-import type { Exchange } from '../../suites/ports.js';
-import type { HttpObs } from '../../suites/scenarios/http.js';
+import type { Exchange } from '../../suites/ports/session.js';
+import type { HttpObs } from '../../suites/transports/http/scenario.js';
 
 const judge = (id: string, obs: Partial<HttpObs>) =>
   CHECKS.find((c) => c.id === id)!.judge(obs, { era: id === 'http.get-stream' ? 'legacy' : 'modern', version: id === 'http.get-stream' ? '2025-11-25' : '2026-07-28', transport: 'http', capabilities: {} });

@@ -4,8 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import type { WireEvent } from '../../results/wire.js';
 import { CHECKS } from '../../suites/catalogue.js';
-import type { RunObservations } from '../../suites/observations.js';
-import type { Exchange } from '../../suites/ports.js';
+import type { RunObservations } from '../../suites/kit/observations.js';
+import type { Exchange } from '../../suites/ports/session.js';
 
 const idEcho = CHECKS.find((c) => c.id === 'jsonrpc.id-echo')!;
 const ctx = { era: 'legacy', version: '2025-11-25', transport: 'stdio', capabilities: {} } as const;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CHECKS } from '../../suites/catalogue.js';
-import type { LoggedCall } from '../../suites/scenarios/logging.js';
+import type { LoggedCall } from '../../suites/logging/scenario.js';
 
 const judge = (calls: LoggedCall[], capabilities: Record<string, unknown>) =>
   CHECKS.find((c) => c.id === 'logging.per-request')!.judge({ calls }, { era: 'modern', version: '2026-07-28', transport: 'stdio', capabilities });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isValidExtensionId, isValidMetaKey, metaKeyFindings, metaKeyProblem } from '../../protocol/meta-keys.js';
 import { CHECKS } from '../../suites/catalogue.js';
-import type { RunObservations } from '../../suites/observations.js';
+import type { RunObservations } from '../../suites/kit/observations.js';
 import type { WireEvent } from '../../results/wire.js';
 
 describe('the _meta key grammar (MT-10)', () => {

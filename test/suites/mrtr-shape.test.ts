@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { WireEvent } from '../../results/wire.js';
 import { CHECKS } from '../../suites/catalogue.js';
-import type { Exchange } from '../../suites/ports.js';
+import type { Exchange } from '../../suites/ports/session.js';
 
 const shape = CHECKS.find((c) => c.id === 'mrtr.shape')!;
 const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': { roots: {}, elicitation: {} } };

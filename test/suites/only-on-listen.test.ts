@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CHECKS } from '../../suites/catalogue.js';
-import type { Exchange } from '../../suites/ports.js';
-import type { RunObservations } from '../../suites/observations.js';
+import type { Exchange } from '../../suites/ports/session.js';
+import type { RunObservations } from '../../suites/kit/observations.js';
 import type { WireEvent } from '../../results/wire.js';
 
 const oracle = CHECKS.find((c) => c.id === 'subscriptions.only-on-listen')!;

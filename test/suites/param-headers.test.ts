@@ -3,9 +3,9 @@
 
 import { describe, expect, it } from 'vitest';
 import { CHECKS } from '../../suites/catalogue.js';
-import type { Exchange } from '../../suites/ports.js';
-import { otherValue, type ParamHeadersObs } from '../../suites/scenarios/param-headers.js';
-import { mayCall } from '../../suites/scenarios/tools.js';
+import type { Exchange } from '../../suites/ports/session.js';
+import { otherValue, type ParamHeadersObs } from '../../suites/transports/http/param-headers-scenario.js';
+import { mayCall } from '../../suites/tools/scenario.js';
 
 const check = CHECKS.find((c) => c.id === 'http.param-headers')!;
 const ctx = { era: 'modern', version: '2026-07-28', transport: 'http', capabilities: { tools: {} } } as const;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CHECKS } from '../../suites/catalogue.js';
-import type { ListComparison, PerConnectionObs, Reading } from '../../suites/scenarios/per-connection.js';
-import type { Exchange } from '../../suites/ports.js';
+import type { ListComparison, PerConnectionObs, Reading } from '../../suites/list-changed/per-connection-scenario.js';
+import type { Exchange } from '../../suites/ports/session.js';
 
 const check = CHECKS.find((c) => c.id === 'lists.same-per-connection')!;
 const judge = (obs: PerConnectionObs) => check.judge(obs, { era: 'modern', version: '2026-07-28', transport: 'stdio', capabilities: {} });

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import type { RunResult } from '../../results/run.js';
 import { ClientDriver } from '../../runner/client-driver.js';
 import { runSuite } from '../../runner/engine.js';
-import type { Check } from '../../suites/check.js';
+import type { Check } from '../../suites/kit/check.js';
 
 export const REFERENCE_CLIENT = resolve('dist/fixtures/clients/reference/main.js');
 

@@ -1,6 +1,6 @@
 import type { RunResult } from '../../results/run.js';
 import { runServerSuite, type ServerRunOptions } from '../../runner/run-server.js';
-import type { Check } from '../../suites/check.js';
+import type { Check } from '../../suites/kit/check.js';
 import { startHttpTarget, stdioTarget } from '../helpers/targets.js';
 
 export type Version = '2026-07-28' | '2025-11-25' | '2025-06-18';

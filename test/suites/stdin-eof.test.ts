@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CHECKS } from '../../suites/catalogue.js';
-import type { Exchange, InputEnd } from '../../suites/ports.js';
+import type { Exchange, InputEnd } from '../../suites/ports/session.js';
 import { runReference } from './run-reference.js';
 
 const check = CHECKS.find((c) => c.id === 'stdio.exit-on-eof')!;

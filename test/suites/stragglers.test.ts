@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Stragglers } from '../../suites/stragglers.js';
+import { Stragglers } from '../../suites/tools/stragglers.js';
 
 const OPTS = { minMs: 1000, sameToolMinMs: 250, factor: 4, everyMs: 10 };
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { WireEvent } from '../../results/wire.js';
 import { CHECKS } from '../../suites/catalogue.js';
-import type { RunObservations } from '../../suites/observations.js';
-import type { Exchange } from '../../suites/ports.js';
-import { covers } from '../../suites/subscriptions.js';
+import type { RunObservations } from '../../suites/kit/observations.js';
+import type { Exchange } from '../../suites/ports/session.js';
+import { covers } from '../../suites/subscriptions/checks.js';
 
 // The judgements of subscription delivery on hand-made recordings: what counts as a server's own end
 // of a listen (SB-08) and how it is judged; which update uris belong to a subscription.

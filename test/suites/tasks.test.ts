@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CHECKS } from '../../suites/catalogue.js';
-import { skipReason } from '../../suites/check.js';
-import { guessable } from '../../suites/tasks.js';
+import { skipReason } from '../../suites/kit/check.js';
+import { guessable } from '../../suites/tasks/checks.js';
 import { runReference } from './run-reference.js';
 
 // Tasks in both flavours on the reference fixture, beyond what faults.test.ts proves (there each fault

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { baggageProblem, traceparentProblem, tracestateProblem } from '../../protocol/trace-context.js';
 import { isReservedMetaKey, undefinedReservedKey } from '../../protocol/reserved-meta-keys.js';
-import { judgeReservedKeys, judgeTraceContext } from '../../suites/meta.js';
+import { judgeReservedKeys, judgeTraceContext } from '../../suites/meta/checks.js';
 import type { WireEvent } from '../../results/wire.js';
 
 const GOOD_PARENT = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';

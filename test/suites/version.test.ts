@@ -4,8 +4,8 @@
 
 import { describe, expect, it } from 'vitest';
 import { CHECKS } from '../../suites/catalogue.js';
-import type { Exchange } from '../../suites/ports.js';
-import type { NotPinnedObs } from '../../suites/scenarios/discover.js';
+import type { Exchange } from '../../suites/ports/session.js';
+import type { NotPinnedObs } from '../../suites/lifecycle/discover-scenario.js';
 
 const notPinned = CHECKS.find((c) => c.id === 'version.not-pinned')!;
 const ctx = { era: 'modern', version: '2026-07-28', transport: 'stdio', capabilities: { tools: {} } } as const;

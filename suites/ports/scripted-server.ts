@@ -1,0 +1,120 @@
+// The port a client-role scenario drives: mcpspec playing a scripted server for the client under
+// test, and what it received. The runner implements it.
+
+import type { TransportKind } from '../../results/check-record.js';
+import type { OAuthOptions, OAuthLog } from './authorization.js';
+
+/** How the client under test ended. */
+export interface ClientExit {
+  exitCode: number | null;
+  signal: string | null;
+  /** It was still running at the timeout and was stopped. */
+  timedOut: boolean;
+  stderrTail: string;
+  stdoutTail: string;
+  /** Wall time from start to exit. */
+  elapsedMs?: number;
+}
+
+/** One message the client under test sent, and what the scripted server answered. */
+export interface Received {
+  message: unknown;
+  reply?: unknown;
+  /** HTTP request headers (lower-case names), when the client spoke HTTP. */
+  headers?: Record<string, string>;
+  /** HTTP: the request method (POST, GET, DELETE). */
+  httpMethod?: string;
+  /** Which connection it came on: a stdio server process the client started, counted from 1 (HTTP: 0). */
+  connection: number;
+  seq: number;
+  /** Recording sequence number of the reply, once sent. */
+  replySeq?: number;
+  /** When it arrived (ms, Date.now()). */
+  at?: number;
+  /**
+   * HTTP: the scripted server answered by polling (ScriptedReply.poll): it closed the SSE stream
+   * after a priming event naming `retry`, and keeps the answer for a GET with Last-Event-ID `eventId`.
+   */
+  polled?: { eventId: string; retryMs: number; closedAt: number };
+  /** HTTP: the scripted server broke this request's answer stream (ScriptedReply.broken): closed it, no answer. */
+  broken?: { closedAt: number };
+  /** stdio: the scripted server process ended on this request, unanswered (ScriptedReply.die). */
+  died?: { at: number };
+  /** HTTP: the request URL's query string, when it had one (`?access_token=...` is a token where it must not be). */
+  query?: string;
+  /** HTTP, behind authorization: refused with 401 (no token the scripted authorization server issued); the script never saw it. */
+  unauthorized?: boolean;
+  /** HTTP, step-up scenario: refused with 403 insufficient_scope (its token lacks the scope); the script never saw it. */
+  insufficientScope?: boolean;
+}
+
+/**
+ * What a scripted handler may return instead of a bare JSON-RPC response: messages sent before the
+ * response (over HTTP as events of an SSE response, over stdio as lines), a response that may still
+ * be pending, and HTTP details.
+ */
+export interface ScriptedReply {
+  scripted: true;
+  before?: unknown[];
+  /** Messages sent as they come, after `before` and before the response (a subscription stream). */
+  stream?: AsyncIterable<unknown>;
+  /** The response; a promise is awaited (the HTTP stream stays open meanwhile). undefined = none. */
+  response?: unknown;
+  /** HTTP: answer as an SSE stream, primed with an event id and a comment line. */
+  sse?: boolean;
+  /**
+   * HTTP, 2025-11-25 polling (HL-04): an SSE stream that names `retryMs` and an event id, then closes
+   * before the answer; the answer comes on the client's GET with that Last-Event-ID.
+   */
+  poll?: { retryMs: number };
+  /**
+   * HTTP, 2026-07-28 (HM-05): an SSE stream that closes before the answer, with no event id to
+   * resume from; the answer is never sent (a client must re-issue the request with a new id).
+   */
+  broken?: boolean;
+  /** stdio: the server process ends at once, without answering (it died; the client should restart it). */
+  die?: boolean;
+  /** HTTP: extra response headers (e.g. Mcp-Session-Id). */
+  headers?: Record<string, string>;
+  /** HTTP status (default 200, or 202 with no response). */
+  status?: number;
+}
+
+export function isScriptedReply(v: unknown): v is ScriptedReply {
+  return typeof v === 'object' && v !== null && (v as { scripted?: unknown }).scripted === true;
+}
+
+export type ScriptedHandler = (message: unknown, received: Received) => unknown;
+
+/** mcpspec playing a server for a client under test (the port a client-role scenario needs). */
+export interface ScriptedServer {
+  readonly kind: TransportKind;
+  /** How to answer each message the client sends: a full JSON-RPC response, a ScriptedReply, or undefined for none. */
+  handle(handler: ScriptedHandler): void;
+  /** stdio: send a message to the client on its newest connection (server-to-client requests, notifications). */
+  send(message: unknown): boolean;
+  /** The first received message matching, waiting at most timeoutMs (undefined if none came or the run ended). */
+  waitFor(match: (r: Received) => boolean, timeoutMs: number): Promise<Received | undefined>;
+  /** Resolves once nothing has arrived for quietMs (at most timeoutMs): a scripted server may hold an answer. */
+  quiet(quietMs: number, timeoutMs: number): Promise<void>;
+  /** Start the client under test against this server; resolves when it exits (or is stopped at the timeout). */
+  runClient(timeoutMs?: number): Promise<ClientExit>;
+  /** Everything the client sent, in order. */
+  received(): Received[];
+  /**
+   * HTTP: put the endpoint behind OAuth. Requests without a token the scripted authorization server
+   * issued get 401 with a Bearer challenge; the same origin serves the Protected Resource Metadata,
+   * the authorization server's metadata, registration, authorize (redirects at once with a code) and
+   * token. Call before runClient; the returned log fills as the client goes. `wrongIssuer`: the
+   * authorization server metadata names an issuer other than the identifier it is fetched for;
+   * `iss` and `issAdvertised`: what the authorization response's `iss` (RFC 9207) is, and whether the
+   * metadata says responses carry it. Called again, it
+   * switches those (and forgets the tokens issued so far), and the same log goes on.
+   */
+  requireAuthorization?(opts?: OAuthOptions): OAuthLog;
+  /**
+   * The next client run starts with a new temporary HOME (and working directory, unless the user
+   * chose one): as on a machine where the client never ran, with no credentials it stored before.
+   */
+  freshClientState?(): void;
+}

@@ -1,0 +1,63 @@
+// resources.*: reading resources (R26, RS-01, RS-02).
+
+import { SPEC } from '../../protocol/spec-links.js';
+import { ALL_VERSIONS, LEGACY, MODERN } from '../../protocol/versions.js';
+import { check, holds, untestable, violated } from '../kit/check.js';
+import { needsCapableClient } from '../input-required/plain-answer.js';
+import { evidence, expectErrorCode, isObj, outcome, resultOf, unanswerable } from '../kit/exchange.js';
+import { resourcesScenario, UNKNOWN_URI } from './scenario.js';
+
+const RESOURCES = { capabilities: ['resources'] };
+
+export const resourcesChecks = [
+  check(resourcesScenario, {
+    id: 'resources.read',
+    title: 'each listed resource reads back, with contents for the uri asked',
+    requirements: ['R26'],
+    level: 'MUST',
+    versions: ALL_VERSIONS,
+    requires: RESOURCES,
+    spec: SPEC.resources26,
+    judge({ reads }) {
+      const answered = reads.filter((r) => !unanswerable(r.exchange));
+      // A capability refusal or a request for input is judged by mrtr.*, where mcpspec plays the rounds.
+      const judged = answered.filter((r) => !needsCapableClient(r.exchange));
+      if (judged.length === 0) return untestable(answered.length ? `all ${answered.length} reads need client input or a client capability (judged by mrtr.*)` : 'resources/list returned no resources');
+      const bad = judged.filter((r) => {
+        const contents = resultOf(r.exchange)?.contents;
+        return !Array.isArray(contents) || !contents.some((c) => isObj(c) && c.uri === r.uri);
+      });
+      if (bad.length) {
+        return violated(`${bad.length} of ${judged.length} reads did not return contents for the uri asked; first: ${bad[0].uri} -> ${outcome(bad[0].exchange)}`, bad.slice(0, 3).map((r) => evidence(`resources/read ${r.uri}`, r.exchange, { pointer: '/result/contents', expected: `an item with uri ${r.uri}` })));
+      }
+      const left = answered.length - judged.length;
+      return holds(`${judged.length} resources read back${left ? ` (${left} needing client input or a client capability left to mrtr.*)` : ''}`);
+    },
+  }),
+  check(resourcesScenario, {
+    id: 'resources.unknown-modern',
+    title: 'reading an unknown uri gets -32602, never empty contents',
+    requirements: ['RS-01'],
+    level: 'MUST',
+    versions: MODERN,
+    requires: RESOURCES,
+    spec: SPEC.resources26,
+    judge({ unknown }) {
+      if (unanswerable(unknown)) return untestable('the run ended before the answer came');
+      return expectErrorCode(unknown, -32602, `resources/read ${UNKNOWN_URI}`);
+    },
+  }),
+  check(resourcesScenario, {
+    id: 'resources.unknown-legacy',
+    title: 'reading an unknown uri gets -32002 (resource not found)',
+    requirements: ['RS-02'],
+    level: 'SHOULD',
+    versions: LEGACY,
+    requires: RESOURCES,
+    spec: SPEC.resources25,
+    judge({ unknown }) {
+      if (unanswerable(unknown)) return untestable('the run ended before the answer came');
+      return expectErrorCode(unknown, -32002, `resources/read ${UNKNOWN_URI}`);
+    },
+  }),
+];

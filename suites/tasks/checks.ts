@@ -1,0 +1,701 @@
+// tasks.*: tasks in both flavours. Legacy 2025-11-25 core tasks (TK25, TA-01..TA-19), judged on the
+// tasks-legacy scenario and over every task message of the run (schema, lifecycle, timestamps);
+// modern 2026-07-28 tasks extension io.modelcontextprotocol/tasks (XT, SEP-2663, TB-01..TB-20),
+// judged on the tasks-modern scenario. Lifecycle and id checks follow every task across the run.
+
+import { loadSchema } from '../../protocol/schema-registry.js';
+import type { SpecVersion } from '../../protocol/versions.js';
+import type { Evidence } from '../../results/verdict.js';
+import { check, holds, oracle, skip, untestable, violated, type Judgement } from '../kit/check.js';
+import { clipJson, errorCode, errorOf, evidence, isObj, outcome, resultOf } from '../kit/exchange.js';
+import type { RunObservations } from '../kit/observations.js';
+import type { Exchange } from '../ports/session.js';
+import { sentRequest } from '../kit/request-shape.js';
+import { subscriptionIdOf, subscriptionsScenario } from '../subscriptions/scenario.js';
+import { legacyTaskOf, legacyTasksScenario, modernTasksScenario, RELATED_TASK, TASKS_EXTENSION, TERMINAL, type TaskRun } from './scenarios.js';
+
+const TASKS25 = 'https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks';
+const TASKS_EXT = 'https://modelcontextprotocol.io/extensions/tasks/overview';
+const LEGACY_ONLY: SpecVersion[] = ['2025-11-25'];
+const MODERN_ONLY: SpecVersion[] = ['2026-07-28'];
+const BOTH: SpecVersion[] = ['2025-11-25', '2026-07-28'];
+const LEGACY_REQ = { capabilities: ['tasks'] };
+const MODERN_REQ = { extensions: [TASKS_EXTENSION] };
+
+type Obj = Record<string, unknown>;
+
+// ---------------------------------------------------------------------------------------------
+// Task snapshots: every status report of the run, in the order the server sent them
+
+export interface Snapshot {
+  taskId: string;
+  status: unknown;
+  task: Obj;
+  /** Where it came from: the method whose answer carried it, or a notification. */
+  where: string;
+  seq: number;
+  ex?: Exchange;
+}
+
+const lastSeq = (ex: Exchange) => (ex.seq.length ? Math.max(...ex.seq) : 0);
+
+function sentTask(ex: Exchange): boolean {
+  const p = sentRequest(ex)?.params;
+  return isObj(p) && isObj(p.task);
+}
+
+/** Every task object the server sent in the run: created, polled, cancelled, listed, notified. */
+export function snapshots(obs: RunObservations, legacy: boolean): Snapshot[] {
+  const out: Snapshot[] = [];
+  const add = (task: unknown, where: string, seq: number, ex?: Exchange) => {
+    if (isObj(task) && typeof task.taskId === 'string') out.push({ taskId: task.taskId, status: task.status, task, where, seq, ex });
+  };
+  for (const ex of obs.exchanges) {
+    const req = sentRequest(ex);
+    const r = resultOf(ex);
+    if (!req || !r) continue;
+    if (req.method === 'tools/call') {
+      if (legacy && isObj(r.task)) add(r.task, 'CreateTaskResult', lastSeq(ex), ex);
+      if (!legacy && r.resultType === 'task') add(r, 'CreateTaskResult', lastSeq(ex), ex);
+    } else if (req.method === 'tasks/get' || (legacy && req.method === 'tasks/cancel')) add(r, req.method, lastSeq(ex), ex);
+    else if (legacy && req.method === 'tasks/list' && Array.isArray(r.tasks)) for (const t of r.tasks) add(t, 'tasks/list', lastSeq(ex), ex);
+  }
+  const note = legacy ? 'notifications/tasks/status' : 'notifications/tasks';
+  for (const e of obs.events) {
+    const m = e.message;
+    if (e.dir === 'in' && isObj(m) && m.method === note && isObj(m.params)) add(m.params, note, e.seq);
+  }
+  return out.sort((a, b) => a.seq - b.seq);
+}
+
+const NEXT: Record<string, Set<string>> = {
+  working: new Set(['working', 'input_required', 'completed', 'failed', 'cancelled']),
+  input_required: new Set(['input_required', 'working', 'completed', 'failed', 'cancelled']),
+  completed: new Set(['completed']),
+  failed: new Set(['failed']),
+  cancelled: new Set(['cancelled']),
+};
+const TASK_STATUSES = new Set(Object.keys(NEXT));
+
+function snapEvidence(s: Snapshot, what: string): Evidence {
+  return { what, actual: clipJson(s.task), seq: [s.seq] };
+}
+
+// ---------------------------------------------------------------------------------------------
+// shared judgements
+
+/** A task run whose polling could not reach an end: why, for untestable verdicts. */
+function unsettled(run: TaskRun | undefined): string | undefined {
+  if (!run) return 'no task was created';
+  if (!run.taskId) return `the task-augmented call got ${outcome(run.create)}, not a task`;
+  if (run.boundReachedMs !== undefined) return `task ${run.taskId} had not ended when polling reached its bound (${run.boundReachedMs} ms, the tool timeout; raise --tool-timeout for slower tasks)`;
+  if (!run.settled) return `polling task ${run.taskId} stopped: tasks/get got ${outcome(run.polls.at(-1))}`;
+  return undefined;
+}
+
+function noTaskTool(obs: { tools: { name: string }[]; notCalled: { tool: string; why: string }[] }, what: string): Judgement {
+  const why = obs.notCalled.length ? ` (${obs.notCalled.slice(0, 3).map((n) => `${n.tool}: ${n.why}`).join('; ')})` : '';
+  return untestable(`${what}${why}`);
+}
+
+/** -32602 expected; the judgement names which request broke it. */
+function expect32602(list: [string, Exchange | undefined][]): Judgement {
+  const asked = list.filter(([, ex]) => ex && (ex.response || !ex.aborted));
+  if (asked.length === 0) return untestable('no request was answered');
+  const bad = asked.filter(([, ex]) => errorCode(ex) !== -32602);
+  if (bad.length) return violated(bad.map(([w, ex]) => `${w} got ${outcome(ex)}`).join('; '), bad.map(([w, ex]) => evidence(w, ex, { expected: { error: { code: -32602 } } })));
+  return holds(`${asked.map(([w]) => w).join(', ')}: -32602`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Legacy flavour
+
+function legacyToolsCallDeclared(caps: Obj): boolean {
+  const t = caps.tasks;
+  return isObj(t) && isObj(t.requests) && isObj(t.requests.tools) && isObj(t.requests.tools.call);
+}
+
+const legacyChecks = [
+  check(legacyTasksScenario, {
+    id: 'tasks.create',
+    title: 'a task-augmented tools/call on a tool whose taskSupport allows it returns a CreateTaskResult',
+    requirements: ['TA-07', 'TA-05', 'TA-01'],
+    level: 'MUST',
+    versions: LEGACY_ONLY,
+    requires: LEGACY_REQ,
+    spec: TASKS25,
+    judge(obs) {
+      if (!obs.declared.toolsCall) return skip('the server does not declare tasks.requests.tools.call, so no tools/call may be task-augmented (TA-02)');
+      if (!obs.main) return noTaskTool(obs, 'no tool with taskSupport optional or required could be called');
+      const r = resultOf(obs.main.create);
+      const task = r && isObj(r.task) ? r.task : undefined;
+      if (!task || typeof task.taskId !== 'string') {
+        return violated(`task-augmented tools/call ${obs.main.tool} got ${r ? 'a result without task.taskId' : outcome(obs.main.create)}`, [evidence('task-augmented tools/call', obs.main.create, { expected: 'CreateTaskResult { task: Task }' })]);
+      }
+      return holds(`${obs.main.tool} answered a task-augmented call with task ${task.taskId}`);
+    },
+  }),
+  oracle({
+    id: 'tasks.initial-working',
+    title: 'a new task starts in status working: the CreateTaskResult, the one report of the task as it was created, says working (lastUpdatedAt does not excuse another status)',
+    requirements: ['TA-06', 'TA-07'],
+    level: 'MUST',
+    versions: LEGACY_ONLY,
+    requires: LEGACY_REQ,
+    spec: TASKS25,
+    judge(obs) {
+      const created = snapshots(obs, true).filter((s) => s.where === 'CreateTaskResult');
+      if (created.length === 0) return untestable('no task was created in the run');
+      // TA-06 is a MUST on the state a task is created in, and the CreateTaskResult (returned as soon
+      // as the task is accepted, TA-07) is the requestor's only view of the task at creation. An
+      // earlier version let a non-working status pass when lastUpdatedAt was later than createdAt (the
+      // task "visibly moved on"); that made the verdict depend on the server's clock resolution: the
+      // same server, doing the same thing, passed or failed by the millisecond. The status alone decides now.
+      const bad = created.filter((s) => s.status !== 'working');
+      if (bad.length) {
+        const stamps = (s: Snapshot) => (s.task.lastUpdatedAt === s.task.createdAt ? 'lastUpdatedAt = createdAt' : `createdAt ${String(s.task.createdAt)}, lastUpdatedAt ${String(s.task.lastUpdatedAt)}`);
+        return violated(`${bad.length} of ${created.length} CreateTaskResults report a new task as ${bad.map((s) => `${JSON.stringify(s.status)} (${stamps(s)})`).join(', ')}, not working`, bad.slice(0, 3).map((s) => snapEvidence(s, 'CreateTaskResult task')));
+      }
+      return holds(`${created.length} task(s) created working`);
+    },
+  }),
+  oracle({
+    id: 'tasks.schema',
+    title: 'every task message (CreateTaskResult, tasks/get, tasks/list, tasks/cancel, notifications/tasks/status) validates against the 2025-11-25 tasks schema',
+    requirements: ['TA-07', 'TA-08', 'TA-13'],
+    level: 'MUST',
+    versions: LEGACY_ONLY,
+    requires: LEGACY_REQ,
+    spec: TASKS25,
+    judge(obs) {
+      const doc = loadSchema('ext-tasks-2025-11-25');
+      const items: [string, unknown, Evidence][] = [];
+      for (const ex of obs.exchanges) {
+        const req = sentRequest(ex);
+        const r = resultOf(ex);
+        if (!req || !r) continue;
+        const def = req.method === 'tools/call' && isObj(r.task) ? 'CreateTaskResult'
+          : req.method === 'tasks/get' ? 'GetTaskResult' : req.method === 'tasks/cancel' ? 'CancelTaskResult' : req.method === 'tasks/list' ? 'ListTasksResult' : undefined;
+        if (def) items.push([def, r, evidence(`${req.method} result`, ex)]);
+      }
+      for (const e of obs.events) {
+        if (e.dir === 'in' && isObj(e.message) && e.message.method === 'notifications/tasks/status') items.push(['TaskStatusNotification', e.message, { what: 'notifications/tasks/status', actual: clipJson(e.message), seq: [e.seq] }]);
+      }
+      if (items.length === 0) return untestable('the server sent no task message');
+      const bad: Evidence[] = [];
+      for (const [def, value, ev] of items) {
+        const v = doc.validate(def, value);
+        if (!v.valid) bad.push({ ...ev, expected: `${def}: ${v.errors[0]?.message ?? 'invalid'}`, pointer: v.errors[0]?.instancePath });
+      }
+      if (bad.length) return violated(`${bad.length} of ${items.length} task messages are invalid; first: ${bad[0].what} (${bad[0].pointer || '/'}: ${String(bad[0].expected)})`, bad.slice(0, 3));
+      return holds(`${items.length} task messages valid against the 2025-11-25 tasks schema`);
+    },
+  }),
+  oracle({
+    id: 'tasks.timestamps',
+    title: 'every task carries ISO 8601 createdAt and lastUpdatedAt (createdAt never changes, lastUpdatedAt never precedes it) and tasks/get gives the actual ttl',
+    requirements: ['TA-08'],
+    level: 'MUST',
+    versions: LEGACY_ONLY,
+    requires: LEGACY_REQ,
+    spec: TASKS25,
+    judge(obs) {
+      const snaps = snapshots(obs, true);
+      if (snaps.length === 0) return untestable('the server sent no task');
+      const iso = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
+      const bad: Evidence[] = [];
+      const created = new Map<string, unknown>();
+      for (const s of snaps) {
+        const { createdAt, lastUpdatedAt, ttl } = s.task;
+        const problems: string[] = [];
+        for (const [k, v] of [['createdAt', createdAt], ['lastUpdatedAt', lastUpdatedAt]] as const) {
+          if (typeof v !== 'string' || !iso.test(v) || Number.isNaN(Date.parse(v))) problems.push(`${k} ${JSON.stringify(v)} is not an ISO 8601 timestamp`);
+        }
+        if (!problems.length && Date.parse(lastUpdatedAt as string) < Date.parse(createdAt as string)) problems.push('lastUpdatedAt precedes createdAt');
+        if (created.has(s.taskId) && created.get(s.taskId) !== createdAt) problems.push(`createdAt changed from ${JSON.stringify(created.get(s.taskId))} to ${JSON.stringify(createdAt)}`);
+        if (!created.has(s.taskId)) created.set(s.taskId, createdAt);
+        if (s.where === 'tasks/get' && !(ttl === null || (typeof ttl === 'number' && Number.isInteger(ttl)))) problems.push(`tasks/get ttl ${JSON.stringify(ttl)} is neither an integer nor null`);
+        if (problems.length) bad.push({ ...snapEvidence(s, `${s.where} task ${s.taskId}`), expected: problems.join('; ') });
+      }
+      if (bad.length) return violated(`${bad.length} of ${snaps.length} task reports: ${String(bad[0].expected)}`, bad.slice(0, 3));
+      return holds(`${snaps.length} task reports of ${created.size} tasks carry valid timestamps`);
+    },
+  }),
+  oracle({
+    id: 'tasks.only-requested',
+    title: 'a tools/call without params.task is never answered with a task (tasks are created only for task-augmented requests the server declared)',
+    requirements: ['TA-01', 'TA-02', 'TA-04'],
+    level: 'MUST',
+    versions: LEGACY_ONLY,
+    // Judged on every 2025-11-25 server: one that declares no tasks at all must never answer with one (TA-04).
+    spec: TASKS25,
+    judge(obs, ctx) {
+      const calls = obs.exchanges.filter((ex) => sentRequest(ex)?.method === 'tools/call' && resultOf(ex));
+      const plain = calls.filter((ex) => !sentTask(ex));
+      const tasked = calls.filter((ex) => isObj(resultOf(ex)!.task));
+      if (plain.length === 0) return untestable('no tools/call without params.task got a result');
+      const bad = plain.filter((ex) => isObj(resultOf(ex)!.task));
+      if (!legacyToolsCallDeclared(ctx.capabilities)) bad.push(...tasked.filter((ex) => !bad.includes(ex)));
+      if (bad.length) return violated(`${bad.length} tools/call answered with a task ${legacyToolsCallDeclared(ctx.capabilities) ? 'though the request had no params.task' : 'though the server does not declare tasks.requests.tools.call'}`, bad.slice(0, 3).map((ex) => evidence('tools/call answered with a task', ex, { expected: 'a CallToolResult' })));
+      return holds(`${plain.length} plain tools/call answered without a task${tasked.length ? `; ${tasked.length} task-augmented ones created tasks` : ''}`);
+    },
+  }),
+  check(legacyTasksScenario, {
+    id: 'tasks.result',
+    title: 'tasks/result waits until the task ends and then returns what the request would have: a CallToolResult when completed, its error (or an isError result) when failed',
+    requirements: ['TA-10', 'TA-17'],
+    level: 'MUST',
+    versions: LEGACY_ONLY,
+    requires: LEGACY_REQ,
+    spec: TASKS25,
+    judge(obs) {
+      if (!obs.declared.toolsCall) return skip('the server does not declare tasks.requests.tools.call');
+      const m = obs.main;
+      if (!m?.taskId) return noTaskTool(obs, m ? `the task-augmented call got ${outcome(m.create)}` : 'no tool with taskSupport optional or required could be called');
+      const ex = m.result;
+      if (!ex?.response) return untestable(`tasks/result got ${outcome(ex)}${m.boundReachedMs !== undefined ? ' (the task had not ended within the poll bound)' : ''}`);
+      const after = resultOf(m.afterResult);
+      if (!after || !TERMINAL.has(String(after.status))) {
+        return violated(`tasks/result answered while the task was not finished: tasks/get right after it says ${after ? JSON.stringify(after.status) : outcome(m.afterResult)}`, [evidence('tasks/result', ex), evidence('tasks/get after tasks/result', m.afterResult, { expected: 'a terminal status' })]);
+      }
+      // The first terminal status seen rules (a later change is tasks.transitions' matter).
+      const ends = [...m.polls, m.afterResult!].filter((p) => TERMINAL.has(String(resultOf(p)?.status))).sort((a, b) => lastSeq(a) - lastSeq(b));
+      const status = String(resultOf(ends[0])!.status);
+      const r = resultOf(ex);
+      if (status === 'completed') {
+        const v = loadSchema('2025-11-25').validate('CallToolResult', r ?? {});
+        if (!r || !v.valid) return violated(`the completed task's tasks/result is ${r ? `not a CallToolResult (${v.errors[0]?.instancePath || '/'} ${v.errors[0]?.message})` : outcome(ex)}`, [evidence('tasks/result of a completed tools/call task', ex, { expected: 'CallToolResult' })]);
+      } else if (status === 'failed') {
+        if (!errorOf(ex) && r?.isError !== true) return violated('the failed task\'s tasks/result is a successful result', [evidence('tasks/result of a failed task', ex, { expected: 'the JSON-RPC error or an isError result' })]);
+      }
+      return holds(`tasks/result waited for task ${m.taskId} to end (${status}) and returned ${errorOf(ex) ? 'its error' : 'its result'}`);
+    },
+  }),
+  check(legacyTasksScenario, {
+    id: 'tasks.related-task',
+    title: 'the tasks/result response carries _meta["io.modelcontextprotocol/related-task"] naming the task',
+    requirements: ['TA-10', 'TA-12'],
+    level: 'MUST',
+    versions: LEGACY_ONLY,
+    requires: LEGACY_REQ,
+    spec: TASKS25,
+    judge(obs) {
+      if (!obs.declared.toolsCall) return skip('the server does not declare tasks.requests.tools.call');
+      const m = obs.main;
+      if (!m?.taskId || !m.result?.response) return untestable(m?.taskId ? `tasks/result got ${outcome(m.result)}` : 'no task was created');
+      const r = resultOf(m.result);
+      const err = errorOf(m.result);
+      const meta = r ? r._meta : isObj(err?.data) ? (err.data as Obj)._meta : undefined;
+      const related = isObj(meta) ? meta[RELATED_TASK] : undefined;
+      if (!isObj(related) || related.taskId !== m.taskId) {
+        if (err && !r) return untestable('tasks/result answered with an error, which has no _meta to carry the related-task key');
+        return violated(`tasks/result _meta["${RELATED_TASK}"] is ${JSON.stringify(related)}`, [evidence('tasks/result', m.result, { expected: { _meta: { [RELATED_TASK]: { taskId: m.taskId } } } })]);
+      }
+      return holds(`tasks/result names task ${m.taskId} in its related-task metadata`);
+    },
+  }),
+  check(legacyTasksScenario, {
+    id: 'tasks.list',
+    title: 'tasks/list lists every task the requestor created, following nextCursor to the end',
+    requirements: ['TA-18', 'PG-03'],
+    level: 'MUST',
+    versions: LEGACY_ONLY,
+    requires: LEGACY_REQ,
+    spec: TASKS25,
+    judge(obs) {
+      if (!obs.declared.list) return skip('the server does not declare tasks.list');
+      if (!obs.list) return untestable('tasks/list was not asked');
+      if (obs.list.failed) return violated(`tasks/list got ${outcome(obs.list.failed)}`, [evidence('tasks/list', obs.list.failed)]);
+      if (obs.list.loop || obs.list.truncated) return violated(`tasks/list pagination ${obs.list.loop ? 'loops' : 'never ends'}`, [evidence('tasks/list last page', obs.list.pages.at(-1))]);
+      const created = [obs.main, obs.extra, obs.cancelled?.run].map((r) => r?.taskId).filter((id): id is string => !!id);
+      if (created.length === 0) return untestable('no task was created, so none could be looked for in tasks/list');
+      const missing = created.filter((id) => !obs.list!.ids.includes(id));
+      if (missing.length) return violated(`${missing.length} of ${created.length} created tasks are missing from tasks/list (${obs.list.pages.length} pages)`, [{ what: 'tasks/list ids', expected: created, actual: obs.list.ids.slice(0, 20), seq: obs.list.pages.flatMap((p) => p.seq).slice(0, 20) }]);
+      return holds(`tasks/list (${obs.list.pages.length} page(s)) lists all ${created.length} tasks mcpspec created`);
+    },
+  }),
+  check(legacyTasksScenario, {
+    id: 'tasks.list-bad-cursor',
+    title: 'tasks/list with a cursor the server never issued is refused with -32602',
+    requirements: ['TA-14', 'PG-04'],
+    level: 'MUST',
+    versions: LEGACY_ONLY,
+    requires: LEGACY_REQ,
+    spec: TASKS25,
+    judge(obs) {
+      if (!obs.declared.list) return skip('the server does not declare tasks.list');
+      return expect32602([['tasks/list with an invented cursor', obs.badCursor]]);
+    },
+  }),
+  check(legacyTasksScenario, {
+    id: 'tasks.cancel',
+    title: 'tasks/cancel of a working task answers with the task already cancelled, and it stays cancelled',
+    requirements: ['TA-15'],
+    level: 'MUST',
+    versions: LEGACY_ONLY,
+    requires: LEGACY_REQ,
+    spec: TASKS25,
+    judge(obs) {
+      if (!obs.declared.cancel) return skip('the server does not declare tasks.cancel');
+      const c = obs.cancelled;
+      if (!c) return noTaskTool(obs, 'no task was created to cancel');
+      const r = resultOf(c.cancel);
+      const after = resultOf(c.after);
+      if (!r) {
+        // The task may have ended before the cancel arrived: then -32602 is the right answer.
+        if (errorCode(c.cancel) === -32602 && after && TERMINAL.has(String(after.status)) && after.status !== 'cancelled') return untestable(`task ${c.run.taskId} ended (${String(after.status)}) before tasks/cancel arrived`);
+        return violated(`tasks/cancel of a working task got ${outcome(c.cancel)}`, [evidence('tasks/cancel', c.cancel, { expected: 'the task with status cancelled' })]);
+      }
+      if (r.status !== 'cancelled') return violated(`tasks/cancel answered with status ${JSON.stringify(r.status)}, not cancelled`, [evidence('tasks/cancel', c.cancel, { expected: { status: 'cancelled' } })]);
+      if (after && after.status !== 'cancelled') return violated(`after tasks/cancel, tasks/get says ${JSON.stringify(after.status)}`, [evidence('tasks/get after tasks/cancel', c.after, { expected: { status: 'cancelled' } })]);
+      return holds(`task ${c.run.taskId} was cancelled before the response and stayed cancelled`);
+    },
+  }),
+  check(legacyTasksScenario, {
+    id: 'tasks.cancel-terminal',
+    title: 'tasks/cancel of a task that already ended is refused with -32602',
+    requirements: ['TA-14'],
+    level: 'MUST',
+    versions: LEGACY_ONLY,
+    requires: LEGACY_REQ,
+    spec: TASKS25,
+    judge(obs) {
+      if (!obs.declared.cancel) return skip('the server does not declare tasks.cancel');
+      if (!obs.cancelTerminal) return untestable(unsettled(obs.main) ?? 'no task ended');
+      return expect32602([[`tasks/cancel of ${String(obs.main?.settled)} task ${String(obs.main?.taskId)}`, obs.cancelTerminal]]);
+    },
+  }),
+  check(legacyTasksScenario, {
+    id: 'tasks.unknown-id',
+    title: 'tasks/get, tasks/result and tasks/cancel of an unknown taskId are refused with -32602',
+    requirements: ['TA-14'],
+    level: 'MUST',
+    versions: LEGACY_ONLY,
+    requires: LEGACY_REQ,
+    spec: TASKS25,
+    judge(obs) {
+      const list: [string, Exchange | undefined][] = [['tasks/get', obs.unknown.get], ['tasks/result', obs.unknown.result]];
+      if (obs.declared.cancel) list.push(['tasks/cancel', obs.unknown.cancel]);
+      return expect32602(list);
+    },
+  }),
+  check(legacyTasksScenario, {
+    id: 'tasks.required-without-task',
+    title: 'a tool with taskSupport "required" called without params.task is refused with -32601 (-32600 accepted: the spec\'s error section allows it)',
+    requirements: ['TA-03'],
+    level: 'MUST',
+    versions: LEGACY_ONLY,
+    requires: LEGACY_REQ,
+    spec: TASKS25,
+    judge(obs) {
+      if (!obs.requiredPlain) {
+        const req = obs.tools.filter((t) => isObj(t.execution) && t.execution.taskSupport === 'required');
+        return req.length ? noTaskTool(obs, `no tool with taskSupport required could be called (${req.map((t) => t.name).join(', ')})`) : untestable('no tool declares taskSupport "required"');
+      }
+      const { tool, ex } = obs.requiredPlain;
+      const code = errorCode(ex);
+      if (code === -32601) return holds(`${tool} without params.task: -32601`);
+      if (code === -32600) return holds(`${tool} without params.task: -32600 (the tasks page's error section allows it; its tool section says -32601)`);
+      if (!ex.response) return untestable(`${tool} without params.task got ${outcome(ex)}`);
+      return violated(`${tool} (taskSupport required) without params.task got ${outcome(ex)}`, [evidence('tools/call without params.task', ex, { expected: { error: { code: -32601 } } })]);
+    },
+  }),
+  check(legacyTasksScenario, {
+    id: 'tasks.forbidden-with-task',
+    title: 'a tool whose taskSupport is absent or "forbidden" called with params.task is refused with -32601',
+    requirements: ['TA-03'],
+    level: 'SHOULD',
+    versions: LEGACY_ONLY,
+    requires: LEGACY_REQ,
+    spec: TASKS25,
+    judge(obs) {
+      if (!obs.declared.toolsCall) return skip('the server does not declare tasks.requests.tools.call (then a task-augmented call is processed normally, TA-04)');
+      if (!obs.forbiddenTask) return noTaskTool(obs, 'no tool without task support could be called');
+      const { tool, ex } = obs.forbiddenTask;
+      if (!ex.response) return untestable(`${tool} with params.task got ${outcome(ex)}`);
+      if (errorCode(ex) === -32601) return holds(`${tool} with params.task: -32601`);
+      return violated(`${tool} (taskSupport forbidden) with params.task got ${outcome(ex)}`, [evidence('tools/call with params.task', ex, { expected: { error: { code: -32601 } } })]);
+    },
+  }),
+];
+
+// ---------------------------------------------------------------------------------------------
+// Both flavours
+
+const sharedOracles = [
+  oracle({
+    id: 'tasks.ids-unique',
+    title: 'every task the server creates gets a taskId of its own: no CreateTaskResult names the task of an earlier one',
+    requirements: ['TA-05'],
+    level: 'MUST',
+    versions: BOTH,
+    spec: TASKS25,
+    judge(obs, ctx) {
+      const legacy = ctx.era === 'legacy';
+      if (legacy ? !isObj(ctx.capabilities.tasks) : !(isObj(ctx.capabilities.extensions) && TASKS_EXTENSION in ctx.capabilities.extensions)) {
+        return skip(legacy ? 'the server does not declare the tasks capability' : `the server does not declare the ${TASKS_EXTENSION} extension`);
+      }
+      const created = snapshots(obs, legacy).filter((s) => s.where === 'CreateTaskResult');
+      if (created.length < 2) return untestable(created.length ? 'only one task was created: nothing to tell its id apart from' : 'no task was created in the run');
+      const first = new Map<string, Snapshot>();
+      const bad: Evidence[] = [];
+      for (const c of created) {
+        const earlier = first.get(c.taskId);
+        if (earlier && earlier.ex !== c.ex) bad.push(evidence(`task ${c.taskId} created again (first created at message ${earlier.seq})`, c.ex, { pointer: legacy ? '/result/task/taskId' : '/result/taskId', expected: 'a taskId no earlier task had' }));
+        else if (!earlier) first.set(c.taskId, c);
+      }
+      if (bad.length) return violated(`${bad.length} of ${created.length} created tasks reuse the taskId of an earlier task`, bad.slice(0, 3));
+      return holds(`${created.length} tasks created, each with its own taskId`);
+    },
+  }),
+  oracle({
+    id: 'tasks.transitions',
+    title: 'across every report of the run, each task moves only along allowed transitions and never leaves a terminal status',
+    requirements: ['TA-06', 'TA-15', 'TB-16'],
+    level: 'MUST',
+    versions: BOTH,
+    spec: TASKS25,
+    judge(obs, ctx) {
+      const legacy = ctx.era === 'legacy';
+      if (legacy ? !isObj(ctx.capabilities.tasks) : !(isObj(ctx.capabilities.extensions) && TASKS_EXTENSION in ctx.capabilities.extensions)) {
+        return skip(legacy ? 'the server does not declare the tasks capability' : `the server does not declare the ${TASKS_EXTENSION} extension`);
+      }
+      const snaps = snapshots(obs, legacy);
+      const byTask = new Map<string, Snapshot[]>();
+      for (const s of snaps) byTask.set(s.taskId, [...(byTask.get(s.taskId) ?? []), s]);
+      const followed = [...byTask.values()].filter((l) => l.length > 1);
+      if (followed.length === 0) return untestable(snaps.length ? 'no task was seen more than once' : 'the server sent no task');
+      const bad: Evidence[] = [];
+      const notes: string[] = [];
+      for (const list of followed) {
+        for (let i = 1; i < list.length; i++) {
+          const [a, b] = [list[i - 1], list[i]];
+          const allowed = NEXT[String(a.status)];
+          if (allowed && !allowed.has(String(b.status))) bad.push({ what: `task ${a.taskId}: ${String(a.status)} (${a.where}) then ${String(b.status)} (${b.where})`, actual: [clipJson(a.task), clipJson(b.task)], seq: [a.seq, b.seq] });
+        }
+        if (!legacy && list[0].where === 'CreateTaskResult' && list[0].status !== 'working') notes.push(`task ${list[0].taskId} started ${String(list[0].status)} (typically working, TB-16: not required)`);
+      }
+      if (bad.length) return violated(`${bad.length} disallowed transition(s); first: ${bad[0].what}`, bad.slice(0, 3));
+      return holds(`${followed.length} tasks followed over ${snaps.length} reports, every transition allowed${notes.length ? `; note: ${notes[0]}` : ''}`);
+    },
+  }),
+  oracle({
+    id: 'tasks.ids',
+    title: 'task ids show no guessable pattern (sequential counters, shared prefix plus counter, very short ids)',
+    requirements: ['TB-20', 'TA-19', 'TA-05'],
+    level: 'MUST',
+    versions: BOTH,
+    spec: TASKS_EXT,
+    judge(obs, ctx) {
+      const legacy = ctx.era === 'legacy';
+      const created = snapshots(obs, legacy).filter((s) => s.where === 'CreateTaskResult');
+      const ids = [...new Set(created.map((s) => s.taskId))];
+      if (ids.length < 2) return created.length || (legacy ? isObj(ctx.capabilities.tasks) : isObj(ctx.capabilities.extensions) && TASKS_EXTENSION in ctx.capabilities.extensions) ? untestable(`${ids.length} task id(s) seen; at least 2 are needed to look for a pattern`) : skip(legacy ? 'the server does not declare the tasks capability' : `the server does not declare the ${TASKS_EXTENSION} extension`);
+      const problem = guessable(ids);
+      if (problem) return violated(`task ids are guessable: ${problem}`, [{ what: 'task ids', actual: ids.slice(0, 10), seq: created.slice(0, 10).map((s) => s.seq) }]);
+      return holds(`${ids.length} task ids, no visible pattern`);
+    },
+  }),
+];
+
+/** A visible pattern in a set of ids, or undefined. Entropy is not measured: only patterns anyone could guess from two ids. */
+export function guessable(ids: string[]): string | undefined {
+  const short = ids.filter((id) => id.length < 8);
+  if (short.length) return `${short.length} id(s) shorter than 8 characters (${short.slice(0, 3).map((s) => JSON.stringify(s)).join(', ')})`;
+  let prefix = ids[0];
+  for (const id of ids) while (!id.startsWith(prefix)) prefix = prefix.slice(0, -1);
+  const rests = ids.map((id) => id.slice(prefix.length));
+  if (rests.every((r) => /^\d{1,9}$/.test(r))) {
+    const nums = rests.map(Number).sort((a, b) => a - b);
+    if (nums.at(-1)! - nums[0] < 10 * ids.length) return `a shared prefix ${JSON.stringify(prefix)} plus a counter (${rests.slice(0, 5).join(', ')})`;
+  }
+  const numeric = ids.every((id) => /^\d+$/.test(id));
+  if (numeric) {
+    const nums = ids.map(Number).sort((a, b) => a - b);
+    if (nums.at(-1)! - nums[0] < 10 * ids.length) return `numeric ids close together (${ids.slice(0, 5).join(', ')})`;
+  }
+  return undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Modern flavour (SEP-2663)
+
+function noModernTask(obs: { probes: { tool: string; ex: Exchange }[]; notCalled: { tool: string; why: string }[]; tools: { name: string }[] }): Judgement {
+  if (obs.probes.length === 0) return noTaskTool(obs, obs.tools.length ? 'no tool could be called' : 'the server lists no tools');
+  return untestable(`none of ${obs.probes.length} tool call(s) declaring the tasks extension was answered with a task (${obs.probes.slice(0, 3).map((p) => `${p.tool}: ${outcome(p.ex)}`).join('; ')})`);
+}
+
+const modernChecks = [
+  check(modernTasksScenario, {
+    id: 'tasks.modern-create',
+    title: 'a task answer is a flat CreateTaskResult (resultType "task") valid against the tasks extension schema, and the task can be read at once',
+    requirements: ['TB-05', 'TB-06', 'TB-04', 'RT-07'],
+    level: 'MUST',
+    versions: MODERN_ONLY,
+    requires: MODERN_REQ,
+    spec: TASKS_EXT,
+    judge(obs) {
+      // A task (taskId and a task status, no content or an empty one, as the 2.x SDK's ext-tasks sends)
+      // labelled with another resultType: the client would read it as a finished call with nothing in
+      // it and never poll (RT-07: "task" is the CreateTaskResult's own).
+      const mislabelled = obs.probes.filter((p) => {
+        const r = resultOf(p.ex);
+        const empty = r?.content === undefined || (Array.isArray(r.content) && r.content.length === 0);
+        return r !== undefined && r.resultType !== 'task' && typeof r.taskId === 'string' && TASK_STATUSES.has(r.status as string) && empty;
+      });
+      if (mislabelled.length) {
+        return violated(
+          `${mislabelled.length} task answer(s) say resultType ${JSON.stringify(resultOf(mislabelled[0].ex)!.resultType)}, not "task"; first: ${mislabelled[0].tool}`,
+          mislabelled.slice(0, 3).map((p) => evidence(`tools/call ${p.tool}`, p.ex, { pointer: '/result/resultType', expected: 'task', actual: resultOf(p.ex)!.resultType })),
+        );
+      }
+      const created = obs.probes.filter((p) => resultOf(p.ex)?.resultType === 'task');
+      if (created.length === 0) return noModernTask(obs);
+      const doc = loadSchema('ext-tasks-draft');
+      const bad: Evidence[] = [];
+      for (const p of created) {
+        const v = doc.validate('CreateTaskResult', resultOf(p.ex));
+        if (!v.valid) bad.push(evidence(`tools/call ${p.tool} CreateTaskResult`, p.ex, { pointer: `/result${v.errors[0]?.instancePath ?? ''}`, expected: v.errors[0]?.message }));
+      }
+      if (bad.length) return violated(`${bad.length} of ${created.length} CreateTaskResults are invalid; first: ${bad[0].pointer}: ${String(bad[0].expected)}`, bad.slice(0, 3));
+      const first = obs.main?.polls[0];
+      if (first && !resultOf(first) && errorCode(first) === -32602) return violated(`tasks/get right after the CreateTaskResult got ${outcome(first)}: the task was not durably created (TB-06)`, [evidence('first tasks/get', first)]);
+      return holds(`${created.length} CreateTaskResult(s) valid`);
+    },
+  }),
+  check(modernTasksScenario, {
+    id: 'tasks.modern-undeclared',
+    title: 'a task tool called without the extension declared gets no task: a plain result, or -32021 naming the extension in data.requiredCapabilities',
+    requirements: ['TB-03', 'RT-06', 'EX-03'],
+    level: 'MUST',
+    versions: MODERN_ONLY,
+    requires: MODERN_REQ,
+    spec: TASKS_EXT,
+    judge(obs) {
+      if (obs.undeclared.length === 0) return noModernTask(obs);
+      const bad: Evidence[] = [];
+      for (const { tool, ex } of obs.undeclared) {
+        const r = resultOf(ex);
+        if (r?.resultType === 'task') bad.push(evidence(`${tool} without the extension`, ex, { expected: 'no task' }));
+        else if (errorCode(ex) === -32021) {
+          const data = errorOf(ex)!.data;
+          const req = isObj(data) && isObj(data.requiredCapabilities) ? data.requiredCapabilities : undefined;
+          if (!(req && isObj(req.extensions) && TASKS_EXTENSION in req.extensions)) bad.push(evidence(`${tool} without the extension: -32021`, ex, { expected: { data: { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } } } }));
+        }
+      }
+      if (bad.length) return violated(`${bad.length} of ${obs.undeclared.length}: ${bad[0].what} ${bad[0].expected === 'no task' ? 'got a task' : 'lacks data.requiredCapabilities.extensions'}`, bad);
+      return holds(obs.undeclared.map(({ tool, ex }) => `${tool}: ${outcome(ex)}`).join('; '));
+    },
+  }),
+  check(modernTasksScenario, {
+    id: 'tasks.modern-get',
+    title: 'every tasks/get answer is a DetailedTask for its status (result when completed, error when failed) with resultType "complete"',
+    requirements: ['TB-08', 'RT-07', 'TB-09'],
+    level: 'MUST',
+    versions: MODERN_ONLY,
+    requires: MODERN_REQ,
+    spec: TASKS_EXT,
+    judge(obs) {
+      const polls = [obs.main, obs.isError?.run, obs.cancelled?.run].flatMap((r) => r?.polls ?? []).filter((ex) => resultOf(ex));
+      if (polls.length === 0) return obs.main ? untestable(unsettled(obs.main) ?? 'tasks/get gave no result') : noModernTask(obs);
+      const doc = loadSchema('ext-tasks-draft');
+      const bad: Evidence[] = [];
+      for (const ex of polls) {
+        const r = resultOf(ex)!;
+        const v = doc.validate('GetTaskResult', r);
+        if (!v.valid || r.resultType !== 'complete') bad.push(evidence(`tasks/get (${String(r.status)})`, ex, { expected: r.resultType !== 'complete' ? { resultType: 'complete' } : `DetailedTask for ${String(r.status)}: ${v.errors.at(-1)?.message}` }));
+      }
+      if (bad.length) return violated(`${bad.length} of ${polls.length} tasks/get answers are not a valid DetailedTask; first: ${bad[0].what}`, bad.slice(0, 3));
+      const statuses = [...new Set(polls.map((ex) => String(resultOf(ex)!.status)))].join(', ');
+      const why = unsettled(obs.main);
+      return holds(`${polls.length} tasks/get answers (${statuses}) valid${why ? `; ${why}` : ''}`);
+    },
+  }),
+  check(modernTasksScenario, {
+    id: 'tasks.modern-acks',
+    title: 'tasks/update and tasks/cancel are acknowledged with an empty result (resultType "complete")',
+    requirements: ['TB-12', 'TB-13', 'RT-07'],
+    level: 'MUST',
+    versions: MODERN_ONLY,
+    requires: MODERN_REQ,
+    spec: TASKS_EXT,
+    judge(obs) {
+      if (!obs.cancelled) return obs.main ? untestable('the second task for tasks/update and tasks/cancel was not created') : noModernTask(obs);
+      const acks: [string, Exchange | undefined][] = [['tasks/update', obs.update], ['tasks/cancel', obs.cancelled.cancel]];
+      const bad = acks.filter(([, ex]) => {
+        const r = resultOf(ex);
+        return !r || r.resultType !== 'complete' || Object.keys(r).some((k) => k !== 'resultType' && k !== '_meta');
+      });
+      if (bad.length) return violated(bad.map(([w, ex]) => `${w} got ${resultOf(ex) ? JSON.stringify(resultOf(ex)).slice(0, 120) : outcome(ex)}`).join('; '), bad.map(([w, ex]) => evidence(w, ex, { expected: { resultType: 'complete' } })));
+      return holds('tasks/update and tasks/cancel acknowledged with empty results');
+    },
+  }),
+  check(modernTasksScenario, {
+    id: 'tasks.modern-is-error',
+    title: 'a task whose tool result has isError: true ends completed with that result, not failed',
+    requirements: ['TB-14'],
+    level: 'MUST',
+    versions: MODERN_ONLY,
+    requires: MODERN_REQ,
+    spec: TASKS_EXT,
+    judge(obs) {
+      const e = obs.isError;
+      if (!e) return obs.main ? untestable('no near-valid call of a task tool produced an isError result') : noModernTask(obs);
+      if (!e.run) return untestable(`the isError call declaring the extension got ${resultOf(e.direct) ? 'a direct result, not a task' : outcome(e.direct)}`);
+      const why = unsettled(e.run);
+      if (why) return untestable(why);
+      // The first report of the end (a later change of a terminal status is tasks.transitions' matter).
+      const end = e.run.polls.find((p) => TERMINAL.has(String(resultOf(p)?.status)))!;
+      const last = resultOf(end)!;
+      if (last.status !== 'completed') return violated(`the task of a call whose result is isError ended ${JSON.stringify(last.status)}`, [evidence('plain call (isError result)', e.plain), evidence('tasks/get at the end', end, { expected: { status: 'completed', result: { isError: true } } })]);
+      const r = last.result;
+      if (!isObj(r) || r.isError !== true) return violated('the completed task\'s result is not the isError result', [evidence('tasks/get at the end', end, { expected: { result: { isError: true } } })]);
+      return holds(`${e.tool}: the isError result ended completed, with the result`);
+    },
+  }),
+  check(modernTasksScenario, {
+    id: 'tasks.modern-unknown-id',
+    title: 'tasks/get of an unknown taskId is refused with -32602 (tasks/update and tasks/cancel should be too)',
+    requirements: ['TB-15', 'TB-12', 'TB-13'],
+    level: 'MUST',
+    versions: MODERN_ONLY,
+    requires: MODERN_REQ,
+    spec: TASKS_EXT,
+    judge(obs) {
+      const j = expect32602([['tasks/get', obs.unknown.get]]);
+      if (j.outcome !== 'holds') return j;
+      const others = (['update', 'cancel'] as const).filter((k) => errorCode(obs.unknown[k]) !== -32602).map((k) => `tasks/${k}: ${outcome(obs.unknown[k])}`);
+      return holds(`tasks/get: -32602${others.length ? `; note (SHOULD): ${others.join('; ')}` : '; tasks/update and tasks/cancel: -32602'}`);
+    },
+  }),
+];
+
+const notifyCheck = check(subscriptionsScenario, {
+  id: 'tasks.modern-notify',
+  title: 'subscriptions/listen with taskIds: the acknowledgement accepts the task, and each notifications/tasks carries a full DetailedTask',
+  requirements: ['TB-17'],
+  level: 'MUST',
+  versions: MODERN_ONLY,
+  requires: MODERN_REQ,
+  spec: TASKS_EXT,
+  judge(obs) {
+    const l = obs.task;
+    if (!l) return untestable(obs.noTask ?? 'no task was created to listen to');
+    if (errorOf(l.exchange)) return untestable(`subscriptions/listen with taskIds was refused: ${outcome(l.exchange)}`);
+    const ack = l.window.find((m) => m.message.method === 'notifications/subscriptions/acknowledged' && subscriptionIdOf(m.message) === l.id);
+    const ackIds = ack && isObj(ack.message.params) && isObj(ack.message.params.notifications) ? ack.message.params.notifications.taskIds : undefined;
+    if (!Array.isArray(ackIds) || !ackIds.includes(l.taskId)) return untestable(`the acknowledgement does not accept task ${l.taskId} (taskIds ${JSON.stringify(ackIds)}): task notifications are optional`);
+    const notes = l.window.filter((m) => m.message.method === 'notifications/tasks' && isObj(m.message.params) && m.message.params.taskId === l.taskId);
+    if (notes.length === 0) return untestable(`no notifications/tasks for task ${l.taskId} within ${l.boundMs} ms`);
+    const doc = loadSchema('ext-tasks-draft');
+    const bad: Evidence[] = [];
+    for (const n of notes) {
+      const v = doc.validate('TaskStatusNotification', n.message);
+      if (!v.valid) bad.push({ what: `notifications/tasks (${String((n.message.params as Obj).status)})`, actual: clipJson(n.message), pointer: v.errors.at(-1)?.instancePath, expected: v.errors.at(-1)?.message, seq: [n.seq] });
+    }
+    if (bad.length) return violated(`${bad.length} of ${notes.length} task notifications are not a full DetailedTask; first: ${bad[0].what}`, bad.slice(0, 3));
+    return holds(`${notes.length} notifications/tasks for task ${l.taskId} (${notes.map((n) => String((n.message.params as Obj).status)).join(' -> ')}), each a valid DetailedTask`);
+  },
+});
+
+export const tasksChecks = [...legacyChecks, ...sharedOracles, ...modernChecks, notifyCheck];

@@ -1,0 +1,428 @@
+// http.*: the Streamable HTTP transport (H26 modern shape, TR25 legacy shape).
+
+import { decodeHeaderValue } from '../../../protocol/http-headers.js';
+import { META_PROTOCOL_VERSION } from '../../../protocol/meta.js';
+import { SPEC } from '../../../protocol/spec-links.js';
+import { ALL_VERSIONS, LEGACY, MODERN } from '../../../protocol/versions.js';
+import { check, holds, oracle, skip, untestable, violated } from '../../kit/check.js';
+import { clipJson, errorCode, evidence, isObj, outcome, unanswerable } from '../../kit/exchange.js';
+import type { Exchange } from '../../ports/session.js';
+import { namesVersion, sentHeaders, sentRequest } from '../../kit/request-shape.js';
+import { httpScenario, STALE_EVENT_ID, STALE_SESSION_ID } from './scenario.js';
+import { paramHeadersScenario } from './param-headers-scenario.js';
+
+const HTTP = { transports: ['http' as const] };
+const NAME_FIELD: Record<string, string> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
+
+/** Which mirror headers of a sent request disagree with its body (HM-06, HM-08), after sentinel decoding (HM-09). */
+function headerMismatches(ex: Exchange, headers: Record<string, string>): string[] {
+  const req = sentRequest(ex);
+  if (!req) return [];
+  const out: string[] = [];
+  const meta = req.params?._meta;
+  const bodyVersion = isObj(meta) ? meta[META_PROTOCOL_VERSION] : undefined;
+  const hv = headers['mcp-protocol-version'];
+  if (typeof bodyVersion === 'string' && hv !== undefined && hv !== bodyVersion) out.push(`MCP-Protocol-Version ${hv} with ${bodyVersion} in _meta`);
+  const hm = headers['mcp-method'];
+  if (hm !== undefined && decodeHeaderValue(hm) !== req.method) out.push(`Mcp-Method ${hm} on a ${req.method} body`);
+  const field = NAME_FIELD[req.method];
+  const hn = headers['mcp-name'];
+  const bodyName = field ? req.params?.[field] : undefined;
+  if (field && hn !== undefined && typeof bodyName === 'string' && decodeHeaderValue(hn) !== bodyName) out.push(`Mcp-Name ${hn} with ${field} ${bodyName}`);
+  return out;
+}
+
+export const httpChecks = [
+  check(httpScenario, {
+    id: 'http.origin',
+    title: 'a request with a foreign Origin is refused with 403 (2025-06-18: any 4xx)',
+    requirements: ['HM-13'],
+    level: 'MUST',
+    versions: ALL_VERSIONS,
+    requires: HTTP,
+    spec: SPEC.http26,
+    judge({ foreignOrigin }, ctx) {
+      if (unanswerable(foreignOrigin)) return untestable('the run ended before the answer came');
+      if (foreignOrigin.http?.status === 403) return holds('403');
+      // 2025-06-18 requires validating Origin but names no status; any refusal counts there.
+      const status = foreignOrigin.http?.status ?? 0;
+      if (ctx.version === '2025-06-18' && status >= 400 && status < 500) return holds(`refused with HTTP ${status}`);
+      return violated(`Origin: https://evil.example got ${outcome(foreignOrigin)}`, [evidence('foreign Origin', foreignOrigin, { expected: 'HTTP 403' })]);
+    },
+  }),
+  check(httpScenario, {
+    id: 'http.notification-202',
+    title: 'an accepted notification gets 202 with an empty body',
+    requirements: ['HM-02', 'HL-02'],
+    level: 'MUST',
+    versions: ALL_VERSIONS,
+    requires: HTTP,
+    spec: SPEC.http26,
+    judge({ notification }) {
+      const h = notification.http;
+      if (!h && (notification.timedOut || notification.aborted)) return untestable('the notification POST got no HTTP response in time');
+      if (h?.status === 202 && h.body.trim() === '') return holds('202, empty body');
+      if (h && h.status >= 400) return untestable(`the server refused notifications/cancelled with HTTP ${h.status}; a refused notification may get an error status`);
+      return violated(`notifications/cancelled got HTTP ${h?.status ?? 'nothing'}${h?.body ? ` with body ${h.body.slice(0, 80)}` : ''}`, [evidence('notification', notification, { expected: 'HTTP 202, empty body' })]);
+    },
+  }),
+  check(httpScenario, {
+    id: 'http.malformed-body',
+    title: 'an unparseable body gets a 4xx with a JSON-RPC -32700 body, not an HTML page',
+    requirements: ['JR-06', 'HM-02'],
+    level: 'MUST',
+    versions: ALL_VERSIONS,
+    requires: HTTP,
+    spec: SPEC.http26,
+    judge({ malformed }) {
+      const h = malformed.http;
+      if (!h && (malformed.timedOut || malformed.aborted)) return untestable('the malformed POST got no HTTP response in time');
+      const problems: string[] = [];
+      if (!h || h.status < 400 || h.status > 499) problems.push(`HTTP ${h?.status ?? 'nothing'}`);
+      if (!h?.contentType?.includes('json')) problems.push(`content type ${h?.contentType ?? 'none'}`);
+      if (errorCode(malformed) !== -32700) problems.push(`body ${isObj(malformed.response) ? `error ${String(errorCode(malformed))}` : 'not a JSON-RPC error'}`);
+      if (problems.length) return violated(`a truncated JSON body got ${problems.join(', ')}`, [evidence('malformed body', malformed, { expected: 'HTTP 4xx, application/json, error -32700' })]);
+      return holds(`HTTP ${h!.status}, -32700`);
+    },
+  }),
+  check(httpScenario, {
+    id: 'http.unknown-session',
+    title: 'after the session is ended with DELETE, a request carrying its Mcp-Session-Id gets 404',
+    requirements: ['HL-07'],
+    level: 'MUST',
+    versions: LEGACY,
+    requires: HTTP,
+    spec: SPEC.transports25,
+    judge({ usesSessions, deleted, unknownSession }) {
+      if (!usesSessions) return untestable('the server issued no Mcp-Session-Id, so it does not use sessions');
+      // A DELETE that did not end the session (405: not allowed; 404: no such route) leaves nothing to test.
+      if (!unknownSession) return untestable(`the session was not ended (DELETE got ${deleted?.http ? `HTTP ${deleted.http.status}` : 'no answer'}), so there is no ended session to test`);
+      if (unanswerable(unknownSession)) return untestable('the run ended before the answer came');
+      if (unknownSession.http?.status === 404) return holds('404 after DELETE');
+      return violated(`a request with the ended session's id got ${outcome(unknownSession)}`, [evidence('DELETE', deleted), evidence('request with the ended session id', unknownSession, { expected: 'HTTP 404' })]);
+    },
+  }),
+  check(httpScenario, {
+    id: 'http.get-stream',
+    title: 'a GET asking for text/event-stream opens an SSE stream or gets 405 Method Not Allowed',
+    requirements: ['HL-05'],
+    level: 'MUST',
+    versions: LEGACY,
+    requires: HTTP,
+    spec: SPEC.transports25,
+    judge({ getStream }) {
+      if (!getStream) return untestable('no GET was sent');
+      if (unanswerable(getStream) || !getStream.http) return untestable(`the GET got no response headers: ${outcome(getStream)}`);
+      const { status, contentType } = getStream.http;
+      if (status === 405) return holds('405: the server offers no standalone stream');
+      const sse = contentType?.toLowerCase().startsWith('text/event-stream') ?? false;
+      if (status >= 200 && status < 300 && sse) return holds(`HTTP ${status}, an SSE stream`);
+      return violated(`a GET with Accept: text/event-stream got HTTP ${status}${contentType ? ` (${contentType})` : ''}: neither an SSE stream nor 405`, [
+        evidence('GET', getStream, { request: 'GET with Accept: text/event-stream', expected: 'an SSE stream (text/event-stream) or HTTP 405' }),
+      ]);
+    },
+  }),
+  oracle({
+    id: 'http.get-stream-no-response',
+    title: 'legacy: the standalone GET stream carries requests and notifications only, never a JSON-RPC response (only a stream resumed with Last-Event-ID replays answers)',
+    requirements: ['HL-05'],
+    level: 'MUST',
+    versions: LEGACY,
+    requires: HTTP,
+    spec: SPEC.transports25,
+    judge({ events }) {
+      // What the session's standalone stream carried (a resumed stream's events are recorded apart).
+      const onGet = events.filter((e) => e.dir === 'in' && e.kind === 'message' && e.data?.stream === 'get' && isObj(e.message));
+      if (onGet.length === 0) return untestable('nothing came on a standalone GET stream (none was offered, or the server sent nothing on it)');
+      const responses = onGet.filter((e) => !('method' in (e.message as Record<string, unknown>)));
+      if (responses.length) return violated(`${responses.length} of the ${onGet.length} messages on the standalone GET stream are responses`, responses.slice(0, 3).map((e) => ({ what: 'a response on the standalone GET stream', actual: clipJson(e.message, 400), expected: 'requests and notifications only', seq: [e.seq] })));
+      return holds(`${onGet.length} message(s) on the standalone GET stream, each a request or a notification`);
+    },
+  }),
+  check(httpScenario, {
+    id: 'http.modern-only-legacy-traffic',
+    title: 'a server that speaks only 2026-07-28 answers GET and DELETE with 405 and ignores Mcp-Session-Id (never minting or echoing one) and Last-Event-ID',
+    requirements: ['HM-14'],
+    level: 'SHOULD',
+    versions: MODERN,
+    requires: HTTP,
+    spec: SPEC.http26,
+    judge({ supportedVersions, legacyTraffic }, ctx) {
+      if (!legacyTraffic) {
+        if (!supportedVersions?.length) return untestable('server/discover listed no versions, so whether the server speaks only 2026-07-28 is unknown');
+        return skip(`the server also speaks ${supportedVersions.filter((v) => v < ctx.version).join(', ')}: 2025-era GET, DELETE and sessions are its to serve`);
+      }
+      const { get, del, withSessionId } = legacyTraffic;
+      const all = [get, del, withSessionId];
+      if (all.some((ex) => unanswerable(ex) || !ex.http)) return untestable(`not every 2025-era request got an HTTP answer (GET: ${outcome(get)}; DELETE: ${outcome(del)}; request with Mcp-Session-Id: ${outcome(withSessionId)})`);
+      const problems: [string, Exchange, unknown][] = [];
+      if (get.http!.status !== 405) problems.push([`GET got HTTP ${get.http!.status}`, get, 'HTTP 405']);
+      if (del.http!.status !== 405) problems.push([`DELETE got HTTP ${del.http!.status}`, del, 'HTTP 405']);
+      if (errorCode(withSessionId) !== undefined || withSessionId.response === undefined) problems.push([`a request carrying an unknown Mcp-Session-Id and Last-Event-ID got ${outcome(withSessionId)}`, withSessionId, 'served as if the header were absent']);
+      for (const ex of all) {
+        const sid = ex.http!.headers['mcp-session-id'];
+        if (sid !== undefined) problems.push([`${ex.http!.status} answer to ${ex === get ? 'GET' : ex === del ? 'DELETE' : ex.method} carries Mcp-Session-Id ${sid}`, ex, 'no Mcp-Session-Id header']);
+      }
+      const sent = (ex: Exchange) => (ex === get ? `GET with Mcp-Session-Id ${STALE_SESSION_ID}` : ex === del ? `DELETE with Mcp-Session-Id ${STALE_SESSION_ID}` : { headers: { 'Mcp-Session-Id': STALE_SESSION_ID, 'Last-Event-ID': STALE_EVENT_ID }, body: ex.request });
+      if (problems.length) return violated(problems.map(([p]) => p).join('; '), problems.map(([what, ex, expected]) => evidence(what, ex, { request: sent(ex), expected })));
+      return holds('GET and DELETE got 405; a request carrying a stale Mcp-Session-Id and Last-Event-ID was served, and no answer carried a session id');
+    },
+  }),
+  oracle({
+    id: 'http.session-id-visible',
+    title: 'every Mcp-Session-Id the server hands out is visible ASCII only (0x21 to 0x7E: no space, no control or non-ASCII character)',
+    requirements: ['HL-07'],
+    level: 'MUST',
+    versions: LEGACY,
+    requires: HTTP,
+    spec: SPEC.transports25,
+    judge({ exchanges }) {
+      const issued = exchanges.filter((ex) => ex.http?.headers['mcp-session-id'] !== undefined);
+      if (issued.length === 0) return untestable('the server issued no Mcp-Session-Id');
+      const bad = issued.filter((ex) => !/^[\x21-\x7e]+$/.test(ex.http!.headers['mcp-session-id']!));
+      if (bad.length) return violated(`${bad.length} of ${issued.length} answers carry an Mcp-Session-Id with characters outside visible ASCII; first: ${JSON.stringify(bad[0].http!.headers['mcp-session-id'])}`, bad.slice(0, 3).map((ex) => evidence(`Mcp-Session-Id on the answer to ${ex.method ?? 'a request'}`, ex, { expected: 'visible ASCII only (0x21-0x7E)', actual: ex.http!.headers['mcp-session-id'] })));
+      const ids = new Set(issued.map((ex) => ex.http!.headers['mcp-session-id']));
+      return holds(`${ids.size} session id(s) on ${issued.length} answers, each visible ASCII`);
+    },
+  }),
+  oracle({
+    id: 'http.modern-no-session-id',
+    title: 'no answer to a 2026-07-28 request carries an Mcp-Session-Id header (the version has no sessions: none is minted or echoed)',
+    requirements: ['HM-14'],
+    level: 'SHOULD',
+    versions: MODERN,
+    requires: HTTP,
+    spec: SPEC.http26,
+    judge({ exchanges }) {
+      // A dual-era server's legacy sessions (opened to probe versions) may have ids: their requests name no version.
+      const answered = exchanges.filter((ex) => ex.http && namesVersion(ex.request));
+      if (answered.length === 0) return untestable('no 2026-07-28 request got an HTTP answer');
+      const bad = answered.filter((ex) => ex.http!.headers['mcp-session-id'] !== undefined);
+      if (bad.length) return violated(`${bad.length} of ${answered.length} answers to 2026-07-28 requests carry Mcp-Session-Id; first: ${bad[0].method ?? 'a request'} (${bad[0].http!.headers['mcp-session-id']})`, bad.slice(0, 3).map((ex) => evidence(`the answer to ${ex.method ?? 'a request'} carries Mcp-Session-Id`, ex, { expected: 'no Mcp-Session-Id header', actual: ex.http!.headers['mcp-session-id'] })));
+      return holds(`${answered.length} answers to 2026-07-28 requests, none with Mcp-Session-Id`);
+    },
+  }),
+  oracle({
+    id: 'http.header-mismatch',
+    title: 'every request whose MCP-Protocol-Version, Mcp-Method or Mcp-Name header disagrees with its body gets 400 and -32020',
+    requirements: ['HM-06', 'HM-08'],
+    level: 'MUST',
+    versions: MODERN,
+    requires: HTTP,
+    spec: SPEC.http26,
+    judge({ exchanges, events }) {
+      const mismatched: [Exchange, string[]][] = [];
+      for (const ex of exchanges) {
+        if (!ex.http || unanswerable(ex)) continue;
+        const headers = sentHeaders(ex, events);
+        const m = headers ? headerMismatches(ex, headers) : [];
+        if (m.length) mismatched.push([ex, m]);
+      }
+      if (mismatched.length === 0) return untestable('no request of the run had headers that disagree with its body');
+      const bad = mismatched.filter(([ex]) => !(ex.http?.status === 400 && errorCode(ex) === -32020));
+      if (bad.length) return violated(bad.map(([ex, m]) => `${m.join(', ')}: ${outcome(ex)}`).join('; '), bad.slice(0, 3).map(([ex, m]) => evidence(m.join(', '), ex, { expected: 'HTTP 400, error -32020' })));
+      return holds(`${mismatched.length} requests with mismatched headers got 400 and -32020`);
+    },
+  }),
+  oracle({
+    id: 'http.event-ids-unique',
+    title: 'SSE event ids, where a server uses them, are unique across all streams of a session (of the client, without sessions)',
+    requirements: ['HL-06'],
+    level: 'MUST',
+    versions: LEGACY,
+    requires: HTTP,
+    spec: SPEC.transports25,
+    judge({ exchanges, events }) {
+      const streams = exchanges.filter((ex) => ex.http?.eventIds?.length);
+      if (streams.length === 0) return untestable('no SSE event carried an id');
+      const seen = new Map<string, Exchange>();
+      const repeats: { id: string; first: Exchange; again: Exchange }[] = [];
+      for (const ex of streams) {
+        const session = sentHeaders(ex, events)?.['mcp-session-id'] ?? '';
+        for (const id of ex.http!.eventIds!) {
+          const key = `${session}\n${id}`;
+          const first = seen.get(key);
+          if (first) repeats.push({ id, first, again: ex });
+          else seen.set(key, ex);
+        }
+      }
+      if (repeats.length) {
+        const r = repeats[0];
+        return violated(`${repeats.length} SSE event id(s) repeated within a session; first: ${JSON.stringify(r.id)} on the answers to ${r.first.method ?? 'a request'} and ${r.again.method ?? 'a request'}`,
+          repeats.slice(0, 3).map((x) => evidence(`event id ${JSON.stringify(x.id)} again`, x.again, { expected: 'an id not used before in this session', actual: { id: x.id, firstOn: clipJson(x.first.request, 300) } })));
+      }
+      return holds(`${seen.size} SSE event ids on ${streams.length} answers, none repeated within a session`);
+    },
+  }),
+  oracle({
+    id: 'http.sse-priming',
+    title: 'an SSE answer starts with a priming event (an event id and empty data), so a client can resume it',
+    requirements: ['HL-04'],
+    level: 'SHOULD',
+    versions: ['2025-11-25'],
+    requires: HTTP,
+    spec: SPEC.transports25,
+    judge({ exchanges }) {
+      // Not initialize's: the version that asks for priming is agreed only by its answer.
+      const streams = exchanges.filter((ex) => ex.http?.ssePrimed !== undefined && ex.method !== 'initialize');
+      if (streams.length === 0) return untestable('no answer after initialize came as an SSE stream with an event');
+      const bad = streams.filter((ex) => !ex.http!.ssePrimed);
+      if (bad.length) {
+        const methods = [...new Set(bad.map((ex) => ex.method ?? 'request'))].join(', ');
+        return violated(`${bad.length} of ${streams.length} SSE answers do not start with a priming event (${methods}); a client whose connection drops has no event id to resume from`,
+          bad.slice(0, 3).map((ex) => evidence(`SSE answer to ${ex.method ?? 'a request'}`, ex, { expected: 'a first event with an id and empty data', actual: ex.http!.eventIds?.length ? `event ids ${ex.http!.eventIds.slice(0, 3).join(', ')}, the first event carrying data` : 'no event id on the stream' })));
+      }
+      return holds(`${streams.length} SSE answers, each primed with an event id`);
+    },
+  }),
+  oracle({
+    id: 'http.sse-retry',
+    title: 'a server that closes an SSE answer before its response names a retry delay first, so the client knows when to resume',
+    requirements: ['HL-04'],
+    level: 'SHOULD',
+    versions: ['2025-11-25'],
+    requires: HTTP,
+    spec: SPEC.transports25,
+    judge({ exchanges, events }) {
+      // A request mcpspec cancelled gets no response: its stream ending early is not polling.
+      const cancelled = new Set(events.flatMap((e) => (e.dir === 'out' && isObj(e.message) && e.message.method === 'notifications/cancelled' && isObj(e.message.params) ? [JSON.stringify(e.message.params.requestId)] : [])));
+      const closed = exchanges.filter((ex) => !cancelled.has(JSON.stringify(ex.id))).flatMap((ex) => (ex.http?.resumed ?? []).map((r) => ({ ex, ...r })));
+      if (closed.length === 0) return untestable('the server closed no SSE answer before its response (it did not poll)');
+      const bare = closed.filter((c) => c.retryMs === undefined);
+      if (bare.length) {
+        const methods = [...new Set(bare.map((c) => c.ex.method ?? 'request'))].join(', ');
+        return violated(`${bare.length} of ${closed.length} SSE answers closed before their response named no retry delay (${methods}); a client has to guess when to resume`,
+          bare.slice(0, 3).map((c) => evidence(`SSE answer to ${c.ex.method ?? 'a request'}, closed after event ${JSON.stringify(c.afterEventId)}`, c.ex, { expected: 'a retry field before the connection closes', actual: 'no retry field on the stream' })));
+      }
+      return holds(`${closed.length} SSE answers closed before their response, each after naming a retry delay (${[...new Set(closed.map((c) => c.retryMs))].join(', ')} ms)`);
+    },
+  }),
+  oracle({
+    id: 'http.resume-own-stream',
+    title: 'a stream resumed with Last-Event-ID replays only that stream\'s messages: no response to another request',
+    requirements: ['HL-06'],
+    level: 'MUST',
+    versions: LEGACY,
+    requires: HTTP,
+    spec: SPEC.transports25,
+    judge({ exchanges }) {
+      const resumed = exchanges.filter((ex) => ex.http?.resumed?.length);
+      if (resumed.length === 0) return untestable('no SSE answer had to be resumed (the server closed none before its response)');
+      const mixed = resumed.filter((ex) => ex.http!.resumed!.some((r) => r.foreignIds?.length));
+      if (mixed.length) {
+        const foreign = (ex: Exchange) => ex.http!.resumed!.flatMap((r) => r.foreignIds ?? []);
+        return violated(`${mixed.length} of ${resumed.length} resumed streams replayed responses to other requests (ids ${mixed.flatMap(foreign).slice(0, 5).map((id) => JSON.stringify(id)).join(', ')})`,
+          mixed.slice(0, 3).map((ex) => evidence(`stream of ${ex.method ?? 'a request'} resumed after event ${ex.http!.resumed![0].afterEventId}`, ex, { expected: `only messages of the stream of request ${JSON.stringify(ex.id)}`, actual: `responses to ${foreign(ex).map((id) => JSON.stringify(id)).join(', ')}` })));
+      }
+      return holds(`${resumed.length} resumed streams, each replaying only its own request's messages`);
+    },
+  }),
+  oracle({
+    id: 'http.sse-ends-after-response',
+    title: 'an SSE answer ends its stream once the response is sent',
+    requirements: ['HL-04', 'HM-04'],
+    level: 'SHOULD',
+    versions: ALL_VERSIONS,
+    requires: HTTP,
+    spec: SPEC.http26,
+    judge({ exchanges }) {
+      const streams = exchanges.filter((ex) => ex.http?.sseAfterAnswer !== undefined);
+      if (streams.length === 0) return untestable('no answer came as an SSE stream that was read past its response');
+      const open = streams.filter((ex) => ex.http!.sseAfterAnswer === 'open');
+      if (open.length) {
+        const methods = [...new Set(open.map((ex) => ex.method ?? 'request'))].join(', ');
+        return violated(`${open.length} of ${streams.length} SSE answers kept their stream open for a whole request timeout after the response (${methods}); every such stream holds a connection`,
+          open.slice(0, 3).map((ex) => evidence(`SSE answer to ${ex.method ?? 'a request'}`, ex, { expected: 'the stream ends after the response', actual: `still open ${ex.timeoutMs} ms after the response` })));
+      }
+      return holds(`${streams.length} SSE answers, each stream ended after its response`);
+    },
+  }),
+  oracle({
+    id: 'http.response-content-type',
+    title: 'every HTTP answer that carries a JSON-RPC response (a result, or an error with any status) says Content-Type application/json or text/event-stream',
+    // A client picks its parser from the media type (HL-03, HM-03); a JSON body labelled text/plain is one a
+    // strict client drops, even though mcpspec itself reads it.
+    requirements: ['HL-03', 'HM-03'],
+    level: 'MUST',
+    versions: ALL_VERSIONS,
+    requires: HTTP,
+    spec: SPEC.http26,
+    judge({ exchanges }) {
+      // Error answers too (a 400 with -32602, a 404 with -32601): their body is read by the same parser.
+      const answers = exchanges.filter((ex) => ex.http !== undefined && ex.response !== undefined);
+      if (answers.length === 0) return untestable('no request was answered over HTTP with a JSON-RPC response');
+      const media = (ex: Exchange) => (ex.http!.contentType ?? '').split(';')[0].trim().toLowerCase();
+      const bad = answers.filter((ex) => media(ex) !== 'application/json' && media(ex) !== 'text/event-stream');
+      if (bad.length) {
+        const types = [...new Set(bad.map((ex) => ex.http!.contentType ?? '(none)'))].join(', ');
+        return violated(`${bad.length} of ${answers.length} answers carry their JSON-RPC response as ${types}`,
+          bad.slice(0, 3).map((ex) => evidence(`HTTP ${ex.http!.status} answer to ${ex.method ?? 'a request'}`, ex, { expected: 'Content-Type: application/json or text/event-stream', actual: `Content-Type: ${ex.http!.contentType ?? '(none)'}` })));
+      }
+      return holds(`${answers.length} answers, each application/json or text/event-stream`);
+    },
+  }),
+  oracle({
+    id: 'http.sse-unbuffered',
+    title: 'every SSE response stream carries X-Accel-Buffering: no, so proxies pass its events on at once',
+    requirements: ['HM-04'],
+    level: 'SHOULD',
+    versions: MODERN,
+    requires: HTTP,
+    spec: SPEC.http26,
+    judge({ exchanges }) {
+      const streams = exchanges.filter((ex) => ex.http?.contentType?.toLowerCase().startsWith('text/event-stream'));
+      if (streams.length === 0) return untestable('no answer came as an SSE stream');
+      const bad = streams.filter((ex) => ex.http!.headers['x-accel-buffering']?.trim().toLowerCase() !== 'no');
+      if (bad.length) {
+        const methods = [...new Set(bad.map((ex) => ex.method ?? 'request'))].join(', ');
+        return violated(`${bad.length} of ${streams.length} SSE responses lack X-Accel-Buffering: no (${methods}); behind nginx and similar proxies their events can be held back`,
+          bad.slice(0, 3).map((ex) => evidence(`SSE answer to ${ex.method ?? 'a request'}`, ex, { expected: 'X-Accel-Buffering: no', actual: `X-Accel-Buffering: ${ex.http!.headers['x-accel-buffering'] ?? '(absent)'}` })));
+      }
+      return holds(`${streams.length} SSE responses, each with X-Accel-Buffering: no`);
+    },
+  }),
+  check(httpScenario, {
+    id: 'http.unknown-method-404',
+    title: 'an unknown method gets HTTP 404 with -32601 in the body',
+    requirements: ['HM-07'],
+    level: 'MUST',
+    versions: MODERN,
+    requires: HTTP,
+    spec: SPEC.http26,
+    judge({ unknownMethod }) {
+      if (unanswerable(unknownMethod)) return untestable('the run ended before the answer came');
+      if (unknownMethod.http?.status === 404 && errorCode(unknownMethod) === -32601) return holds('404 with -32601');
+      return violated(`mcpspec/no-such-method got ${outcome(unknownMethod)}`, [evidence('unknown method', unknownMethod, { expected: 'HTTP 404, error -32601' })]);
+    },
+  }),
+  check(paramHeadersScenario, {
+    id: 'http.param-headers',
+    title: 'an Mcp-Param-* header that is missing, disagrees with the argument or is malformed Base64 gets 400 and -32020; a matching one is accepted, Base64-encoded too',
+    requirements: ['HM-11', 'HM-09'],
+    level: 'MUST',
+    versions: MODERN,
+    requires: { ...HTTP, capabilities: ['tools'] },
+    spec: SPEC.http26,
+    judge({ why, tool, header, value, correct, encoded, mismatched, missing, malformed }) {
+      if (why || !correct || !encoded || !mismatched || !missing || !malformed) return untestable(why ?? 'nothing was probed');
+      const probes = [correct, encoded, mismatched, missing, malformed];
+      if (probes.some(unanswerable)) return untestable('the run ended before the answers came');
+      // Whether a matching header is accepted shows only in an answer: silence says nothing about it.
+      if (!correct.response || !encoded.response) return untestable(`tools/call ${tool} was not answered within the timeout`);
+      const problems: [string, Exchange, string][] = [];
+      for (const [what, ex] of [['matching', correct], ['matching, Base64-encoded', encoded]] as const) {
+        if (errorCode(ex) === -32020) problems.push([what, ex, 'accepted (any answer but -32020)']);
+      }
+      for (const [what, ex] of [['disagreeing with the argument', mismatched], ['missing', missing], ['malformed Base64', malformed]] as const) {
+        if (!(ex.http?.status === 400 && errorCode(ex) === -32020)) problems.push([what, ex, 'HTTP 400, error -32020']);
+      }
+      if (problems.length) {
+        return violated(
+          `tools/call ${tool} (${header} for ${JSON.stringify(value)}): ${problems.map(([what, ex]) => `${header} ${what}: ${outcome(ex)}`).join('; ')}`,
+          problems.slice(0, 3).map(([what, ex, expected]) => evidence(`${header} ${what}`, ex, { expected })),
+        );
+      }
+      return holds(`tools/call ${tool}: ${header} accepted when it matches (plain and Base64), refused with 400 and -32020 when missing, wrong or malformed`);
+    },
+  }),
+];
