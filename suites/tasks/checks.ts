@@ -698,4 +698,62 @@ const notifyCheck = check(subscriptionsScenario, {
   },
 });
 
-export const tasksChecks = [...legacyChecks, ...sharedOracles, ...modernChecks, notifyCheck];
+const undeclaredGetCheck = check(modernTasksScenario, {
+  id: 'tasks.modern-get-undeclared',
+  title: 'tasks/get of a real task by a request that does not declare the tasks extension gets -32021 naming the extension',
+  requirements: ['TB-15', 'EX-03'],
+  level: 'MUST',
+  versions: MODERN_ONLY,
+  requires: MODERN_REQ,
+  spec: TASKS_EXT,
+  judge(obs) {
+    const ex = obs.getUndeclared;
+    if (!ex) return obs.main ? untestable('no second task was created to read without the extension') : noModernTask(obs);
+    if (ex.aborted || ex.timedOut) return untestable(`tasks/get without the extension got ${outcome(ex)}`);
+    const data = errorOf(ex)?.data;
+    const required = isObj(data) && isObj(data.requiredCapabilities) && isObj(data.requiredCapabilities.extensions) && TASKS_EXTENSION in data.requiredCapabilities.extensions;
+    if (errorCode(ex) === -32021 && required) return holds('tasks/get without the extension declared got -32021 naming it in data.requiredCapabilities');
+    return violated(`tasks/get without the extension declared got ${outcome(ex)}`, [evidence('tasks/get of a real task, extension not declared', ex, { expected: { error: { code: -32021, data: { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } } } } })]);
+  },
+});
+
+/** When each modern task was asked for (mcpspec's clock, never later than the server's createdAt) and the latest ttlMs it had. */
+function taskLifetimes(exchanges: Exchange[]): Map<string, { askedAt: number; ttlMs: number | null }> {
+  const tasks = new Map<string, { askedAt: number; ttlMs: number | null }>();
+  for (const ex of [...exchanges].sort((a, b) => a.startedAt - b.startedAt)) {
+    const r = resultOf(ex);
+    if (!r || typeof r.taskId !== 'string' || (r.ttlMs !== null && typeof r.ttlMs !== 'number')) continue;
+    const known = tasks.get(r.taskId);
+    if (ex.method === 'tools/call' && r.resultType === 'task' && !known) tasks.set(r.taskId, { askedAt: ex.startedAt, ttlMs: r.ttlMs as number | null });
+    else if (ex.method === 'tasks/get' && known) known.ttlMs = r.ttlMs as number | null;
+  }
+  return tasks;
+}
+
+const keptForTtlOracle = oracle({
+  id: 'tasks.modern-kept-for-ttl',
+  title: 'a task stays readable for its ttlMs: no tasks/get sent before its time to live ran out is answered -32602 (unknown task)',
+  requirements: ['TB-10', 'TB-15'],
+  level: 'MUST',
+  versions: MODERN_ONLY,
+  requires: MODERN_REQ,
+  spec: TASKS_EXT,
+  judge({ exchanges, deliberate }) {
+    const tasks = taskLifetimes(exchanges);
+    if (tasks.size === 0) return untestable('no task was created');
+    // Deliberately invalid reads (without the extension declared, TB-15) are judged elsewhere.
+    const reads = exchanges.filter((ex) => ex.method === 'tasks/get' && !ex.aborted && !ex.timedOut && !deliberate(ex)).flatMap((ex) => {
+      const id = sentRequest(ex)?.params?.taskId;
+      const task = typeof id === 'string' ? tasks.get(id) : undefined;
+      // A conservative bound: the server created the task after mcpspec asked for it.
+      const within = task && (task.ttlMs === null || ex.startedAt < task.askedAt + task.ttlMs);
+      return task && within ? [{ id: id as string, ex }] : [];
+    });
+    if (reads.length === 0) return untestable(`no tasks/get of the ${tasks.size} task(s) created was sent within their ttlMs`);
+    const lost = reads.filter((r) => errorCode(r.ex) === -32602);
+    if (lost.length) return violated(`${lost.length} of ${reads.length} reads within the task's ttlMs got -32602; first: task ${lost[0].id}`, lost.slice(0, 3).map((r) => evidence(`tasks/get ${r.id}`, r.ex, { expected: 'the task, readable until its ttlMs runs out' })));
+    return holds(`${reads.length} reads of ${tasks.size} task(s) within their ttlMs, none answered as unknown`);
+  },
+});
+
+export const tasksChecks = [...legacyChecks, ...sharedOracles, ...modernChecks, notifyCheck, undeclaredGetCheck, keptForTtlOracle];

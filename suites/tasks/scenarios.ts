@@ -60,6 +60,8 @@ export interface ModernTasksObs {
   /** A call whose plain answer is an isError result, then made again as a task (TB-14). */
   isError?: { tool: string; plain: Exchange; run?: TaskRun; direct?: Exchange };
   unknown: { get: Exchange; update: Exchange; cancel: Exchange };
+  /** tasks/get of a real task by a request that does not declare the extension (TB-15). */
+  getUndeclared?: Exchange;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -339,6 +341,7 @@ export const modernTasksScenario = scenario<ModernTasksObs>({
           const run: TaskRun = { tool: t.tool, args: argsOf(t.tool), create, polls: [] };
           if (r?.resultType !== 'task' || typeof r.taskId !== 'string') return;
           run.taskId = r.taskId;
+          obs.getUndeclared = await ctx.deliberate(session.request('tasks/get', { taskId: r.taskId }));
           obs.update = await session.request('tasks/update', { taskId: r.taskId, inputResponses: {} }, ext);
           const cancel = await session.request('tasks/cancel', { taskId: r.taskId }, ext);
           obs.cancelled = { run, cancel };
