@@ -18,7 +18,6 @@ import type { ClientScenarioContext, PlainRun, RunOptions, Scenario } from '../s
 import { modernMetaOf, runScript } from '../suites/client/scripted-server.js';
 import type { Driver, ScenarioOutcome } from './engine.js';
 import { HttpListener } from './http-listener.js';
-import { BROWSER_REPORT_PATH } from './oauth-server.js';
 import { registerLive } from './reaper.js';
 import { Recorder } from './recorder.js';
 import { RelayListener } from './relay-listener.js';
@@ -192,7 +191,7 @@ export class ClientDriver implements Driver {
       // The browser reports to the listener's origin whether the client's callback took the redirect.
       const newSandbox = () => {
         const sb = makeSandbox(this.opts.env, this.opts.cwd);
-        if (headlessBrowser) withHeadlessBrowser(sb, url ? new URL(BROWSER_REPORT_PATH, url).href : undefined);
+        if (headlessBrowser) withHeadlessBrowser(sb, http?.browserReportUrl);
         sandboxes.push(sb);
         return sb;
       };
@@ -211,8 +210,8 @@ export class ClientDriver implements Driver {
         freshClientState: () => {
           sandbox = newSandbox();
         },
+        ...(http ? { http } : {}),
       };
-      if (http) server.requireAuthorization = (opts) => http.requireAuthorization(opts);
       return await body(server, stop.signal);
     } finally {
       runSignal.removeEventListener('abort', onRun);
@@ -256,7 +255,7 @@ export class ClientDriver implements Driver {
     child.stderr?.on('data', (c: Buffer) => stderr.push(c.toString('utf8')));
     // Once the client itself has exited (or was stopped at the timeout), what it left running in its
     // group may still hold the output pipes, and the run would wait on them until its deadline
-    // (seen: mcp-remote's proxy, started by the client under test, waiting for an OAuth callback).
+    // (seen: mcp-remote's proxy, started by the client under test, waiting for an authorization callback).
     let leftovers: NodeJS.Timeout | undefined;
     child.once('exit', () => {
       leftovers = setTimeout(() => killGroup(child.pid, 'SIGKILL'), LEFTOVER_GRACE_MS);

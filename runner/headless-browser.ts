@@ -1,14 +1,14 @@
-// mcpspec's stand-in for a user's browser, for clients under test that authorize by opening one
-// (BROWSER, xdg-open and friends point here in the authorization scenarios): it loads the URL and
-// follows its redirects, as a user who approves at once would, so the client's own callback gets
-// the code. It only ever visits this machine (loopback hosts), and gives up after a few hops.
+// mcpspec's stand-in for a user's browser, for clients under test that open one (BROWSER, xdg-open
+// and friends point here in the scenarios that ask for it, Scenario.headlessBrowser): it loads the
+// URL and follows its redirects, as a user who approves at once would, so the client's own callback
+// is loaded. It only ever visits this machine (loopback hosts), and gives up after a few hops.
 // With a report URL it then posts there what became of the visit: the URLs it loaded and whether the
-// last one (the client's callback) answered, so a check can tell a client that refused an
-// authorization response from one that never received it.
+// last one (the client's callback) answered, so a check can tell a client that refused what its
+// callback got from one that never received it (the HTTP listener hands the visit to the scenario).
 //   node headless-browser.js <url> [report-url]
 
 import { isLoopbackHost } from '../protocol/loopback.js';
-import type { BrowserVisit } from '../suites/ports/authorization.js';
+import type { BrowserVisit } from '../suites/ports/scripted-http.js';
 
 const MAX_HOPS = 5;
 const TIMEOUT_MS = 10_000;

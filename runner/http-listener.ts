@@ -2,19 +2,22 @@
 // and answers a client under test. Every message the client sends and every answer is recorded.
 // Answers are JSON bodies, or SSE streams (primed with an event id and a comment line) when the
 // scenario asks, or streams closed before the answer (polled, or broken); a GET gets a polled answer,
-// any other GET 405; DELETE (legacy session end) is recorded and accepted.
+// any other GET 405; DELETE (legacy session end) is recorded and accepted. A scenario may add
+// routes on the same origin and a gate before the endpoint (suites/ports/scripted-http.ts); the
+// headless browser reports its visits to a path of the listener's own.
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { isJsonRpcMessage, serializeBody, tryParseJson } from '../protocol/jsonrpc.js';
-import type { OAuthLog, OAuthOptions } from '../suites/ports/authorization.js';
+import { isJsonRpcMessage, isObj, serializeBody, tryParseJson } from '../protocol/jsonrpc.js';
+import type { BrowserVisit, HttpAnswer, HttpExchange, HttpGate, HttpRoute, ScriptedHttp } from '../suites/ports/scripted-http.js';
 import type { Received, ScriptedHandler, ScriptedReply } from '../suites/ports/scripted-server.js';
-import { OAuthServer } from './oauth-server.js';
 import { redactHeaders } from './redact.js';
 import type { Recorder } from './recorder.js';
 import { ScriptedEndpoint } from './scripted-endpoint.js';
 
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
+/** Where mcpspec's headless browser reports its visits (runner/headless-browser.ts), on the listener's origin. */
+export const BROWSER_REPORT_PATH = '/.mcpspec/browser';
 
 /** The head of every SSE answer: unbuffered by proxies (HM-04), plus the reply's own headers. */
 const sseHead = (extra: Record<string, string>): Record<string, string> => ({ 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no', ...extra });
@@ -22,13 +25,15 @@ const sseHead = (extra: Record<string, string>): Record<string, string> => ({ 'C
 /** Records one message of an answer; its recording sequence number. */
 type RecordReply = (message: unknown, text: string, contentType: string, status: number) => number;
 
-export class HttpListener {
+export class HttpListener implements ScriptedHttp {
   private server?: Server;
   private urlValue?: string;
   readonly endpoint: ScriptedEndpoint;
   private eventId = 0;
-  /** Set when the scenario put the endpoint behind OAuth. */
-  private oauth?: OAuthServer;
+  /** Other routes on the origin, and the gate before the endpoint (a scenario's profile of the peer). */
+  private readonly routes: HttpRoute[] = [];
+  private gated?: HttpGate;
+  private readonly visitListeners: ((visit: BrowserVisit, seq: number) => void)[] = [];
   /** Answers of polled streams, by the event id the client resumes after. */
   private readonly parked = new Map<string, { reply: ScriptedReply; entry: Received }>();
 
@@ -44,6 +49,27 @@ export class HttpListener {
   get url(): string {
     if (!this.urlValue) throw new Error('HttpListener.url before listen()');
     return this.urlValue;
+  }
+
+  /** Where the headless browser reports its visits. */
+  get browserReportUrl(): string {
+    return new URL(BROWSER_REPORT_PATH, this.url).href;
+  }
+
+  route(r: HttpRoute): void {
+    this.routes.push(r);
+  }
+
+  gate(g: HttpGate): void {
+    this.gated = g;
+  }
+
+  note(label: string, text: string, data?: Record<string, unknown>): number {
+    return this.recorder.note('http', label, text, data).seq;
+  }
+
+  onBrowserVisit(listener: (visit: BrowserVisit, seq: number) => void): void {
+    this.visitListeners.push(listener);
   }
 
   handle(h: ScriptedHandler): void {
@@ -83,14 +109,18 @@ export class HttpListener {
   private async onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    if (this.oauth && (await this.oauth.handle(req, res, url, headers, () => readBody(req)))) return;
-    if (this.oauth && url.pathname === this.path && !this.oauth.authorized(headers, url)) return this.refuse(req, res, url, headers, this.oauth);
+    const url = new URL(req.url ?? '/', new URL(this.url).origin);
+    const method = req.method ?? 'GET';
     if (url.pathname !== this.path) {
+      if (method === 'POST' && url.pathname === BROWSER_REPORT_PATH) return this.browserReport(res, await readBody(req));
+      if (this.routes.length && (await this.serveRoutes(req, res, method, url, headers))) return;
       res.writeHead(404).end();
       return;
     }
-    const method = req.method ?? 'GET';
+    const body = method === 'POST' ? await readBody(req) : undefined;
+    const parsed = body === undefined ? ({ ok: false } as const) : tryParseJson(body);
+    const gated = this.gated ? await this.gated({ method, url, headers, body, ...(parsed.ok ? { message: parsed.value } : {}) }) : undefined;
+    if (gated) return this.refuse(res, method, url, headers, body, parsed.ok ? parsed.value : undefined, gated);
     if (method !== 'POST') {
       // Recorded as what the client did (a legacy session's DELETE is judged), never handed to the script.
       const ev = this.recorder.record({ dir: 'in', channel: 'http', raw: '', http: { method, headers: redactHeaders(headers), url: url.pathname } });
@@ -104,13 +134,6 @@ export class HttpListener {
       if (method === 'DELETE') res.writeHead(200).end();
       else res.writeHead(405, { Allow: 'POST, DELETE' }).end();
       return;
-    }
-    const body = await readBody(req);
-    const parsed = body === undefined ? ({ ok: false } as const) : tryParseJson(body);
-    if (this.oauth && parsed.ok && this.oauth.needsStepUp(headers, url, parsed.value)) {
-      const refused = this.recorder.record({ dir: 'in', channel: 'http', raw: body ?? '', kind: 'message', message: parsed.value, http: { method: 'POST', headers: redactHeaders(headers), url: url.pathname }, data: { refused: 403 } });
-      this.endpoint.log({ message: parsed.value, headers, httpMethod: 'POST', connection: 0, seq: refused.seq, at: Date.now(), insufficientScope: true });
-      return this.oauth.refuseScope(res);
     }
     const ev = this.recorder.record({
       dir: 'in',
@@ -163,26 +186,50 @@ export class HttpListener {
     return this.writeStream(res, reply, entry, record);
   }
 
-  /**
-   * Put the endpoint behind OAuth (runner/oauth-server.ts): requests without a token the scripted
-   * authorization server issued get 401; its metadata, registration, authorize and token endpoints
-   * are served on the same origin. Called again, it changes how the issuer misbehaves (the log goes on).
-   */
-  requireAuthorization(opts: OAuthOptions = {}): OAuthLog {
-    if (this.oauth) this.oauth.configure(opts);
-    else this.oauth = new OAuthServer(this.url, this.recorder, opts);
-    return this.oauth.log;
+  /** A request to the endpoint the gate answered: logged as what the client sent (never handed to the script), then the gate's answer. */
+  private refuse(res: ServerResponse, method: string, url: URL, headers: Record<string, string>, body: string | undefined, parsed: unknown, answer: HttpAnswer): void {
+    const message = isJsonRpcMessage(parsed) ? parsed : undefined;
+    const ev = this.recorder.record({ dir: 'in', channel: 'http', raw: body ?? '', kind: message ? 'message' : undefined, message, http: { method, headers: redactHeaders(headers), url: url.pathname }, data: { refused: answer.status } });
+    this.endpoint.log({ message, headers, httpMethod: method, connection: 0, seq: ev.seq, at: Date.now(), refused: answer.status, ...(url.search ? { query: url.search } : {}) });
+    res.writeHead(answer.status, answer.headers).end(answer.body);
   }
 
-  /** A request to the endpoint without a valid token: logged as what the client sent (never handed to the script), then 401. */
-  private async refuse(req: IncomingMessage, res: ServerResponse, url: URL, headers: Record<string, string>, oauth: OAuthServer): Promise<void> {
-    const method = req.method ?? 'GET';
-    const body = method === 'POST' ? await readBody(req) : undefined;
-    const parsed = body === undefined ? ({ ok: false } as const) : tryParseJson(body);
-    const message = parsed.ok && isJsonRpcMessage(parsed.value) ? parsed.value : undefined;
-    const ev = this.recorder.record({ dir: 'in', channel: 'http', raw: body ?? '', kind: message ? 'message' : undefined, message, http: { method, headers: redactHeaders(headers), url: url.pathname }, data: { refused: 401 } });
-    this.endpoint.log({ message, headers, httpMethod: method, connection: 0, seq: ev.seq, at: Date.now(), unauthorized: true, ...(url.search ? { query: url.search } : {}) });
-    oauth.refuse(res, headers);
+  /** Offers a request to another path to the routes in turn; whether one answered it. */
+  private async serveRoutes(req: IncomingMessage, res: ServerResponse, method: string, url: URL, headers: Record<string, string>): Promise<boolean> {
+    const body = await readBody(req);
+    let seq: number | undefined;
+    let answered = false;
+    const path = url.pathname;
+    const x: HttpExchange = {
+      method,
+      url,
+      headers,
+      body,
+      record: () => (seq ??= this.recorder.record({ dir: 'in', channel: 'http', raw: body || url.search, http: { method, headers: redactHeaders(headers), url: path } }).seq),
+      answer: (a) => {
+        if (answered) throw new Error(`${method} ${path} answered twice`);
+        answered = true;
+        x.record();
+        const out = this.recorder.record({ dir: 'out', channel: 'http', raw: a.body ?? '', http: { method, status: a.status, headers: redactHeaders(a.headers ?? {}), url: path } }).seq;
+        res.writeHead(a.status, a.headers).end(a.body);
+        return out;
+      },
+    };
+    for (const route of this.routes) {
+      await route(x);
+      if (answered) return true;
+    }
+    return false;
+  }
+
+  /** A report of the headless browser: a note in the recording, handed to whoever listens. */
+  private browserReport(res: ServerResponse, text: string | undefined): void {
+    const visit = browserVisit(text);
+    if (visit) {
+      const seq = this.note('browser', `headless browser: ${visit.visited.at(-1) ?? '(nothing loaded)'}: ${visit.error ?? `HTTP ${visit.status}`}`, { ...visit });
+      for (const l of this.visitListeners) l(visit, seq);
+    }
+    res.writeHead(204).end();
   }
 
   /** Records what goes out on the answer to a `method` request. */
@@ -229,4 +276,16 @@ function readBody(req: IncomingMessage): Promise<string | undefined> {
     req.on('end', () => resolve(size > MAX_BODY_BYTES ? undefined : Buffer.concat(chunks).toString('utf8')));
     req.on('error', reject);
   });
+}
+
+/** A headless browser report, as far as it is well formed (it comes from mcpspec's own program, in the client's sandbox). */
+function browserVisit(text: string | undefined): BrowserVisit | undefined {
+  const parsed = tryParseJson(text ?? '');
+  if (!parsed.ok || !isObj(parsed.value) || !Array.isArray(parsed.value.visited)) return undefined;
+  const v = parsed.value;
+  return {
+    visited: (v.visited as unknown[]).filter((u): u is string => typeof u === 'string').slice(0, 10),
+    ...(typeof v.status === 'number' ? { status: v.status } : {}),
+    ...(typeof v.error === 'string' ? { error: v.error.slice(0, 200) } : {}),
+  };
 }

@@ -3,7 +3,7 @@
 // redirect URIs, grant types, client authentication, metadata documents, server binding), PKCE,
 // resource, state, the bearer header, scope, the metadata's issuer, the authorization response's
 // iss, refresh and step-up. A client that does not try to authorize (it is optional) leaves them
-// untestable. The server side (auth.*) is in ./server.ts.
+// untestable. The server side (auth.*) is in ./server-checks.ts.
 
 import { createHash } from 'node:crypto';
 import { isObj } from '../../protocol/jsonrpc.js';
@@ -12,7 +12,7 @@ import { ALL_VERSIONS } from '../../protocol/versions.js';
 import type { Evidence } from '../../results/verdict.js';
 import { describeExit } from '../kit/client-exit.js';
 import { check, holds, untestable, violated, type Check, type CheckDefinition, type Judgement } from '../kit/check.js';
-import type { OAuthRequest } from '../ports/authorization.js';
+import type { OAuthRequest } from './authorization-server.js';
 import type { Received } from '../ports/scripted-server.js';
 import { absentIssServer, authorizationServer, cimdServer, confidentialServer, movedServer, wrongResourceServer, noIssServer, scopeFromMetadataServer, scopeFromNowhereServer, wellKnownServer, stepUpServer, trailingSlashIssServer, unadvertisedIssServer, wrongIssServer, wrongIssuerServer, wrongStateServer, absentStateServer, expiryServer, scopeUnlistedServer, noPkceServer, oidcOnlyServer, type AuthClientObs } from './client-scenarios.js';
 import { isLoopbackHost } from '../../protocol/loopback.js';
@@ -26,6 +26,9 @@ function s256(verifier: string): string {
   return createHash('sha256').update(verifier).digest('base64url');
 }
 
+/** Refused by the gate the authorization server puts before the endpoint: 401 (no token it issued), 403 (step-up scenario: insufficient_scope). */
+const unauthorized = (r: Received) => r.refused === 401;
+const insufficientScope = (r: Received) => r.refused === 403;
 const isGet = (r: OAuthRequest, path: string) => r.method === 'GET' && r.path === path;
 /** The recording sequence number of an OAuth request's answer (its own, when it has none recorded). */
 const answered = (r: OAuthRequest) => r.answerSeq ?? r.seq;
@@ -85,7 +88,7 @@ export function fittingApplicationType(redirectUris: unknown): 'native' | 'web' 
 /** Whether the client tried to authorize at all (authorization is optional for clients). */
 function unlessTried(o: AuthClientObs): Judgement | undefined {
   if (o.oauth.requests.length > 0) return undefined;
-  if (o.received.some((r) => r.unauthorized)) return untestable(`the client got 401 and made no OAuth request (it may not support authorization; it ${describeExit(o.exit)})`);
+  if (o.received.some(unauthorized)) return untestable(`the client got 401 and made no OAuth request (it may not support authorization; it ${describeExit(o.exit)})`);
   return untestable('the client sent nothing to the protected endpoint');
 }
 
@@ -744,7 +747,7 @@ export const authClientChecks = [
       versions: SCOPED,
       spec: SPEC.authorization26,
       judge(o) {
-        const refused = o.received.filter((r) => r.insufficientScope);
+        const refused = o.received.filter(insufficientScope);
         const needed = o.oauth.stepUpScope;
         if (refused.length === 0 || needed === undefined) return untestable('the client never reached the call that needs more scope (no 403 insufficient_scope)');
         const refusedSeq = refused[0].seq;
@@ -767,7 +770,7 @@ export const authClientChecks = [
           const lost = neverDelivered(o, loads);
           return violated(`the client asked for the step-up authorization but never exchanged its code for a new token${lost ? `: ${lost}` : ''}`, ev);
         }
-        const retried = o.received.some((r) => r.seq > answered(stepped) && !r.insufficientScope && isObj(r.message) && r.message.method === 'tools/call');
+        const retried = o.received.some((r) => r.seq > answered(stepped) && !insufficientScope(r) && isObj(r.message) && r.message.method === 'tools/call');
         if (!retried) return violated('the client stepped up its authorization but did not send the refused call again', ev);
         return holds(`after the 403 it authorized again for "${again[0].query.scope}" and the call went through`, ev);
       },

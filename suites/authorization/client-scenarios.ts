@@ -1,9 +1,10 @@
 // The client scenarios behind OAuth: mcpspec's scripted server (the plain dual-era one) answers 401
 // until the client brings a token from the scripted authorization server on the same origin
-// (runner/oauth-server.ts), which misbehaves in one way a scenario. Judged by client-checks.ts beside it.
+// (authorization-server.ts, a profile on the scripted server's HTTP primitives), which misbehaves in
+// one way a scenario. Judged by client-checks.ts beside it.
 
 import { ALL_VERSIONS, MODERN, type SpecVersion } from '../../protocol/versions.js';
-import type { OAuthLog, OAuthOptions } from '../ports/authorization.js';
+import { requireAuthorization, type OAuthLog, type OAuthOptions } from './authorization-server.js';
 import { clientScenario } from '../kit/scenario.js';
 import { runScript } from '../client/scripted-server.js';
 import { observe, type ClientObs } from '../client/scenarios.js';
@@ -15,7 +16,7 @@ export interface AuthClientObs extends ClientObs {
 }
 
 /**
- * The plain dual-era server behind the scripted OAuth side (runner/oauth-server.ts), with a browser
+ * The plain dual-era server behind the scripted OAuth side (authorization-server.ts), with a browser
  * that approves at once. `misbehave`: the client first runs against a correct authorization server
  * (the baseline: how far it goes when nothing is wrong), then again, from a fresh HOME, with the
  * issuer misbehaving, so a client that stops early anyway is not taken for one that refused.
@@ -29,7 +30,9 @@ function behindOAuth(id: string, title: string, opts: OAuthOptions & { misbehave
     transports: ['http'],
     headlessBrowser: true,
     async run(ctx) {
-      const oauth = ctx.server.requireAuthorization!(first);
+      if (!ctx.server.http) throw new Error(`${id} needs an HTTP scripted server`);
+      const authorization = requireAuthorization(ctx.server.http, first);
+      const oauth = authorization.log;
       const log = runScript(ctx.server, { modern: true, legacy: true, timeoutMs: ctx.options.timeoutMs });
       if (!misbehave) return { ...(await observe(ctx, log)), oauth };
       await ctx.server.runClient();
@@ -37,7 +40,7 @@ function behindOAuth(id: string, title: string, opts: OAuthOptions & { misbehave
       // The judged run starts as the baseline did: no tokens or registration kept from it (a client
       // that stored them would otherwise take a different path, e.g. a refresh, and not be comparable).
       if (!keepState) ctx.server.freshClientState?.();
-      ctx.server.requireAuthorization!(misbehave);
+      authorization.configure(misbehave);
       return { ...(await observe(ctx, log)), oauth, baseline };
     },
   });

@@ -2,7 +2,7 @@
 // test, and what it received. The runner implements it.
 
 import type { TransportKind } from '../../results/check-record.js';
-import type { OAuthOptions, OAuthLog } from './authorization.js';
+import type { ScriptedHttp } from './scripted-http.js';
 
 /** How the client under test ended. */
 export interface ClientExit {
@@ -42,10 +42,8 @@ export interface Received {
   died?: { at: number };
   /** HTTP: the request URL's query string, when it had one (`?access_token=...` is a token where it must not be). */
   query?: string;
-  /** HTTP, behind authorization: refused with 401 (no token the scripted authorization server issued); the script never saw it. */
-  unauthorized?: boolean;
-  /** HTTP, step-up scenario: refused with 403 insufficient_scope (its token lacks the scope); the script never saw it. */
-  insufficientScope?: boolean;
+  /** HTTP: the gate before the endpoint (ScriptedHttp.gate) answered it with this status; the script never saw it. */
+  refused?: number;
 }
 
 /**
@@ -101,17 +99,8 @@ export interface ScriptedServer {
   runClient(timeoutMs?: number): Promise<ClientExit>;
   /** Everything the client sent, in order. */
   received(): Received[];
-  /**
-   * HTTP: put the endpoint behind OAuth. Requests without a token the scripted authorization server
-   * issued get 401 with a Bearer challenge; the same origin serves the Protected Resource Metadata,
-   * the authorization server's metadata, registration, authorize (redirects at once with a code) and
-   * token. Call before runClient; the returned log fills as the client goes. `wrongIssuer`: the
-   * authorization server metadata names an issuer other than the identifier it is fetched for;
-   * `iss` and `issAdvertised`: what the authorization response's `iss` (RFC 9207) is, and whether the
-   * metadata says responses carry it. Called again, it
-   * switches those (and forgets the tokens issued so far), and the same log goes on.
-   */
-  requireAuthorization?(opts?: OAuthOptions): OAuthLog;
+  /** HTTP: the primitives a scenario's profile of the peer is built on (other routes on the origin, a gate, notes). */
+  readonly http?: ScriptedHttp;
   /**
    * The next client run starts with a new temporary HOME (and working directory, unless the user
    * chose one): as on a machine where the client never ran, with no credentials it stored before.

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { CHECKS } from '../../suites/catalogue.js';
-import type { OAuthLog, OAuthRequest } from '../../suites/ports/authorization.js';
+import type { OAuthLog, OAuthRequest } from '../../suites/authorization/authorization-server.js';
 import type { Received } from '../../suites/ports/scripted-server.js';
 import type { AuthClientObs } from '../../suites/authorization/client-scenarios.js';
 
@@ -41,7 +41,7 @@ function good(): AuthClientObs {
   const oauth: OAuthLog = { resource, resourceMetadataUrl: `${ORIGIN}${PRM}`, serverMetadataUrl: `${ORIGIN}${AS_META}`, scope: 'mcp:tools', issuer: ORIGIN, identifier: ORIGIN, responseIss: ORIGIN, issAdvertised: true, responseState: 'echo', requests, tokens: [TOKEN], expired: [], browser: [], registrations: [] };
   return {
     exit: { exitCode: 0, signal: null, timedOut: false, stderrTail: '', stdoutTail: '' },
-    received: [mcp(0, {}, { unauthorized: true }), mcp(10), mcp(11)],
+    received: [mcp(0, {}, { refused: 401 }), mcp(10), mcp(11)],
     transport: 'http',
     log: {} as AuthClientObs['log'],
     oauth,
@@ -61,7 +61,7 @@ describe('auth.client-* judgements', () => {
   });
 
   it('a client that makes no OAuth request is untestable for every check: authorization is optional', () => {
-    const none = { ...good(), oauth: { ...good().oauth, requests: [], tokens: [] }, received: [mcp(0, {}, { unauthorized: true })] };
+    const none = { ...good(), oauth: { ...good().oauth, requests: [], tokens: [] }, received: [mcp(0, {}, { refused: 401 })] };
     for (const id of [...IDS, 'auth.client-issuer', 'auth.client-iss', 'auth.client-iss-absent', 'auth.client-iss-optional']) expect(judge(id, none), id).toMatchObject({ outcome: 'untestable', message: expect.stringContaining('made no OAuth request') });
   });
 
@@ -385,7 +385,7 @@ describe('auth.client-* judgements', () => {
     const stepUp = (extra: OAuthRequest[], after: Received[] = []): AuthClientObs => ({
       ...o,
       oauth: { ...o.oauth, stepUpScope: 'mcp:write', requests: [...o.oauth.requests, ...extra] },
-      received: [...o.received, mcp(20, { authorization: `Bearer ${TOKEN}` }, { insufficientScope: true, message: { jsonrpc: '2.0', id: 20, method: 'tools/call' } }), ...after],
+      received: [...o.received, mcp(20, { authorization: `Bearer ${TOKEN}` }, { refused: 403, message: { jsonrpc: '2.0', id: 20, method: 'tools/call' } }), ...after],
     });
     const reauthorize = (scope: string) => req('GET', '/authorize', { status: 302, code: 'code-2', query: { scope } });
     seq = 20;

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HttpListener } from '../../runner/http-listener.js';
 import { Recorder } from '../../runner/recorder.js';
+import { requireAuthorization, type AuthorizationServer, type OAuthLog, type OAuthOptions } from '../../suites/authorization/authorization-server.js';
 
 const listeners: HttpListener[] = [];
 afterEach(async () => {
@@ -16,12 +17,29 @@ async function listener(): Promise<HttpListener> {
   return l;
 }
 
+/**
+ * Put the listener's endpoint behind the scripted authorization server (installed through the
+ * listener's HTTP primitives, as a scenario does); called again, switch how it misbehaves, as a
+ * scenario does between two client runs. Its log.
+ */
+const installed = new WeakMap<HttpListener, AuthorizationServer>();
+function authorize(l: HttpListener, opts: OAuthOptions = {}): OAuthLog {
+  const server = installed.get(l);
+  if (server) {
+    server.configure(opts);
+    return server.log;
+  }
+  const fresh = requireAuthorization(l, opts);
+  installed.set(l, fresh);
+  return fresh.log;
+}
+
 const rpc = (id: number) => JSON.stringify({ jsonrpc: '2.0', id, method: 'ping' });
 const json = async (r: Promise<Response>) => (await (await r).json()) as Record<string, any>;
 const post = (url: string, headers: Record<string, string> = {}) => fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: rpc(1) });
 
-describe('the scripted authorization side of the HTTP listener', () => {
-  it('without requireAuthorization the endpoint is open and nothing else is served', async () => {
+describe('the scripted authorization server, a profile on the HTTP listener\'s primitives', () => {
+  it('without the authorization server the endpoint is open and nothing else is served', async () => {
     const l = await listener();
     expect((await post(l.url)).status).toBe(200);
     expect((await fetch(`${new URL(l.url).origin}/.well-known/oauth-authorization-server`)).status).toBe(404);
@@ -29,12 +47,12 @@ describe('the scripted authorization side of the HTTP listener', () => {
 
   it('refuses without a token (logged, never handed to the script), serves the metadata, and a full code flow yields a token it accepts', async () => {
     const l = await listener();
-    const log = l.requireAuthorization();
+    const log = authorize(l);
     const origin = new URL(l.url).origin;
     const refused = await post(l.url);
     expect(refused.status).toBe(401);
     expect(refused.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp/test", scope="mcp:tools"`);
-    expect(l.received()).toMatchObject([{ unauthorized: true, message: { method: 'ping' } }]);
+    expect(l.received()).toMatchObject([{ refused: 401, message: { method: 'ping' } }]);
 
     const prm = await json(fetch(log.resourceMetadataUrl));
     expect(prm).toMatchObject({ resource: l.url, authorization_servers: [origin] });
@@ -68,7 +86,7 @@ describe('the scripted authorization side of the HTTP listener', () => {
 
   it('wrongIssuer: the server metadata names another issuer than the identifier the resource metadata lists', async () => {
     const l = await listener();
-    const log = l.requireAuthorization({ wrongIssuer: true });
+    const log = authorize(l, { wrongIssuer: true });
     const meta = await json(fetch(log.serverMetadataUrl));
     expect(meta.issuer).not.toBe(log.identifier);
     expect(meta.issuer).toBe(log.issuer);
@@ -76,52 +94,52 @@ describe('the scripted authorization side of the HTTP listener', () => {
 
   it('noPkce: the authorization server metadata leaves code_challenge_methods_supported out, and the log says so', async () => {
     const l = await listener();
-    const log = l.requireAuthorization({ noPkce: true });
+    const log = authorize(l, { noPkce: true });
     expect((await json(fetch(log.serverMetadataUrl))).code_challenge_methods_supported).toBeUndefined();
     expect(log.pkceUnadvertised).toBe(true);
-    l.requireAuthorization({});
+    authorize(l, {});
     expect((await json(fetch(log.serverMetadataUrl))).code_challenge_methods_supported).toEqual(['S256']);
     expect(log.pkceUnadvertised).toBeUndefined();
   });
 
   it('iss and issAdvertised: the redirect carries another issuer, the issuer with a trailing slash, or nothing, and the metadata says so or not', async () => {
     const l = await listener();
-    const log = l.requireAuthorization();
+    const log = authorize(l);
     const authorizeIss = async () => {
       const meta = await json(fetch(log.serverMetadataUrl));
       const res = await fetch(`${meta.authorization_endpoint}?response_type=code&redirect_uri=${encodeURIComponent('http://127.0.0.1:1/cb')}`, { redirect: 'manual' });
       return { iss: new URL(res.headers.get('location')!).searchParams.get('iss'), advertised: meta.authorization_response_iss_parameter_supported };
     };
     expect(await authorizeIss()).toEqual({ iss: log.issuer, advertised: true });
-    l.requireAuthorization({ iss: 'another' });
+    authorize(l, { iss: 'another' });
     expect((await authorizeIss()).iss).toBe(`${log.issuer}/not-the-issuer`);
-    l.requireAuthorization({ iss: 'trailing-slash' });
+    authorize(l, { iss: 'trailing-slash' });
     expect((await authorizeIss()).iss).toBe(`${log.issuer}/`);
-    l.requireAuthorization({ iss: 'absent', issAdvertised: false });
+    authorize(l, { iss: 'absent', issAdvertised: false });
     expect(await authorizeIss()).toEqual({ iss: null, advertised: undefined });
     expect(log.responseIss).toBeUndefined();
   });
 
   it('state: the redirect echoes the request\'s state, carries another, or none; a request without state gets none back', async () => {
     const l = await listener();
-    const log = l.requireAuthorization();
+    const log = authorize(l);
     const returned = async (state?: string) => {
       const meta = await json(fetch(log.serverMetadataUrl));
       const res = await fetch(`${meta.authorization_endpoint}?response_type=code&redirect_uri=${encodeURIComponent('http://127.0.0.1:1/cb')}${state ? `&state=${state}` : ''}`, { redirect: 'manual' });
       return new URL(res.headers.get('location')!).searchParams.get('state');
     };
     expect([await returned('st'), await returned()]).toEqual(['st', null]);
-    l.requireAuthorization({ state: 'another' });
+    authorize(l, { state: 'another' });
     expect([await returned('st'), await returned(), log.responseState]).toEqual(['st-not-yours', null, 'another']);
-    l.requireAuthorization({ state: 'absent' });
+    authorize(l, { state: 'absent' });
     expect(await returned('st')).toBeNull();
-    l.requireAuthorization({});
+    authorize(l, {});
     expect(await returned('st')).toBe('st');
   });
 
   it('expireAfter: a token from a code serves that many requests, then 401 invalid_token (logged); a refreshed one does not expire', async () => {
     const l = await listener();
-    const log = l.requireAuthorization({ expireAfter: 2 });
+    const log = authorize(l, { expireAfter: 2 });
     const meta = await json(fetch(log.serverMetadataUrl));
     const code = new URL((await fetch(`${meta.authorization_endpoint}?response_type=code&redirect_uri=${encodeURIComponent('http://127.0.0.1:1/cb')}`, { redirect: 'manual' })).headers.get('location')!).searchParams.get('code')!;
     const token = (form: Record<string, string>) => json(fetch(meta.token_endpoint, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form) }));
@@ -138,7 +156,7 @@ describe('the scripted authorization side of the HTTP listener', () => {
 
   it('wellKnown: a challenge without resource_metadata, and an issuer with a path whose metadata only OpenID Connect discovery serves', async () => {
     const l = await listener();
-    const log = l.requireAuthorization({ wellKnown: true });
+    const log = authorize(l, { wellKnown: true });
     const origin = new URL(l.url).origin;
     const challenge = (await post(l.url)).headers.get('www-authenticate') ?? '';
     expect(challenge).toMatch(/^Bearer /);
@@ -155,7 +173,7 @@ describe('the scripted authorization side of the HTTP listener', () => {
 
   it('oidcOnly: an issuer without a path whose metadata only OpenID Connect discovery serves', async () => {
     const l = await listener();
-    const log = l.requireAuthorization({ oidcOnly: true });
+    const log = authorize(l, { oidcOnly: true });
     const origin = new URL(l.url).origin;
     expect(log.serverMetadataUrl).toBe(`${origin}/.well-known/openid-configuration`);
     expect((await fetch(`${origin}/.well-known/oauth-authorization-server`)).status).toBe(404);
@@ -165,7 +183,7 @@ describe('the scripted authorization side of the HTTP listener', () => {
   it('scopeFrom: a challenge without scope, the scopes in the resource metadata only, or in no document at all', async () => {
     for (const [scopeFrom, prmScopes, asScopes] of [['metadata', ['mcp:tools', 'mcp:read'], ['mcp:tools', 'mcp:read']], ['none', undefined, undefined]] as const) {
       const l = await listener();
-      const log = l.requireAuthorization({ scopeFrom });
+      const log = authorize(l, { scopeFrom });
       const origin = new URL(l.url).origin;
       const challenge = (await post(l.url)).headers.get('www-authenticate') ?? '';
       expect(challenge).toBe(`Bearer resource_metadata="${log.resourceMetadataUrl}"`);
@@ -178,21 +196,21 @@ describe('the scripted authorization side of the HTTP listener', () => {
 
   it('wrongResource: the resource metadata names another resource than the endpoint, and a new configuration restores it', async () => {
     const l = await listener();
-    const log = l.requireAuthorization({ wrongResource: true });
+    const log = authorize(l, { wrongResource: true });
     expect((await json(fetch(log.resourceMetadataUrl))).resource).toBe(`${new URL(l.url).origin}/mcp/another-server`);
     expect(log.prmResource).toBe(`${new URL(l.url).origin}/mcp/another-server`);
-    l.requireAuthorization({});
+    authorize(l, {});
     expect((await json(fetch(log.resourceMetadataUrl))).resource).toBe(l.url);
     expect(log.prmResource).toBeUndefined();
   });
 
   it('migrated: the resource metadata names a second authorization server with its own endpoints; registrations say which server issued each client_id', async () => {
     const l = await listener();
-    const log = l.requireAuthorization();
+    const log = authorize(l);
     const origin = new URL(l.url).origin;
     const register = async (url: string) => (await json(fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"redirect_uris":["http://127.0.0.1:1/cb"]}' }))).client_id as string;
     const first = await register((await json(fetch(log.serverMetadataUrl))).registration_endpoint);
-    l.requireAuthorization({ migrated: true });
+    authorize(l, { migrated: true });
     expect((await json(fetch(log.resourceMetadataUrl))).authorization_servers).toEqual([`${origin}/as2`]);
     const meta = await json(fetch(log.serverMetadataUrl));
     expect(meta).toMatchObject({ issuer: `${origin}/as2`, authorization_endpoint: `${origin}/as2/authorize`, registration_endpoint: `${origin}/as2/register` });
@@ -207,7 +225,7 @@ describe('the scripted authorization side of the HTTP listener', () => {
 
   it('confidential: a client asking to be public is registered for client_secret_basic with a secret; HTTP Basic credentials are decoded', async () => {
     const l = await listener();
-    const log = l.requireAuthorization({ confidential: true });
+    const log = authorize(l, { confidential: true });
     const meta = await json(fetch(log.serverMetadataUrl));
     expect(meta.token_endpoint_auth_methods_supported).toEqual(['client_secret_basic']);
     const reg = await json(fetch(meta.registration_endpoint, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"redirect_uris":["http://127.0.0.1:1/cb"],"token_endpoint_auth_method":"none"}' }));

@@ -1,17 +1,138 @@
-// The scripted authorization side of an HTTP listener (client role): the MCP endpoint refuses
-// requests without a token it issued (401, Bearer challenge naming resource_metadata and scope), and
-// the same origin plays the OAuth authorization server a client needs: the Protected Resource
-// Metadata (RFC 9728), the server metadata (RFC 8414), dynamic registration, an authorize endpoint
-// that redirects at once with a code (no user to ask), and a token endpoint. It is lenient on
-// purpose (a code is exchanged without PKCE, a token is accepted in the query too): the flow goes
-// on, and the checks judge what the client sent.
+// The scripted authorization side of a client-role HTTP run, as a profile of the peer built on the
+// scripted server's HTTP primitives (suites/ports/scripted-http.ts): a gate makes the MCP endpoint
+// refuse requests without a token it issued (401, Bearer challenge naming resource_metadata and
+// scope), and a route on the same origin plays the OAuth authorization server a client needs: the
+// Protected Resource Metadata (RFC 9728), the server metadata (RFC 8414), dynamic registration, an
+// authorize endpoint that redirects at once with a code (no user to ask), and a token endpoint. It is
+// lenient on purpose (a code is exchanged without PKCE, a token is accepted in the query too): the
+// flow goes on, and the checks judge what the client sent. How it misbehaves (AuthorizationOptions)
+// is chosen by the scenarios in client-scenarios.ts; what it saw (OAuthLog) is what the checks read.
 
 import { randomBytes } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isObj, tryParseJson } from '../protocol/jsonrpc.js';
-import type { BrowserVisit, OAuthLog, OAuthOptions, OAuthRequest } from '../suites/ports/authorization.js';
-import type { Recorder } from './recorder.js';
-import { redactHeaders } from './redact.js';
+import { isObj, tryParseJson } from '../../protocol/jsonrpc.js';
+import type { BrowserVisit, GatedRequest, HttpAnswer, HttpExchange, ScriptedHttp } from '../ports/scripted-http.js';
+
+/** One request the client under test made to the scripted authorization side (metadata, register, authorize, token). */
+export interface OAuthRequest {
+  /** `GET /authorize`, `POST /token`, ... */
+  method: string;
+  path: string;
+  /** The query parameters. */
+  query: Record<string, string>;
+  /** A form (token) or JSON (register) body's fields. */
+  body?: Record<string, unknown>;
+  /** What the scripted side answered. */
+  status: number;
+  /** `GET /authorize`: the authorization code the redirect carried. */
+  code?: string;
+  /** The client_id it presents (authorize query, token form, or HTTP Basic). */
+  clientId?: string;
+  /** The HTTP Basic client credentials it carries (decoded). */
+  basic?: { id: string; secret: string };
+  /** Recording sequence number of the answer (what came after it could use what it gave). */
+  answerSeq?: number;
+  at: number;
+  seq: number;
+}
+
+/** How the scripted authorization side misbehaves, on purpose. */
+export interface OAuthOptions {
+  wrongIssuer?: boolean;
+  /** The Protected Resource Metadata names another resource than the endpoint it is fetched for (RFC 9728 §3.3). */
+  wrongResource?: boolean;
+  /**
+   * The Protected Resource Metadata names a second authorization server (its issuer and endpoints
+   * under /as2 on the same origin) instead of the first: the resource has moved.
+   */
+  migrated?: boolean;
+  /**
+   * Every registration is for `client_secret_basic` with a secret, whatever the client asked for,
+   * and the metadata lists only that token endpoint method.
+   */
+  confidential?: boolean;
+  /** The authorization server's metadata says it takes Client ID Metadata Document URLs as client_id (`client_id_metadata_document_supported`). */
+  cimd?: boolean;
+  /**
+   * The authorization response's `iss` (RFC 9207): the issuer (default), another issuer, the issuer
+   * with a trailing slash (equal only after normalization), or none.
+   */
+  iss?: 'issuer' | 'another' | 'trailing-slash' | 'absent';
+  /** Whether the metadata says responses carry iss (`authorization_response_iss_parameter_supported`; default true). */
+  issAdvertised?: boolean;
+  /** The authorization server metadata leaves `code_challenge_methods_supported` out (it does not support PKCE, so clients must refuse to go on). */
+  noPkce?: boolean;
+  /**
+   * The authorization response's `state`: the one the request carried (default), another one, or
+   * none; a client that sent one must discard a response without it or with another.
+   */
+  state?: 'echo' | 'another' | 'absent';
+  /** tools/call needs a scope the first challenge did not name: 403 insufficient_scope until the client steps up. */
+  stepUp?: boolean;
+  /**
+   * Access tokens from the authorization code grant serve this many authorized MCP requests; the next
+   * request presenting one gets 401 `error="invalid_token"`, as for an expired token. Tokens from a
+   * refresh never expire, so one refresh (or a new authorization) is enough.
+   */
+  expireAfter?: number;
+  /**
+   * The 401 challenge names no resource_metadata (the client constructs the well-known URI), and the
+   * authorization server's issuer has a path, its metadata served only by OpenID Connect discovery
+   * with path insertion (the second URI clients must try).
+   */
+  wellKnown?: boolean;
+  /**
+   * The authorization server's issuer has no path, and only OpenID Connect discovery serves its
+   * metadata (`/.well-known/openid-configuration`; the OAuth 2.0 URI answers 404), as many identity
+   * providers do.
+   */
+  oidcOnly?: boolean;
+  /**
+   * Where a client finds the scope to ask for: the 401 challenge (default); only the Protected
+   * Resource Metadata's scopes_supported (the challenge names none); nowhere (neither, nor the
+   * authorization server's metadata); or the challenge, naming a scope scopes_supported does not list
+   * beside one it does (the metadata listing another too: neither a subset nor a superset).
+   */
+  scopeFrom?: 'challenge' | 'metadata' | 'none' | 'challenge-unlisted';
+}
+
+/** The scripted authorization server, as the checks read it afterwards. */
+export interface OAuthLog {
+  /** The MCP endpoint (the resource clients must name). */
+  resource: string;
+  /** The Protected Resource Metadata URL the 401 challenge names. */
+  resourceMetadataUrl: string;
+  /** The authorization server's metadata URL (its issuer is the endpoint's origin). */
+  serverMetadataUrl: string;
+  /** The scope the challenge names (undefined: it names none). */
+  scope?: string;
+  /** The `resource` the Protected Resource Metadata names when the scenario makes it another than `resource`. */
+  prmResource?: string;
+  /** The Protected Resource Metadata's scopes_supported (undefined: it has none). */
+  scopesSupported?: string[];
+  /** The issuer the authorization server metadata names (not its identifier when the scenario says so). */
+  issuer: string;
+  /** The identifier the Protected Resource Metadata lists for the authorization server. */
+  identifier: string;
+  /** The `iss` the authorization responses carry (RFC 9207; not the issuer when the scenario says so); undefined: none. */
+  responseIss?: string;
+  /** Whether the metadata says responses carry iss (`authorization_response_iss_parameter_supported: true`). */
+  issAdvertised: boolean;
+  /** Whether the authorization server metadata leaves code_challenge_methods_supported out. */
+  pkceUnadvertised?: boolean;
+  /** What the authorization responses do with the request's state: echo it (default), change it, or leave it out. */
+  responseState: 'echo' | 'another' | 'absent';
+  /** Step-up scenario: the scope a tools/call needs, named by its 403 insufficient_scope. */
+  stepUpScope?: string;
+  requests: OAuthRequest[];
+  /** The access tokens issued, in order. */
+  tokens: string[];
+  /** Expiry scenario: the access tokens that expired, with the recording sequence number of the note saying so (just before the 401). */
+  expired: { token: string; seq: number }[];
+  /** Dynamic client registrations: the client_id issued and the authorization server (identifier) that issued it. */
+  registrations: { clientId: string; server: string; seq: number; secret?: string; method?: string }[];
+  /** Reports of mcpspec's headless browser (clients that authorize by opening a browser), with their recording sequence numbers. */
+  browser: (BrowserVisit & { seq: number })[];
+}
 
 export const CHALLENGE_SCOPE = 'mcp:tools';
 /** A second scope the resource metadata lists in the scenario whose challenge names none. */
@@ -22,8 +143,6 @@ export const UNLISTED_SCOPE = 'mcp:admin';
 export const STEP_UP_SCOPE = 'mcp:write';
 const TOKEN_SECONDS = 3600;
 const PROTECTED_RESOURCE = '/.well-known/oauth-protected-resource';
-/** Where mcpspec's headless browser reports its visits (runner/headless-browser.ts). */
-export const BROWSER_REPORT_PATH = '/.mcpspec/browser';
 const SERVER_METADATA = '/.well-known/oauth-authorization-server';
 /** The path of the authorization server's issuer in the well-known scenario (an issuer with a path). */
 export const ISSUER_PATH = '/tenant';
@@ -32,12 +151,26 @@ export const SECOND_SERVER = '/as2';
 
 const token = (prefix: string) => `${prefix}-${randomBytes(12).toString('hex')}`;
 
-function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...headers }).end(text);
+function json(status: number, body: unknown, headers: Record<string, string> = {}): HttpAnswer {
+  return { status, headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...headers }, body: JSON.stringify(body) };
 }
 
-export class OAuthServer {
+/**
+ * Put the scripted server's MCP endpoint behind OAuth: requests without a token the scripted
+ * authorization server issued get 401 with a Bearer challenge; the same origin serves the Protected
+ * Resource Metadata, the authorization server's metadata, registration, authorize (redirects at once
+ * with a code) and token. Call before the client runs; the log fills as the client goes, and
+ * `configure` switches how it misbehaves between two client runs.
+ */
+export function requireAuthorization(http: ScriptedHttp, opts: OAuthOptions = {}): AuthorizationServer {
+  const server = new AuthorizationServer(http, opts);
+  http.route((x) => server.serve(x));
+  http.gate((req) => server.admit(req));
+  http.onBrowserVisit((visit, seq) => server.log.browser.push({ ...visit, seq }));
+  return server;
+}
+
+export class AuthorizationServer {
   readonly log: OAuthLog;
   private readonly origin: string;
   /** Codes and tokens, with the scope they were granted (what the authorization request asked for). */
@@ -63,10 +196,10 @@ export class OAuthServer {
   private firstIssuer = '';
 
   constructor(
-    endpoint: string,
-    private readonly recorder: Recorder,
+    private readonly http: ScriptedHttp,
     opts: OAuthOptions = {},
   ) {
+    const endpoint = http.url;
     const url = new URL(endpoint);
     this.origin = url.origin;
     this.stepUp = opts.stepUp === true;
@@ -135,18 +268,28 @@ export class OAuthServer {
   }
 
   /**
+   * The gate before the MCP endpoint: 401 for a request without a token this server issued, 403 for
+   * a tools/call whose token lacks the step-up scope (step-up scenario); undefined lets it through.
+   */
+  admit(req: GatedRequest): HttpAnswer | undefined {
+    if (!this.authorized(req.headers, req.url)) return this.refusal(req.headers);
+    if (this.needsStepUp(req.headers, req.url, req.message)) return this.scopeRefusal();
+    return undefined;
+  }
+
+  /**
    * Whether an MCP request carries a token this server issued (in the Authorization header, or the
    * query). In the expiry scenario each use counts, and a token with none left has expired: it is
    * forgotten (a note in the recording says when) and the request is refused.
    */
-  authorized(headers: Record<string, string>, url: URL): boolean {
+  private authorized(headers: Record<string, string>, url: URL): boolean {
     const t = this.tokenOf(headers, url);
     if (t === undefined) return false;
     const left = this.usesLeft.get(t);
     if (left === 0) {
       this.issued.delete(t);
       this.usesLeft.delete(t);
-      const seq = this.recorder.note('http', 'oauth', 'the access token expired (expiry scenario): the request gets 401 invalid_token').seq;
+      const seq = this.http.note('oauth', 'the access token expired (expiry scenario): the request gets 401 invalid_token');
       this.log.expired.push({ token: t, seq });
       return false;
     }
@@ -168,52 +311,40 @@ export class OAuthServer {
   }
 
   /** Step-up scenario: a tools/call whose token was not granted STEP_UP_SCOPE (it gets a 403 insufficient_scope). */
-  needsStepUp(headers: Record<string, string>, url: URL, message: unknown): boolean {
+  private needsStepUp(headers: Record<string, string>, url: URL, message: unknown): boolean {
     if (!this.stepUp || !isObj(message) || message.method !== 'tools/call') return false;
     return !(this.scopeOf(headers, url) ?? '').split(' ').includes(STEP_UP_SCOPE);
   }
 
   /** 403 for a tools/call whose token lacks the step-up scope (RFC 6750 §3.1); the challenge names only that scope. */
-  refuseScope(res: ServerResponse): void {
-    json(res, 403, { error: 'insufficient_scope' }, { 'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${STEP_UP_SCOPE}", resource_metadata="${this.log.resourceMetadataUrl}"` });
+  private scopeRefusal(): HttpAnswer {
+    return json(403, { error: 'insufficient_scope' }, { 'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${STEP_UP_SCOPE}", resource_metadata="${this.log.resourceMetadataUrl}"` });
   }
 
   /** 401 for an MCP request without a token this server issued. */
-  refuse(res: ServerResponse, headers: Record<string, string>): void {
+  private refusal(headers: Record<string, string>): HttpAnswer {
     const error = headers.authorization ? 'error="invalid_token", ' : '';
     // Well-known scenario: no resource_metadata, so the client has to construct the well-known URIs (RFC 9728 §3).
     const where = this.wellKnown ? '' : `resource_metadata="${this.log.resourceMetadataUrl}", `;
     const scope = this.log.scope === undefined ? '' : `scope="${this.log.scope}"`;
     const params = `${error}${where}${scope}`.replace(/, $/, '');
-    json(res, 401, { error: 'invalid_token' }, { 'WWW-Authenticate': params ? `Bearer ${params}` : 'Bearer' });
+    return json(401, { error: 'invalid_token' }, { 'WWW-Authenticate': params ? `Bearer ${params}` : 'Bearer' });
   }
 
-  private browserReport(text: string | undefined): void {
-    const visit = browserVisit(text);
-    if (!visit) return;
-    const seq = this.recorder.note('http', 'browser', `headless browser: ${visit.visited.at(-1) ?? '(nothing loaded)'}: ${visit.error ?? `HTTP ${visit.status}`}`, { ...visit }).seq;
-    this.log.browser.push({ ...visit, seq });
-  }
-
-  /** Answers the authorization side's own paths; false for anything else (the MCP endpoint, unknown paths). */
-  async handle(req: IncomingMessage, res: ServerResponse, url: URL, headers: Record<string, string>, readBody: () => Promise<string | undefined>): Promise<boolean> {
-    const method = req.method ?? 'GET';
+  /** The route on the endpoint's origin: answers the authorization side's own paths, and leaves anything else. */
+  serve(x: HttpExchange): void {
+    const { method, url, headers } = x;
     const path = url.pathname;
-    if (method === 'POST' && path === BROWSER_REPORT_PATH) {
-      this.browserReport(await readBody());
-      res.writeHead(204).end();
-      return true;
-    }
     // The second authorization server's endpoints are the first's under SECOND_SERVER.
     const server = path.startsWith(`${SECOND_SERVER}/`) ? SECOND_SERVER : '';
     const local = path.slice(server.length);
     const ours =
       (method === 'GET' && (local === '/authorize' || path.startsWith('/.well-known/') || path.endsWith('/.well-known/openid-configuration'))) ||
       (method === 'POST' && (local === '/register' || local === '/token'));
-    if (!ours) return false;
-    const text = method === 'POST' ? ((await readBody()) ?? '') : '';
+    if (!ours) return;
+    const text = method === 'POST' ? (x.body ?? '') : '';
     const body = method === 'POST' ? parseBody(text, headers['content-type'] ?? '') : undefined;
-    const seq = this.recorder.record({ dir: 'in', channel: 'http', raw: text || url.search, http: { method, headers: redactHeaders(headers), url: path } }).seq;
+    const seq = x.record();
     const entry: OAuthRequest = { method, path, query: Object.fromEntries(url.searchParams), status: 0, at: Date.now(), seq };
     if (body) entry.body = body;
     const basic = basicCredentials(headers);
@@ -222,32 +353,32 @@ export class OAuthServer {
     const clientId = url.searchParams.get('client_id') ?? (typeof body?.client_id === 'string' ? body.client_id : basic?.id);
     if (clientId !== undefined) entry.clientId = clientId;
     this.log.requests.push(entry);
-    const answer = (status: number, payload: unknown, extra: Record<string, string> = {}) => {
-      entry.status = status;
-      entry.answerSeq = this.recorder.record({ dir: 'out', channel: 'http', raw: typeof payload === 'string' ? payload : JSON.stringify(payload), http: { method, status, headers: extra, url: path } }).seq;
-      if (status === 302) res.writeHead(302, extra).end();
-      else json(res, status, payload, extra);
+    const answer = (a: HttpAnswer) => {
+      entry.status = a.status;
+      entry.answerSeq = x.answer(a);
     };
 
     if (method === 'GET' && path === new URL(this.log.resourceMetadataUrl).pathname) {
-      answer(200, { resource: this.log.prmResource ?? this.log.resource, authorization_servers: [this.log.identifier], ...(this.log.scopesSupported ? { scopes_supported: this.log.scopesSupported } : {}), bearer_methods_supported: ['header'] });
+      answer(json(200, { resource: this.log.prmResource ?? this.log.resource, authorization_servers: [this.log.identifier], ...(this.log.scopesSupported ? { scopes_supported: this.log.scopesSupported } : {}), bearer_methods_supported: ['header'] }));
     } else if (method === 'GET' && (path === new URL(this.firstMetadataUrl).pathname || path === `${SERVER_METADATA}${SECOND_SERVER}`)) {
       const second = path === `${SERVER_METADATA}${SECOND_SERVER}`;
       const base = `${this.origin}${second ? SECOND_SERVER : ''}`;
-      answer(200, {
-        issuer: second ? base : this.firstIssuer,
-        authorization_endpoint: `${base}/authorize`,
-        token_endpoint: `${base}/token`,
-        registration_endpoint: `${base}/register`,
-        response_types_supported: ['code'],
-        grant_types_supported: ['authorization_code', 'refresh_token'],
-        ...(this.log.pkceUnadvertised ? {} : { code_challenge_methods_supported: ['S256'] }),
-        token_endpoint_auth_methods_supported: this.confidential ? ['client_secret_basic'] : ['none', 'client_secret_post', 'client_secret_basic'],
-        // Scope-from-nowhere scenario: no document names a scope, so a client has none to ask for.
-        ...(this.scopeFrom === 'none' ? {} : { scopes_supported: this.log.scopesSupported }),
-        ...(this.log.issAdvertised ? { authorization_response_iss_parameter_supported: true } : {}),
-        ...(this.cimd ? { client_id_metadata_document_supported: true } : {}),
-      });
+      answer(
+        json(200, {
+          issuer: second ? base : this.firstIssuer,
+          authorization_endpoint: `${base}/authorize`,
+          token_endpoint: `${base}/token`,
+          registration_endpoint: `${base}/register`,
+          response_types_supported: ['code'],
+          grant_types_supported: ['authorization_code', 'refresh_token'],
+          ...(this.log.pkceUnadvertised ? {} : { code_challenge_methods_supported: ['S256'] }),
+          token_endpoint_auth_methods_supported: this.confidential ? ['client_secret_basic'] : ['none', 'client_secret_post', 'client_secret_basic'],
+          // Scope-from-nowhere scenario: no document names a scope, so a client has none to ask for.
+          ...(this.scopeFrom === 'none' ? {} : { scopes_supported: this.log.scopesSupported }),
+          ...(this.log.issAdvertised ? { authorization_response_iss_parameter_supported: true } : {}),
+          ...(this.cimd ? { client_id_metadata_document_supported: true } : {}),
+        }),
+      );
     } else if (method === 'POST' && local === '/register') {
       const meta = isObj(body) ? body : {};
       // Confidential scenario: every client is registered for client_secret_basic, whatever it asked
@@ -257,7 +388,7 @@ export class OAuthServer {
       const clientId = token('mcpspec-client');
       const secret = confidential ? token('mcpspec-secret') : undefined;
       this.log.registrations.push({ clientId, server: server ? `${this.origin}${server}` : this.firstIdentifier, seq, ...(secret ? { secret, method: String(authMethod) } : {}) });
-      answer(201, { ...meta, ...(authMethod !== undefined ? { token_endpoint_auth_method: authMethod } : {}), client_id: clientId, client_id_issued_at: Math.floor(Date.now() / 1000), ...(secret ? { client_secret: secret, client_secret_expires_at: 0 } : {}) });
+      answer(json(201, { ...meta, ...(authMethod !== undefined ? { token_endpoint_auth_method: authMethod } : {}), client_id: clientId, client_id_issued_at: Math.floor(Date.now() / 1000), ...(secret ? { client_secret: secret, client_secret_expires_at: 0 } : {}) }));
     } else if (method === 'GET' && local === '/authorize') {
       const redirect = url.searchParams.get('redirect_uri');
       let target: URL | undefined;
@@ -267,8 +398,8 @@ export class OAuthServer {
         target = undefined;
       }
       if (!target) {
-        answer(400, { error: 'invalid_request', error_description: 'redirect_uri is missing or not a URL' });
-        return true;
+        answer(json(400, { error: 'invalid_request', error_description: 'redirect_uri is missing or not a URL' }));
+        return;
       }
       const code = token('mcpspec-code');
       this.codes.set(code, url.searchParams.get('scope') ?? '');
@@ -279,15 +410,15 @@ export class OAuthServer {
       const iss = server ? `${this.origin}${server}` : this.log.responseIss;
       if (iss !== undefined) target.searchParams.set('iss', iss);
       entry.code = code;
-      answer(302, '', { Location: target.href });
+      answer({ status: 302, headers: { Location: target.href } });
     } else if (method === 'POST' && local === '/token') {
       const grant = body?.grant_type;
       const presented = grant === 'authorization_code' ? body?.code : grant === 'refresh_token' ? body?.refresh_token : undefined;
       const grants = grant === 'authorization_code' ? this.codes : this.refreshTokens;
       const scope = typeof presented === 'string' ? grants.get(presented) : undefined;
       if (scope === undefined) {
-        answer(400, { error: 'invalid_grant' });
-        return true;
+        answer(json(400, { error: 'invalid_grant' }));
+        return;
       }
       if (grant === 'authorization_code') this.codes.delete(presented as string);
       const access = token('mcpspec-token');
@@ -296,11 +427,10 @@ export class OAuthServer {
       if (this.expireAfter !== undefined && grant === 'authorization_code') this.usesLeft.set(access, this.expireAfter);
       this.refreshTokens.set(refresh, scope);
       this.log.tokens.push(access);
-      answer(200, { access_token: access, token_type: 'Bearer', expires_in: TOKEN_SECONDS, refresh_token: refresh, ...(scope ? { scope } : {}) });
+      answer(json(200, { access_token: access, token_type: 'Bearer', expires_in: TOKEN_SECONDS, refresh_token: refresh, ...(scope ? { scope } : {}) }));
     } else {
-      answer(404, { error: 'not_found' });
+      answer(json(404, { error: 'not_found' }));
     }
-    return true;
   }
 }
 
@@ -318,18 +448,6 @@ function basicCredentials(headers: Record<string, string>): { id: string; secret
     }
   };
   return colon < 0 ? { id: decode(text), secret: '' } : { id: decode(text.slice(0, colon)), secret: decode(text.slice(colon + 1)) };
-}
-
-/** A headless browser report, as far as it is well formed (it comes from mcpspec's own program, in the client's sandbox). */
-function browserVisit(text: string | undefined): BrowserVisit | undefined {
-  const parsed = tryParseJson(text ?? '');
-  if (!parsed.ok || !isObj(parsed.value) || !Array.isArray(parsed.value.visited)) return undefined;
-  const v = parsed.value;
-  return {
-    visited: (v.visited as unknown[]).filter((u): u is string => typeof u === 'string').slice(0, 10),
-    ...(typeof v.status === 'number' ? { status: v.status } : {}),
-    ...(typeof v.error === 'string' ? { error: v.error.slice(0, 200) } : {}),
-  };
 }
 
 /** A token request is a form; a registration request JSON. */
