@@ -9,8 +9,7 @@ import { ClientDriver } from '../../runner/client-driver.js';
 import { runSuite } from '../../runner/engine.js';
 import { liveCount } from '../../runner/reaper.js';
 import type { SpecVersion } from '../../protocol/versions.js';
-import { CHECKS } from '../../suites/catalogue.js';
-import { belongsTo } from '../../suites/kit/check.js';
+import { countOfRun } from '../helpers/catalogue-counts.js';
 
 const INSPECTOR = resolve('node_modules/@modelcontextprotocol/inspector-cli/build/index.js');
 const SDK2 = resolve('test/e2e/clients/sdk2-client.mjs');
@@ -103,7 +102,7 @@ const LATER: (typeof CASES[number] & { client: () => { command: string; args: st
 ];
 
 // How many client checks a run of this era and transport holds, from the catalogue (never typed in).
-const expectedCount = (era: string, transport: 'http' | 'stdio') => CHECKS.filter((c) => belongsTo(c, 'client', era as SpecVersion, transport)).length;
+const expectedCount = (era: string, transport: 'http' | 'stdio') => countOfRun('client', era as SpecVersion, transport);
 
 describe('real clients, judged by mcpspec client', () => {
   for (const c of CASES) {
