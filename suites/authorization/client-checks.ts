@@ -3,7 +3,7 @@
 // redirect URIs, grant types, client authentication, metadata documents, server binding), PKCE,
 // resource, state, the bearer header, scope, the metadata's issuer, the authorization response's
 // iss, refresh and step-up. A client that does not try to authorize (it is optional) leaves them
-// untestable. The server side (auth.*) is in ./server.ts.
+// untestable. The server side (auth.*) is in ./server-checks.ts.
 
 import { createHash } from 'node:crypto';
 import { isObj } from '../../protocol/jsonrpc.js';
