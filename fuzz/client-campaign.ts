@@ -16,7 +16,7 @@ import { loadSchema } from '../protocol/schema-registry.js';
 import { ALL_VERSIONS, isSpecVersion, judgedVersion, type SpecVersion } from '../protocol/versions.js';
 import type { EraInfo, TargetInfo } from '../results/run.js';
 import type { Evidence } from '../results/verdict.js';
-import { schemaProblem } from '../suites/client/checks.js';
+import { schemaProblem } from '../suites/messages/client-checks.js';
 import { crashOf, describeExit } from '../suites/kit/client-exit.js';
 import type { ClientExit, Received } from '../suites/ports/scripted-server.js';
 import { clientScenario } from '../suites/kit/scenario.js';

@@ -13,8 +13,7 @@ import { runSuite } from '../../runner/engine.js';
 import { globToRegExp, matchesGlobs } from '../../runner/globs.js';
 import { Redactor, secretValues } from '../../runner/redact.js';
 import { TargetStartError } from '../../runner/transport.js';
-import { CHECKS } from '../../suites/catalogue.js';
-import { ORACLE_TRAFFIC } from '../../suites/client/scenarios.js';
+import { CHECKS, CLIENT_ORACLE_TRAFFIC } from '../../suites/catalogue.js';
 import { Progress } from '../progress.js';
 import { absoluteIfFile, checkOutDir, duration, parseEnv, requireGlobs } from '../target-args.js';
 import { outputFormats, writeReportFolder } from '../report-folder.js';
@@ -101,7 +100,7 @@ export async function runClientCommand(args: ClientArgs): Promise<number> {
       deadlineMs: options.deadlineMs,
       concurrency,
       seed,
-      traffic: ORACLE_TRAFFIC,
+      traffic: CLIENT_ORACLE_TRAFFIC,
       signal: interrupt.signal,
       onEvent: args.json ? (e: RunEvent) => print(e) : undefined,
       onProgress: progress ? (p) => progress.update(p) : undefined,

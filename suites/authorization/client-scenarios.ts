@@ -7,7 +7,7 @@ import { ALL_VERSIONS, MODERN, type SpecVersion } from '../../protocol/versions.
 import { requireAuthorization, type OAuthLog, type OAuthOptions } from './authorization-server.js';
 import { clientScenario } from '../kit/scenario.js';
 import { runScript } from '../client/scripted-server.js';
-import { observe, type ClientObs } from '../client/scenarios.js';
+import { observe, type ClientObs } from '../client/client-run.js';
 
 export interface AuthClientObs extends ClientObs {
   oauth: OAuthLog;

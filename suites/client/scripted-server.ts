@@ -1,7 +1,8 @@
 // The scripted server mcpspec plays for a client under test: a small, correct MCP server for both
-// eras (a tool, a prompt, a resource), whose behaviour each client scenario bends (legacy only,
-// version counter-offer, input_required rounds, SSE answers, near-valid results). Pure logic over the
-// ScriptedServer port: the runner carries the bytes.
+// eras (a tool, a prompt, a resource), whose behaviour each client scenario (in its spec area's
+// client-scenarios.ts) bends through ScriptOptions (legacy only, version counter-offer, input_required
+// rounds, SSE answers, near-valid results). Pure logic over the ScriptedServer port: the runner
+// carries the bytes.
 
 import { META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION, META_SERVER_INFO } from '../../protocol/meta.js';
 import { isObj } from '../../protocol/jsonrpc.js';
@@ -35,10 +36,11 @@ export interface ScriptOptions {
   /** Answer every modern request with -32022 naming only the legacy versions (a counter-offer). */
   counterOffer?: boolean;
   /**
-   * HTTP, legacy: refuse every request outside a session (modern ones included) as the 1.x SDK's
-   * servers do: 400 with -32000 and a null id, which is no recognised modern error (ED-04).
+   * HTTP, legacy: refuse every request outside a session (modern ones included) with this answer,
+   * e.g. as the 1.x SDK's servers do (lifecycle/client-scenarios.ts): 400 with -32000 and a null
+   * id, which is no recognised modern error (ED-04).
    */
-  sdk1Refusals?: boolean;
+  refuseOutsideSession?: ScriptedReply;
   /** A scenario's own answers: return undefined to let the plain server answer. */
   override?: (msg: Request, ctx: MessageContext) => unknown;
   /**
@@ -87,9 +89,6 @@ export const rpcError = (id: unknown, code: number, message: string, data?: unkn
 function withStatus(response: unknown, status: number): ScriptedReply {
   return { scripted: true, response, status };
 }
-
-/** How a 1.x SDK server refuses a request outside a session: 400, -32000, a null id (no modern error). */
-const SDK1_REFUSAL = withStatus({ jsonrpc: '2.0', error: { code: -32000, message: 'Bad Request: No valid session ID provided' }, id: null }, 400);
 
 export function modernMetaOf(params: unknown): Record<string, unknown> | undefined {
   const meta = isObj(params) ? params._meta : undefined;
@@ -175,7 +174,7 @@ export function runScript(server: ScriptedServer, opts: ScriptOptions): ScriptLo
         return answer(withStatus(rpcError(req.id, -32022, 'Unsupported protocol version', { supported: supportedList(), requested: meta[META_PROTOCOL_VERSION] }), http ? 400 : 200));
       }
       if (!opts.modern) {
-        if (http && opts.sdk1Refusals && !sessions.get(sessionKey(received))) return answer(SDK1_REFUSAL);
+        if (http && opts.refuseOutsideSession && !sessions.get(sessionKey(received))) return answer(opts.refuseOutsideSession);
         if (req.method === 'server/discover') return answer(withStatus(rpcError(req.id, -32601, 'Method not found'), http ? 404 : 200));
         const s = sessions.get(sessionKey(received));
         if (!s) return answer(withStatus(rpcError(req.id, -32600, 'Server not initialized'), http ? 400 : 200));
@@ -207,7 +206,7 @@ export function runScript(server: ScriptedServer, opts: ScriptOptions): ScriptLo
     // No modern _meta: a legacy request (or a malformed modern one).
     const s = sessions.get(sessionKey(received));
     if (req.method === 'ping') return answer(ok(req.id, {}));
-    if (!s && http && opts.sdk1Refusals) return answer(SDK1_REFUSAL);
+    if (!s && http && opts.refuseOutsideSession) return answer(opts.refuseOutsideSession);
     if (!s || !opts.legacy) return answer(withStatus(rpcError(req.id, opts.legacy ? -32600 : -32602, opts.legacy ? 'Server not initialized' : 'Missing _meta: this server speaks 2026-07-28'), http ? 400 : 200));
     return legacy(legacyAnswer(req, received, s), s.version);
   });

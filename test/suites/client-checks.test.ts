@@ -5,7 +5,7 @@ import type { WireEvent } from '../../results/wire.js';
 import { expandCommand, hasPlaceholder } from '../../runner/client-driver.js';
 import { CHECKS } from '../../suites/catalogue.js';
 import type { JudgeContext } from '../../suites/kit/check.js';
-import { decodeHeaderValue } from '../../suites/client/checks.js';
+import { decodeHeaderValue } from '../../suites/transports/http/client-checks.js';
 import { crashOf, stderrSummary } from '../../suites/kit/client-exit.js';
 import type { RunObservations } from '../../suites/kit/observations.js';
 
