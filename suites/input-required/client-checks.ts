@@ -12,17 +12,17 @@ import { check, holds, untestable, violated } from '../kit/check.js';
 import { describeExit } from '../kit/client-exit.js';
 import type { Received } from '../ports/scripted-server.js';
 import { endedBadly, ev, isRequest, paramsOf, requestsOf, targetOf, type Msg } from '../client/client-reading.js';
-import { inputRequired, resultTypes, UNKNOWN_STATE, type Round } from './client-scenarios.js';
+import { inputRequired, inputRequiredStateless, resultTypes, UNKNOWN_STATE, type Round } from './client-scenarios.js';
 
 // ---------------------------------------------------------------- input_required (MRTR)
 
-interface Retry {
-  round: Round;
+interface Retry<R = Round> {
+  round: R;
   retry?: Received;
 }
 
 /** Each input_required round with the client's retry: the next request of the same method and target. */
-function retries(o: { received: Received[]; rounds: Round[] }): Retry[] {
+function retries<R extends Pick<Round, 'seq' | 'method' | 'target'>>(o: { received: Received[]; rounds: R[] }): Retry<R>[] {
   return o.rounds.map((round) => {
     const retry = o.received.find((r) => r.seq > round.seq && isRequest(r.message) && r.message.method === round.method && targetOf(r.message.params) === round.target);
     return { round, retry };
@@ -73,6 +73,24 @@ const mrtrRequestState = check(inputRequired, {
     const bad = done.filter((x) => paramsOf(x.retry!).requestState !== x.round.requestState);
     if (bad.length) return violated(`${bad.length} of ${done.length} retries do not echo requestState exactly`, bad.slice(0, 3).map((x) => ev(`the ${x.round.method} retry (round ${x.round.round})`, x.retry!, { pointer: '/params/requestState', expected: x.round.requestState, actual: paramsOf(x.retry!).requestState ?? '(absent)' })));
     return holds(`${done.length} retries (${Math.max(...done.map((x) => x.round.round))} round(s) deep), each echoing requestState exactly`);
+  },
+});
+
+const mrtrNoInventedState = check(inputRequiredStateless, {
+  id: 'client.mrtr-no-invented-state',
+  title: 'the retry after an input_required result without requestState carries no requestState',
+  requirements: ['IR-06'],
+  level: 'MUST',
+  versions: MODERN,
+  role: 'client',
+  requires: { anyCapability: ['elicitation', 'sampling', 'roots'] },
+  spec: SPEC.mrtr26,
+  judge(o) {
+    const done = retries(o).filter((x) => x.retry);
+    if (done.length === 0) return untestable(o.rounds.length ? 'the client never retried after input_required' : 'the client called none of tools/call, prompts/get, resources/read');
+    const bad = done.filter((x) => 'requestState' in paramsOf(x.retry!));
+    if (bad.length) return violated(`${bad.length} of ${done.length} retries carry a requestState the server never gave`, bad.slice(0, 3).map((x) => ev(`the ${x.round.method} retry`, x.retry!, { pointer: '/params/requestState', expected: '(absent)', actual: paramsOf(x.retry!).requestState })));
+    return holds(`${done.length} retries after a stateless input_required, none with a requestState`);
   },
 });
 
@@ -176,4 +194,4 @@ const resultTypeUnknown = check(resultTypes, {
   },
 });
 
-export const inputRequiredClientChecks = [mrtrFulfils, mrtrRequestState, mrtrRetryId, mrtrScoped, resultTypeMissing, resultTypeUnknown];
+export const inputRequiredClientChecks = [mrtrFulfils, mrtrRequestState, mrtrNoInventedState, mrtrRetryId, mrtrScoped, resultTypeMissing, resultTypeUnknown];

@@ -67,6 +67,40 @@ export const inputRequired = clientScenario<MrtrObs>({
   },
 });
 
+/** One input_required answer of the stateless scenario: it asked for input and carried no requestState. */
+export type StatelessRound = Omit<Round, 'requestState' | 'round'>;
+
+export interface StatelessObs extends ClientObs {
+  rounds: StatelessRound[];
+}
+
+/**
+ * tools/call, prompts/get and resources/read answered with input_required asking for input the
+ * client declared, with no requestState (IR-02 allows either); the retry carrying inputResponses
+ * gets the result. A client that declared nothing to ask with gets plain results.
+ */
+export const inputRequiredStateless = clientScenario<StatelessObs>({
+  id: 'client-input-required-stateless',
+  title: 'a scripted 2026-07-28 server answering tools/call, prompts/get and resources/read with input_required that carries no requestState',
+  versions: MODERN,
+  async run(ctx) {
+    const rounds: StatelessRound[] = [];
+    const log = runScript(ctx.server, {
+      modern: true,
+      legacy: false,
+      timeoutMs: ctx.options.timeoutMs,
+      override(req: Request, mctx) {
+        if (!MRTR_METHODS.includes(req.method) || req.params.inputResponses !== undefined) return undefined;
+        const inputRequests = inputRequestsFor(mctx.capabilities);
+        if (Object.keys(inputRequests).length === 0) return undefined;
+        rounds.push({ seq: mctx.received.seq, id: req.id, method: req.method, target: targetOf(req.params), inputKeys: Object.keys(inputRequests) });
+        return { jsonrpc: '2.0', id: req.id, result: { resultType: 'input_required', inputRequests, _meta: { [META_SERVER_INFO]: SCRIPTED_INFO } } };
+      },
+    });
+    return { ...(await observe(ctx, log)), rounds };
+  },
+});
+
 export const UNKNOWN_RESULT_TYPE = 'x-mcpspec-unknown';
 export const UNKNOWN_STATE = 'mcpspec-unknown-result-type-state';
 
