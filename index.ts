@@ -1,7 +1,8 @@
 /** mcpspec's programmatic API: schema-derived arbitraries, properties, the engine and its catalogue, the report builder. */
 export * from './arbitraries/index.js';
 export { runServerSuite, type ServerRunOptions } from './runner/run-server.js';
-export { runSuite, type Driver, type EngineOptions } from './runner/engine.js';
+export { runSuite, type Driver, type EngineOptions, type SelectionOptions, type ScheduleOptions, type ReportingOptions } from './runner/engine.js';
+export type { SafetyOptions, TimingOptions, GenerationOptions } from './suites/kit/scenario.js';
 export type { ServerTarget } from './runner/server-driver.js';
 export type { CheckResult, Finding, RunResult, RunEvent, TargetInfo } from './results/run.js';
 export type { CheckRecord } from './results/check-record.js';

@@ -66,8 +66,8 @@ export async function benchClient(): Promise<string> {
       // mcpspec: one scenario at a time, so each scenario's time is its own.
       const placeholder = transport === 'http' ? '{url}' : '{server}';
       const argv = [...first, ...client.argv(transport, [placeholder])];
-      const driver = new ClientDriver({ command, args: argv, transport }, { specVersion: 'auto', allowDestructive: false, allowOpenWorld: false, timeoutMs: 20_000, seed: 1, runs: 1 });
-      const run = await runSuite(driver, { deadlineMs: 300_000, seed: 1, concurrency: 1 });
+      const driver = new ClientDriver({ command, args: argv, transport }, { specVersion: 'auto', timing: { timeoutMs: 20_000 }, safety: { allowDestructive: false, allowOpenWorld: false }, generation: { seed: 1, runs: 1 } });
+      const run = await runSuite(driver, { schedule: { deadlineMs: 300_000, concurrency: 1 }, seed: 1 });
       const per = run.scenarios.filter((s) => s.status === 'judged' || s.status === 'no-judgement').map((s) => s.durationMs);
       const m = mean(per);
       const base = mean(plain);

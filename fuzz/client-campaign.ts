@@ -191,7 +191,7 @@ async function runPlan(driver: ClientDriver, plan: ClientAnswer[], name: string,
 }
 
 function driverFor(target: ClientTarget, opts: { specVersion: SpecVersion | 'auto'; timeoutMs: number; seed: number; env?: EnvOptions; cwd?: string }): ClientDriver {
-  return new ClientDriver(target, { specVersion: opts.specVersion, allowDestructive: false, allowOpenWorld: false, timeoutMs: opts.timeoutMs, seed: opts.seed, runs: 1, env: opts.env, cwd: opts.cwd });
+  return new ClientDriver(target, { specVersion: opts.specVersion, env: opts.env, cwd: opts.cwd, timing: { timeoutMs: opts.timeoutMs }, safety: { allowDestructive: false, allowOpenWorld: false }, generation: { seed: opts.seed, runs: 1 } });
 }
 
 function slug(s: string): string {

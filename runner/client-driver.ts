@@ -14,7 +14,7 @@ import type { Recording } from '../results/wire.js';
 import { crashOf, describeExit, stderrSummary } from '../suites/kit/client-exit.js';
 import type { RunObservations } from '../suites/kit/observations.js';
 import type { ClientExit, Received, ScriptedServer } from '../suites/ports/scripted-server.js';
-import type { ClientScenarioContext, PlainRun, RunOptions, Scenario } from '../suites/kit/scenario.js';
+import { scenarioOptions, type ClientScenarioContext, type GenerationOptions, type PlainRun, type RunOptions, type SafetyOptions, type Scenario, type TimingOptions } from '../suites/kit/scenario.js';
 import { modernMetaOf, runScript } from '../suites/client/scripted-server.js';
 import type { Driver, ScenarioOutcome } from './engine.js';
 import { HttpListener } from './http-listener.js';
@@ -33,12 +33,20 @@ export interface ClientTarget {
   transport?: TransportKind;
 }
 
-export interface ClientDriverOptions extends RunOptions {
+/** What the client driver takes besides the target (selection, schedule and reporting are the engine's). */
+export interface ClientDriverOptions {
   /** `auto`: the era of the client's first message against the plain server decides. */
   specVersion: SpecVersion | 'auto';
+  /** The client's environment (with the target, where it runs). */
   env?: EnvOptions;
   /** The client's working directory (default: a fresh temporary folder). */
   cwd?: string;
+  /** How long one client run may take; scenarios read it too. */
+  timing: TimingOptions;
+  /** For the scenarios. */
+  safety: SafetyOptions;
+  /** For the scenarios' generated answers. */
+  generation: GenerationOptions;
 }
 
 export const URL_PLACEHOLDER = '{url}';
@@ -110,10 +118,14 @@ export class ClientDriver implements Driver {
   private plain?: PlainRun;
   private version: SpecVersion = '2026-07-28';
 
+  /** What scenarios read (ctx.options). */
+  private readonly forScenarios: RunOptions;
+
   constructor(
     readonly spec: ClientTarget,
     private readonly opts: ClientDriverOptions,
   ) {
+    this.forScenarios = scenarioOptions(opts.safety, opts.timing, opts.generation);
     this.transport = spec.transport ?? 'http';
     this.target = { role: 'client', transport: this.transport, command: spec.command, args: spec.args };
   }
@@ -126,7 +138,7 @@ export class ClientDriver implements Driver {
     const t0 = Date.now();
     let received: Received[] = [];
     const exit = await this.withEndpoint('start', new Recorder(), signal, async (server) => {
-      runScript(server, { modern: true, legacy: true, timeoutMs: this.opts.timeoutMs });
+      runScript(server, { modern: true, legacy: true, timeoutMs: this.opts.timing.timeoutMs });
       const exit = await server.runClient();
       received = server.received();
       return exit;
@@ -136,7 +148,7 @@ export class ClientDriver implements Driver {
     const where = this.transport === 'http' ? 'the {url} endpoint' : 'the {server} it was given';
     const tail = lastLine(exit.stderrTail);
     if (received.length === 0) {
-      if (exit.timedOut) throw new TargetStartError(`the client never connected to ${where}: it sent nothing in ${this.opts.timeoutMs} ms and was stopped`);
+      if (exit.timedOut) throw new TargetStartError(`the client never connected to ${where}: it sent nothing in ${this.opts.timing.timeoutMs} ms and was stopped`);
       throw new TargetStartError(`the client ${describeExit(exit)} without sending anything to ${where}${tail ? ` (stderr: ${tail})` : ''}`);
     }
     // A client that wrote lines no server can read (a log line, a message over several lines) may wait for an
@@ -145,7 +157,7 @@ export class ClientDriver implements Driver {
     if (exit.timedOut && !unreadable) {
       const last = received[received.length - 1].message;
       const method = isObj(last) && typeof last.method === 'string' ? last.method : 'a message';
-      throw new TargetStartError(`the client connected (${received.length} message${received.length > 1 ? 's' : ''}, last ${method}) but was still running after --timeout ${this.opts.timeoutMs} ms: mcpspec client needs a client command that exits when its work is done`);
+      throw new TargetStartError(`the client connected (${received.length} message${received.length > 1 ? 's' : ''}, last ${method}) but was still running after --timeout ${this.opts.timing.timeoutMs} ms: mcpspec client needs a client command that exits when its work is done`);
     }
     this.plain = { exit, methods: methodsOf(received) };
     const declared = declaredBy(received);
@@ -164,7 +176,7 @@ export class ClientDriver implements Driver {
   async runScenario(s: Scenario, runSignal: AbortSignal): Promise<ScenarioOutcome> {
     const recorder = new Recorder({ parent: this.recorder, source: s.id });
     const observed = await this.withEndpoint(s.id, recorder, runSignal, (server, signal) => {
-      const ctx: ClientScenarioContext = { server, version: this.version, options: this.opts, signal, plain: this.plain };
+      const ctx: ClientScenarioContext = { server, version: this.version, options: this.forScenarios, signal, plain: this.plain };
       return s.run(ctx);
     }, { serverStderr: s.serverStderr, headlessBrowser: s.headlessBrowser });
     if (runSignal.aborted) return { aborted: runSignal.reason instanceof Error && runSignal.reason.message === 'interrupted' ? 'the run was interrupted' : 'the overall deadline passed' };
@@ -206,7 +218,7 @@ export class ClientDriver implements Driver {
         waitFor: (match, ms) => endpoint.waitFor(match, ms),
         quiet: (q, ms) => endpoint.quiet(q, ms),
         received: () => endpoint.received(),
-        runClient: (timeoutMs = this.opts.timeoutMs) => this.runClient(argv, sandbox, timeoutMs, stop.signal, name, recorder),
+        runClient: (timeoutMs = this.opts.timing.timeoutMs) => this.runClient(argv, sandbox, timeoutMs, stop.signal, name, recorder),
         freshClientState: () => {
           sandbox = newSandbox();
         },

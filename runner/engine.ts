@@ -41,33 +41,50 @@ export interface Driver {
   close(): Promise<void>;
 }
 
-export interface EngineOptions {
+/** Which checks run, and which scenarios run for them (--only, --skip, --shard; tests inject their own checks). */
+export interface SelectionOptions {
   only?: string[];
   skip?: string[];
-  /** The whole run ends by then; scenarios still waiting are cut short and their checks say so. */
-  deadlineMs: number;
-  /** Scenarios run at once (each on its own connection). Default 4. */
-  concurrency?: number;
-  /** The checks to run; default the whole catalogue (tests inject their own). */
-  checks?: Check[];
-  seed: number;
-  onEvent?: (e: RunEvent) => void;
-  /** An outside interrupt (SIGINT): the run stops promptly and reports what it has. */
-  signal?: AbortSignal;
   /**
    * Run one shard of the scenarios (index 1..count): the catalogue's scenarios are dealt round-robin
    * in catalogue order, so every shard gets the same split whatever the target; oracles run in every
    * shard over that shard's traffic.
    */
   shard?: { index: number; count: number };
+  /** The checks to run; default the whole catalogue (tests inject their own). */
+  checks?: Check[];
   /**
    * Scenarios run for their traffic alone (for oracles) when no selected check is bound to them.
    * Default: every scenario with a check that --skip leaves in and the peer's declarations allow, so
    * `--only wire.schema` judges a whole run's messages, not the handshake's.
    */
   traffic?: Scenario[];
+}
+
+/** When the whole run ends, and how much of it runs at once (--deadline, --concurrency, an interrupt). */
+export interface ScheduleOptions {
+  /** The whole run ends by then; scenarios still waiting are cut short and their checks say so. */
+  deadlineMs: number;
+  /** Scenarios run at once (each on its own connection). Default 4. */
+  concurrency?: number;
+  /** An outside interrupt (SIGINT): the run stops promptly and reports what it has. */
+  signal?: AbortSignal;
+}
+
+/** Who hears of the run while it goes (--json events, the progress line). */
+export interface ReportingOptions {
+  onEvent?: (e: RunEvent) => void;
   /** Progress: scenarios finished out of those planned (called once the plan is made, then per scenario). */
   onProgress?: (p: { done: number; total: number }) => void;
+}
+
+/** What the engine takes: the options the driver does not (it has the target, timing, safety and generation). */
+export interface EngineOptions {
+  selection?: SelectionOptions;
+  schedule: ScheduleOptions;
+  reporting?: ReportingOptions;
+  /** The run's seed, reported with it (run-start, the result); the driver's generators were given it. */
+  seed: number;
 }
 
 /** The scenario ids of one shard (index 1..count), dealt round-robin in catalogue order. */
@@ -100,13 +117,17 @@ function warmValidators(version: SpecVersion): void {
 const WIND_DOWN_MS = 1500;
 
 export async function runSuite(driver: Driver, opts: EngineOptions): Promise<RunResult> {
+  const selection = opts.selection ?? {};
+  const schedule = opts.schedule;
+  const reporting = opts.reporting ?? {};
+  const seed = opts.seed;
   const started = Date.now();
   const stop = new AbortController();
   setMaxListeners(0, stop.signal); // every outstanding wait listens for the run's end
   const onOutside = () => stop.abort(new Error('interrupted'));
-  opts.signal?.addEventListener('abort', onOutside, { once: true });
-  const deadlineTimer = setTimeout(() => stop.abort(new Error('deadline')), Math.max(0, opts.deadlineMs - WIND_DOWN_MS));
-  const emit = (e: RunEvent) => opts.onEvent?.(e);
+  schedule.signal?.addEventListener('abort', onOutside, { once: true });
+  const deadlineTimer = setTimeout(() => stop.abort(new Error('deadline')), Math.max(0, schedule.deadlineMs - WIND_DOWN_MS));
+  const emit = (e: RunEvent) => reporting.onEvent?.(e);
   const findings: Finding[] = [];
   const seenFindings = new Set<Finding>();
   const flushFindings = () => {
@@ -121,11 +142,11 @@ export async function runSuite(driver: Driver, opts: EngineOptions): Promise<Run
   try {
     const { era, peer } = await driver.start(stop.signal);
     warmValidators(era.judgedBy);
-    emit({ type: 'run-start', role: driver.role, target: driver.target, era, peer, seed: opts.seed });
+    emit({ type: 'run-start', role: driver.role, target: driver.target, era, peer, seed });
     flushFindings();
     const version = era.judgedBy;
-    const all = opts.checks ?? CHECKS;
-    const selected = all.filter((c) => belongsTo(c, driver.role, version, driver.transport) && matchesGlobs(c.id, opts.only, opts.skip));
+    const all = selection.checks ?? CHECKS;
+    const selected = all.filter((c) => belongsTo(c, driver.role, version, driver.transport) && matchesGlobs(c.id, selection.only, selection.skip));
     const ctx: JudgeContext = { era: era.era, version, transport: driver.transport, capabilities: peer.capabilities };
     const checks: CheckResult[] = [];
     const scenarios: ScenarioResult[] = [];
@@ -144,7 +165,7 @@ export async function runSuite(driver: Driver, opts: EngineOptions): Promise<Run
       if (why) gated.set(c, why);
     }
     const plan = new Map<Scenario, Check[]>();
-    const inShard = opts.shard ? shardScenarioIds(all, opts.shard) : undefined;
+    const inShard = selection.shard ? shardScenarioIds(all, selection.shard) : undefined;
     for (const c of selected) {
       if (!c.scenario) continue;
       if (inShard && !inShard.has(c.scenario.id)) continue;
@@ -152,8 +173,8 @@ export async function runSuite(driver: Driver, opts: EngineOptions): Promise<Run
       plan.set(c.scenario, [...(plan.get(c.scenario) ?? []), c]);
     }
     if (selected.some((c) => c.kind === 'oracle')) {
-      const wanted = (c: Check) => belongsTo(c, driver.role, version, driver.transport) && matchesGlobs(c.id, undefined, opts.skip) && !skipReason(c, peer.capabilities) && (!limited || !!c.scenario?.sessionless);
-      const traffic = opts.traffic ?? [...new Set(all.filter((c) => c.scenario && wanted(c)).map((c) => c.scenario!))];
+      const wanted = (c: Check) => belongsTo(c, driver.role, version, driver.transport) && matchesGlobs(c.id, undefined, selection.skip) && !skipReason(c, peer.capabilities) && (!limited || !!c.scenario?.sessionless);
+      const traffic = selection.traffic ?? [...new Set(all.filter((c) => c.scenario && wanted(c)).map((c) => c.scenario!))];
       for (const s of traffic) {
         if (plan.has(s) || (inShard && !inShard.has(s.id)) || (limited && !s.sessionless)) continue;
         if (s.versions.includes(version) && (!s.transports || s.transports.includes(driver.transport))) plan.set(s, []);
@@ -208,11 +229,11 @@ export async function runSuite(driver: Driver, opts: EngineOptions): Promise<Run
     const queue = [...plan.entries()].sort(([a], [b]) => Number(!!b.startEarly) - Number(!!a.startEarly));
     const total = queue.length;
     let done = 0;
-    opts.onProgress?.({ done, total });
-    const workers = Array.from({ length: Math.max(1, opts.concurrency ?? 4) }, async () => {
+    reporting.onProgress?.({ done, total });
+    const workers = Array.from({ length: Math.max(1, schedule.concurrency ?? 4) }, async () => {
       for (let next = queue.shift(); next; next = queue.shift()) {
         await runOne(next[0], next[1]);
-        opts.onProgress?.({ done: ++done, total });
+        reporting.onProgress?.({ done: ++done, total });
       }
     });
     await Promise.all(workers);
@@ -235,7 +256,7 @@ export async function runSuite(driver: Driver, opts: EngineOptions): Promise<Run
       target: driver.target,
       era,
       peer,
-      seed: opts.seed,
+      seed,
       scenarios,
       checks,
       findings,
@@ -246,7 +267,7 @@ export async function runSuite(driver: Driver, opts: EngineOptions): Promise<Run
     };
   } finally {
     clearTimeout(deadlineTimer);
-    opts.signal?.removeEventListener('abort', onOutside);
+    schedule.signal?.removeEventListener('abort', onOutside);
     await driver.close();
   }
 }

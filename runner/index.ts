@@ -9,7 +9,7 @@ export { BaseSession, HandshakeError, DEFAULT_TIMEOUT_MS } from './base-session.
 export { LegacySession, openLegacySession, type LegacySessionOptions } from './legacy-session.js';
 export { ModernSession, openModernSession, type ModernSessionOptions } from './modern-session.js';
 export { probeEra, type DetectEraOptions } from './detect-era.js';
-export { runSuite, type Driver, type EngineOptions } from './engine.js';
+export { runSuite, type Driver, type EngineOptions, type SelectionOptions, type ScheduleOptions, type ReportingOptions } from './engine.js';
 export { ServerDriver, type ServerTarget, type ServerDriverOptions } from './server-driver.js';
-export { runServerSuite, type ServerRunOptions } from './run-server.js';
+export { runServerSuite, driverOptionsOf, engineOptionsOf, type ServerRunOptions } from './run-server.js';
 export { liveCount } from './reaper.js';

@@ -9,7 +9,7 @@ import type { EraInfo, Finding, PeerInfo, TargetInfo } from '../results/run.js';
 import type { Recording } from '../results/wire.js';
 import type { RunObservations } from '../suites/kit/observations.js';
 import type { Exchange, ProbeOptions, RawConnection, Session } from '../suites/ports/session.js';
-import type { AskedHook, EndpointScenarioContext, RunOptions, Scenario, ScenarioContext } from '../suites/kit/scenario.js';
+import { scenarioOptions, type AskedHook, type EndpointScenarioContext, type GenerationOptions, type RunOptions, type SafetyOptions, type Scenario, type ScenarioContext, type TimingOptions } from '../suites/kit/scenario.js';
 import { HandshakeError, type BaseSession } from './base-session.js';
 import type { Driver, ScenarioOutcome } from './engine.js';
 import { HttpTransport } from './http-transport.js';
@@ -24,11 +24,24 @@ import { BackgroundReads } from './background-reads.js';
 import { plainHttp } from './plain-http.js';
 import { TargetStartError, type Transport, type TransportFactory } from './transport.js';
 
+/** What to start or connect to: a command over stdio, or an HTTP endpoint with the headers every request carries. */
 export type ServerTarget = { kind: 'stdio'; command: string; args: string[]; cwd?: string } | { kind: 'http'; url: string; headers?: Record<string, string> };
 
-export interface ServerDriverOptions extends RunOptions {
+/**
+ * What the server driver takes besides the target: the options it uses itself or hands to the
+ * scenarios it runs (selection, schedule and reporting are the engine's).
+ */
+export interface ServerDriverOptions {
+  /** The version spoken and judged by (--spec-version); auto: detected by the first session. */
   specVersion: VersionChoice;
+  /** The environment of a stdio target (with the target, where it runs). */
   env?: EnvOptions;
+  /** Every session's request timeout; scenarios read it too. */
+  timing: TimingOptions;
+  /** For the scenarios: what they may call. */
+  safety: SafetyOptions;
+  /** For the scenarios' generators; the seed also answers the server's requests. */
+  generation: GenerationOptions;
   /** Connections (its own session included) a scenario may use for id-less probes on stdio. Default 6. */
   maxLanes?: number;
 }
@@ -62,13 +75,23 @@ export class ServerDriver implements Driver {
   private noSession?: string;
   /** HTTP: the rest of answered SSE streams, read on until they end (http.sse-ends-after-response). */
   private readonly backgroundReads = new BackgroundReads();
+  readonly spec: ServerTarget;
+  /** Every session's request timeout. */
+  private readonly timeoutMs: number;
+  /** What scenarios read (ctx.options), but for httpModern, which is known once the version is. */
+  private readonly forScenarios: RunOptions;
+  /** Seeds the answers to the server's requests. */
+  private readonly seed: number;
+  private readonly maxLanes: number;
 
-  constructor(
-    readonly spec: ServerTarget,
-    private readonly opts: ServerDriverOptions,
-  ) {
+  constructor(spec: ServerTarget, opts: ServerDriverOptions) {
+    this.spec = spec;
     this.transport = spec.kind;
     this.versionChoice = opts.specVersion;
+    this.timeoutMs = opts.timing.timeoutMs;
+    this.forScenarios = scenarioOptions(opts.safety, opts.timing, opts.generation);
+    this.seed = opts.generation.seed;
+    this.maxLanes = opts.maxLanes ?? 6;
     this.target = spec.kind === 'stdio' ? { role: 'server', transport: 'stdio', command: spec.command, args: spec.args } : { role: 'server', transport: 'http', url: spec.url };
     if (spec.kind === 'stdio') this.sandbox = makeSandbox(opts.env, spec.cwd);
     // Whichever session listed the tools, every HTTP tools/call of the run mirrors their x-mcp-header arguments.
@@ -97,7 +120,7 @@ export class ServerDriver implements Driver {
   private async reach(signal: AbortSignal): Promise<{ era: EraInfo; peer: PeerInfo }> {
     let first: BaseSession;
     try {
-      first = await openSession(this.factory, { specVersion: this.versionChoice, timeoutMs: this.opts.timeoutMs, recorder: this.scenarioRecorder('handshake'), signal });
+      first = await openSession(this.factory, { specVersion: this.versionChoice, timeoutMs: this.timeoutMs, recorder: this.scenarioRecorder('handshake'), signal });
     } catch (e) {
       const unauthorized = this.unauthorized(e);
       if (unauthorized) return unauthorized;
@@ -163,7 +186,7 @@ export class ServerDriver implements Driver {
     const { capableClientHandler } = await import('./server-requests.js');
     const factory: TransportFactory = (rec) => {
       const t = this.factory(rec);
-      const answer = capableClientHandler(this.version, offered, this.opts.seed);
+      const answer = capableClientHandler(this.version, offered, this.seed);
       t.onServerRequest = async (req) => {
         const h = hook;
         await h?.before?.(req).catch(() => undefined);
@@ -177,11 +200,11 @@ export class ServerDriver implements Driver {
     const open = async (skipInitialized = false): Promise<BaseSession> => {
       // The scenario's first session may be a view of the shared one (no handshake of its own to record).
       if (s.sharesSession && this.shared && !skipInitialized && opened.length === 0 && !stop.signal.aborted) {
-        const view = LegacySession.attach(this.shared, factory(recorder) as HttpTransport, { timeoutMs: this.opts.timeoutMs, signal: stop.signal });
+        const view = LegacySession.attach(this.shared, factory(recorder) as HttpTransport, { timeoutMs: this.timeoutMs, signal: stop.signal });
         opened.push(view);
         return view;
       }
-      const session = await openSession(factory, { specVersion: this.version, timeoutMs: this.opts.timeoutMs, recorder, skipInitialized, signal: stop.signal, capabilities: s.legacyCapabilities, standaloneStream: s.legacyStandaloneStream });
+      const session = await openSession(factory, { specVersion: this.version, timeoutMs: this.timeoutMs, recorder, skipInitialized, signal: stop.signal, capabilities: s.legacyCapabilities, standaloneStream: s.legacyStandaloneStream });
       opened.push(session);
       this.exchanges.push(session.handshake);
       return session;
@@ -225,10 +248,10 @@ export class ServerDriver implements Driver {
     const ctx: EndpointScenarioContext = {
       endpoint,
       version: this.version,
-      options: { ...this.opts, httpModern: isModernVersion(this.version) },
+      options: { ...this.forScenarios, httpModern: isModernVersion(this.version) },
       targetHeaderNames: Object.keys(headers),
       signal,
-      http: (req) => plainHttp(req, { endpoint, targetHeaders: headers, timeoutMs: this.opts.timeoutMs, recorder, signal }),
+      http: (req) => plainHttp(req, { endpoint, targetHeaders: headers, timeoutMs: this.timeoutMs, recorder, signal }),
     };
     const observed = await s.run(ctx);
     if (signal.aborted) return { aborted: runSignalText(signal) };
@@ -368,13 +391,13 @@ export class ServerDriver implements Driver {
     const lanes = new LanePool({
       first,
       open: () => open(),
-      maxLanes: this.opts.maxLanes ?? 6,
+      maxLanes: this.maxLanes,
       spawnAfterMs: 250,
     });
     const ctx: ScenarioContext = {
       session: instrument(first),
       version: this.version,
-      options: { ...this.opts, httpModern: this.transport === 'http' && isModernVersion(this.version) },
+      options: { ...this.forScenarios, httpModern: this.transport === 'http' && isModernVersion(this.version) },
       signal: stop.signal,
       reopen: async () => {
         await current.close().catch(() => undefined);
@@ -394,7 +417,7 @@ export class ServerDriver implements Driver {
           kind: transport.kind,
           send: (body, o) => {
             const startedAt = Date.now();
-            const plain = o.timeoutMs ?? this.opts.timeoutMs;
+            const plain = o.timeoutMs ?? this.timeoutMs;
             const timeoutMs = fresh ? Math.max(plain, Math.min(STARTUP_ALLOWANCE_MS, STARTUP_FACTOR * plain)) : plain;
             const obj = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
             return transport.exchange(body, { expectId: o.expectId, idless: o.idless, timeoutMs, headers: o.headers, httpMethod: o.httpMethod, signal: stop.signal }).then((r) => {

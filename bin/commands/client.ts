@@ -14,6 +14,7 @@ import { globToRegExp, matchesGlobs } from '../../runner/globs.js';
 import { Redactor, secretValues } from '../../runner/redact.js';
 import { TargetStartError } from '../../runner/transport.js';
 import { CHECKS, CLIENT_ORACLE_TRAFFIC } from '../../suites/catalogue.js';
+import { generationOf, safetyOf, timingOf } from '../../suites/kit/scenario.js';
 import { Progress } from '../progress.js';
 import { absoluteIfFile, checkOutDir, duration, parseEnv, requireGlobs } from '../target-args.js';
 import { outputFormats, writeReportFolder } from '../report-folder.js';
@@ -91,19 +92,22 @@ export async function runClientCommand(args: ClientArgs): Promise<number> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   const progress = args.json ? undefined : new Progress(process.stderr).start();
-  const driver = new ClientDriver(target, { ...options, specVersion: options.specVersion as SpecVersion | 'auto', env: { set: setEnv, pass: passEnv }, cwd });
+  // The report's options, split by who uses them: the driver (and its scenarios), then the engine.
+  const driver = new ClientDriver(target, {
+    specVersion: options.specVersion as SpecVersion | 'auto',
+    env: { set: setEnv, pass: passEnv },
+    cwd,
+    timing: timingOf(options),
+    safety: safetyOf(options),
+    generation: generationOf(options),
+  });
   let run;
   try {
     run = await runSuite(driver, {
-      only: args.only,
-      skip: args.skip,
-      deadlineMs: options.deadlineMs,
-      concurrency,
+      selection: { only: args.only, skip: args.skip, traffic: CLIENT_ORACLE_TRAFFIC },
+      schedule: { deadlineMs: options.deadlineMs, concurrency, signal: interrupt.signal },
+      reporting: { onEvent: args.json ? (e: RunEvent) => print(e) : undefined, onProgress: progress ? (p) => progress.update(p) : undefined },
       seed,
-      traffic: CLIENT_ORACLE_TRAFFIC,
-      signal: interrupt.signal,
-      onEvent: args.json ? (e: RunEvent) => print(e) : undefined,
-      onProgress: progress ? (p) => progress.update(p) : undefined,
     });
   } catch (e) {
     if (e instanceof TargetStartError) {

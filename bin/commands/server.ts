@@ -12,6 +12,7 @@ import { globToRegExp, matchesGlobs } from '../../runner/globs.js';
 import { Redactor, secretValues } from '../../runner/redact.js';
 import { ServerDriver, type ServerTarget } from '../../runner/server-driver.js';
 import { TargetStartError } from '../../runner/transport.js';
+import { generationOf, safetyOf, timingOf } from '../../suites/kit/scenario.js';
 import { checkIds } from '../check-ids.js';
 import { Progress } from '../progress.js';
 import { absoluteIfFile, checkOutDir, duration, httpUrl, makeDirs, noHeadersForStdio, parseEnv, parseHeaders, requireGlobs } from '../target-args.js';
@@ -130,17 +131,14 @@ export async function executeRun(req: RunRequest): Promise<RunOutcome> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   const progress = req.json ? undefined : new Progress(process.stderr).start();
-  const runOptions = {
-    ...options,
+  // The report's options, split by who uses them: the driver (and its scenarios), then the engine.
+  const driver = new ServerDriver(target, {
     specVersion: options.specVersion as VersionChoice,
-    concurrency: req.concurrency,
     env: { set: req.setEnv, pass: req.passEnv },
-    signal: interrupt.signal,
-    shard: req.shard,
-    onEvent: req.json ? (e: RunEvent) => print(e) : undefined,
-    onProgress: progress ? (p: { done: number; total: number }) => progress.update(p) : undefined,
-  };
-  const driver = new ServerDriver(target, runOptions);
+    timing: timingOf(options),
+    safety: safetyOf(options),
+    generation: generationOf(options),
+  });
   // Reach the target first: it answers the era probe while the suite's modules (catalogue,
   // generators, validators) load; the engine's start joins this one and reports how it failed.
   driver.start(interrupt.signal).catch(() => undefined);
@@ -150,7 +148,12 @@ export async function executeRun(req: RunRequest): Promise<RunOutcome> {
       await driver.close(); // the target may be running already: it is not left behind
       throw e;
     });
-    run = await runSuite(driver, { ...runOptions, seed: options.seed });
+    run = await runSuite(driver, {
+      selection: { only: options.only, skip: options.skip, shard: req.shard },
+      schedule: { deadlineMs: options.deadlineMs, concurrency: req.concurrency, signal: interrupt.signal },
+      reporting: { onEvent: req.json ? (e: RunEvent) => print(e) : undefined, onProgress: progress ? (p) => progress.update(p) : undefined },
+      seed: options.seed,
+    });
   } catch (e) {
     if (e instanceof TargetStartError || e instanceof HandshakeError) {
       if (interrupted) throw new UsageError(`interrupted (${interrupted}) before the target answered`, signalExitCode(interrupted));

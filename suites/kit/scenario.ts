@@ -7,20 +7,53 @@ import type { ClientExit, ScriptedServer } from '../ports/scripted-server.js';
 import type { Exchange, ProbeOptions, RawConnection, Session } from '../ports/session.js';
 import type { PlainHttpRequest, PlainHttpResponse } from '../ports/plain-http.js';
 
-export interface RunOptions {
+/** What the user allows mcpspec to do to the target (--allow-destructive, --allow-open-world): scenarios ask before they call a tool. */
+export interface SafetyOptions {
   /** Call tools whose annotations do not say read-only / non-destructive. */
   allowDestructive: boolean;
   /** Call tools marked openWorldHint: true (they reach outside the machine). */
   allowOpenWorld: boolean;
+}
+
+/** How long one wait may last (--timeout, --tool-timeout): sessions, drivers and scenarios wait by it. */
+export interface TimingOptions {
   /** Per-request timeout: silence is a verdict only after it. */
   timeoutMs: number;
   /** Timeout for one generated tool call (default: the request timeout). */
   toolTimeoutMs?: number;
+}
+
+/** Generated inputs (--seed, --runs). */
+export interface GenerationOptions {
   seed: number;
   /** Generated cases per property (tool arguments, near-valid requests). */
   runs: number;
+}
+
+/** What scenarios read (ctx.options): the run's safety, timing and generation options, and one fact of the run. */
+export interface RunOptions extends SafetyOptions, TimingOptions, GenerationOptions {
   /** The run speaks 2026-07-28 over HTTP: a tool whose x-mcp-header declarations are invalid is not called (HM-10). */
   httpModern?: boolean;
+}
+
+// Each group taken field by field from a wider object (a report's options, the flat API options),
+// so nothing else rides along with it.
+
+export function safetyOf(o: SafetyOptions): SafetyOptions {
+  return { allowDestructive: o.allowDestructive, allowOpenWorld: o.allowOpenWorld };
+}
+
+export function timingOf(o: TimingOptions): TimingOptions {
+  return o.toolTimeoutMs === undefined ? { timeoutMs: o.timeoutMs } : { timeoutMs: o.timeoutMs, toolTimeoutMs: o.toolTimeoutMs };
+}
+
+export function generationOf(o: GenerationOptions): GenerationOptions {
+  return { seed: o.seed, runs: o.runs };
+}
+
+/** The options a scenario reads, put together from their groups. */
+export function scenarioOptions(safety: SafetyOptions, timing: TimingOptions, generation: GenerationOptions): RunOptions {
+  return { ...safetyOf(safety), ...timingOf(timing), ...generationOf(generation) };
 }
 
 export interface AskedHook {

@@ -16,8 +16,8 @@ const SDK2 = resolve('test/e2e/clients/sdk2-client.mjs');
 const SDK1 = resolve('test/e2e/clients/sdk1-client.mjs');
 
 async function judge(transport: 'http' | 'stdio', argv: string[], cwd?: string, command = process.execPath): Promise<RunResult> {
-  const driver = new ClientDriver({ command, args: argv, transport }, { specVersion: 'auto', allowDestructive: false, allowOpenWorld: false, timeoutMs: 20_000, seed: 1, runs: 1, cwd });
-  return runSuite(driver, { deadlineMs: 240_000, seed: 1, concurrency: 4 });
+  const driver = new ClientDriver({ command, args: argv, transport }, { specVersion: 'auto', cwd, timing: { timeoutMs: 20_000 }, safety: { allowDestructive: false, allowOpenWorld: false }, generation: { seed: 1, runs: 1 } });
+  return runSuite(driver, { schedule: { deadlineMs: 240_000, concurrency: 4 }, seed: 1 });
 }
 
 /** Every verdict that is not a pass, plus mcpspec's own failures. */

@@ -48,8 +48,8 @@ const metaOnEveryRequest = check(toyServer, {
 });
 
 async function judgeToy(flags: string[]) {
-  const driver = new ClientDriver({ command: process.execPath, args: [resolve('test/helpers/toy-client.mjs'), '{url}', ...flags] }, { specVersion: '2026-07-28', allowDestructive: false, allowOpenWorld: false, timeoutMs: 10_000, seed: 1, runs: 1 });
-  return runSuite(driver, { checks: [metaOnEveryRequest], deadlineMs: 30_000, seed: 1 });
+  const driver = new ClientDriver({ command: process.execPath, args: [resolve('test/helpers/toy-client.mjs'), '{url}', ...flags] }, { specVersion: '2026-07-28', timing: { timeoutMs: 10_000 }, safety: { allowDestructive: false, allowOpenWorld: false }, generation: { seed: 1, runs: 1 } });
+  return runSuite(driver, { selection: { checks: [metaOnEveryRequest] }, schedule: { deadlineMs: 30_000 }, seed: 1 });
 }
 
 describe('the engine with mcpspec as the server of a client under test', () => {

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunResult } from '../../results/run.js';
 import { runSuite } from '../../runner/engine.js';
+import { driverOptionsOf, engineOptionsOf } from '../../runner/run-server.js';
 import { ServerDriver } from '../../runner/server-driver.js';
 import { CHECKS } from '../../suites/catalogue.js';
 import { REPO_ROOT, startHttpTarget } from '../helpers/targets.js';
@@ -20,10 +21,10 @@ describe('starting the server driver before the engine runs', () => {
     try {
       const only = CHECKS.filter((c) => c.id === 'lifecycle.ping' || c.id === 'discover.result');
       const handshakeSends = (run: RunResult) => run.recording.events().filter((e) => e.dir === 'out' && e.source === 'handshake').length;
-      const plain = await runSuite(new ServerDriver({ kind: 'http', url: server.url }, { ...REFERENCE_OPTIONS, specVersion: 'auto' }), { ...REFERENCE_OPTIONS, checks: only });
-      const driver = new ServerDriver({ kind: 'http', url: server.url }, { ...REFERENCE_OPTIONS, specVersion: 'auto' });
+      const plain = await runSuite(new ServerDriver({ kind: 'http', url: server.url }, driverOptionsOf({ ...REFERENCE_OPTIONS, specVersion: 'auto' })), engineOptionsOf({ ...REFERENCE_OPTIONS, specVersion: 'auto', checks: only }));
+      const driver = new ServerDriver({ kind: 'http', url: server.url }, driverOptionsOf({ ...REFERENCE_OPTIONS, specVersion: 'auto' }));
       const early = driver.start(new AbortController().signal);
-      const run = await runSuite(driver, { ...REFERENCE_OPTIONS, checks: only });
+      const run = await runSuite(driver, engineOptionsOf({ ...REFERENCE_OPTIONS, specVersion: 'auto', checks: only }));
       expect((await early).era).toEqual(run.era);
       expect(handshakeSends(plain)).toBeGreaterThan(0);
       expect(handshakeSends(run)).toBe(handshakeSends(plain));
@@ -36,7 +37,7 @@ describe('starting the server driver before the engine runs', () => {
 
   it('a start that fails fails for every caller', async () => {
     // A port nothing listens on: the start fails at once, and the joiner sees the same failure.
-    const driver = new ServerDriver({ kind: 'http', url: 'http://127.0.0.1:9/mcp' }, { ...REFERENCE_OPTIONS, specVersion: 'auto' });
+    const driver = new ServerDriver({ kind: 'http', url: 'http://127.0.0.1:9/mcp' }, driverOptionsOf({ ...REFERENCE_OPTIONS, specVersion: 'auto' }));
     const first = driver.start(new AbortController().signal);
     const again = driver.start(new AbortController().signal);
     expect(again).toBe(first);
@@ -50,7 +51,7 @@ describe('starting the server driver before the engine runs', () => {
     await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
     const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/mcp`;
     try {
-      const driver = new ServerDriver({ kind: 'http', url }, { ...REFERENCE_OPTIONS, specVersion: 'auto', timeoutMs: 60_000 });
+      const driver = new ServerDriver({ kind: 'http', url }, driverOptionsOf({ ...REFERENCE_OPTIONS, specVersion: 'auto', timeoutMs: 60_000 }));
       const early = driver.start(new AbortController().signal);
       const engine = new AbortController();
       const joined = driver.start(engine.signal);

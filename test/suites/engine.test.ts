@@ -78,3 +78,19 @@ describe('oracles chosen with --only judge a whole run', () => {
     expect(skipped.scenarios.map((s) => s.id)).toContain('tools');
   });
 });
+
+describe('each part of a run gets only its own options', () => {
+  it('a scenario reads safety, timing and generation (and httpModern): no selection, schedule, reporting or the target environment', async () => {
+    let seen: unknown;
+    const peek = scenario({ id: 'test.peek', title: 'keeps its options', versions: MODERN, async run({ options }) { seen = options; return {}; } });
+    const run = await runReference('stdio', '2026-07-28', [], {
+      checks: [check(peek, { ...info, id: 'test.peek-options', title: 't', judge: () => holds('x') })],
+      toolTimeoutMs: 3000,
+      only: ['test.*'],
+      onEvent: () => undefined,
+      env: { set: { MCPSPEC_TEST_SECRET: 'not for scenarios' } },
+    });
+    expect(run.checks.map((c) => c.status)).toEqual(['pass']);
+    expect(seen).toEqual({ allowDestructive: false, allowOpenWorld: false, timeoutMs: 10_000, toolTimeoutMs: 3000, seed: 1, runs: 12, httpModern: false });
+  });
+});

@@ -10,6 +10,6 @@ export const REFERENCE_CLIENT = resolve('dist/fixtures/clients/reference/main.js
 export async function runReferenceClient(transport: 'http' | 'stdio', version: '2026-07-28' | '2025-11-25' | 'auto', faults: string[] = [], extra: { checks?: Check[]; clientArgs?: string[]; command?: string[] } = {}): Promise<RunResult> {
   const flags = [...faults.flatMap((f) => ['--fault', f]), ...(extra.clientArgs ?? [])];
   const argv = extra.command ?? [process.execPath, REFERENCE_CLIENT, ...flags, transport === 'http' ? '--http' : '--stdio', transport === 'http' ? '{url}' : '{server}'];
-  const driver = new ClientDriver({ command: argv[0], args: argv.slice(1), transport }, { specVersion: version, allowDestructive: false, allowOpenWorld: false, timeoutMs: 15_000, seed: 1, runs: 1 });
-  return runSuite(driver, { deadlineMs: 120_000, seed: 1, concurrency: 4, checks: extra.checks });
+  const driver = new ClientDriver({ command: argv[0], args: argv.slice(1), transport }, { specVersion: version, timing: { timeoutMs: 15_000 }, safety: { allowDestructive: false, allowOpenWorld: false }, generation: { seed: 1, runs: 1 } });
+  return runSuite(driver, { selection: { checks: extra.checks }, schedule: { deadlineMs: 120_000, concurrency: 4 }, seed: 1 });
 }
