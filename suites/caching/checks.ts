@@ -3,9 +3,9 @@
 
 import { SPEC } from '../../protocol/spec-links.js';
 import { MODERN } from '../../protocol/versions.js';
-import type { Evidence } from '../../results/verdict.js';
 import { holds, oracle, untestable, violated } from '../kit/check.js';
 import { evidence, isObj, resultOf } from '../kit/exchange.js';
+import { every } from '../kit/judge.js';
 import type { Exchange } from '../ports/session.js';
 import { sentRequest } from '../kit/request-shape.js';
 
@@ -30,18 +30,18 @@ export const cachingChecks = [
     versions: MODERN,
     spec: SPEC.caching26,
     judge({ exchanges, deliberate }) {
-      const results = cacheableResults(exchanges, deliberate);
-      if (results.length === 0) return untestable('no cacheable result was received');
-      const bad: Evidence[] = [];
-      for (const ex of results) {
-        const r = resultOf(ex)!;
-        const ttlOk = Number.isInteger(r.ttlMs) && (r.ttlMs as number) >= 0;
-        const scopeOk = r.cacheScope === 'public' || r.cacheScope === 'private';
-        if (!ttlOk || !scopeOk) bad.push(evidence(`${ex.method} result`, ex, { expected: { ttlMs: 'integer >= 0', cacheScope: 'public | private' }, actual: { ttlMs: r.ttlMs, cacheScope: r.cacheScope } }));
-      }
-      if (bad.length) return violated(`${bad.length} of ${results.length} cacheable results lack valid ttlMs/cacheScope; first: ${bad[0].what}`, bad.slice(0, 3));
-      const methods = [...new Set(results.map((ex) => ex.method))].join(', ');
-      return holds(`${results.length} cacheable results (${methods}) carry ttlMs and cacheScope`);
+      return every(cacheableResults(exchanges, deliberate), {
+        none: 'no cacheable result was received',
+        offends: (ex) => {
+          const r = resultOf(ex)!;
+          const ttlOk = Number.isInteger(r.ttlMs) && (r.ttlMs as number) >= 0;
+          const scopeOk = r.cacheScope === 'public' || r.cacheScope === 'private';
+          return !ttlOk || !scopeOk;
+        },
+        violated: (bad, results) => `${bad.length} of ${results.length} cacheable results lack valid ttlMs/cacheScope; first: ${bad[0].method} result`,
+        evidence: (ex) => evidence(`${ex.method} result`, ex, { expected: { ttlMs: 'integer >= 0', cacheScope: 'public | private' }, actual: { ttlMs: resultOf(ex)!.ttlMs, cacheScope: resultOf(ex)!.cacheScope } }),
+        holds: (results) => `${results.length} cacheable results (${[...new Set(results.map((ex) => ex.method))].join(', ')}) carry ttlMs and cacheScope`,
+      });
     },
   }),
   oracle({
@@ -65,15 +65,13 @@ export const cachingChecks = [
         const prev = typeof cursor === 'string' ? byNext.get(`${ex.method} ${cursor}`) : undefined;
         if (prev) pairs.push([prev, ex]);
       }
-      if (pairs.length === 0) return untestable('no list paginates, so there is no second page to compare');
-      const bad = pairs.filter(([a, b]) => resultOf(a)!.cacheScope !== resultOf(b)!.cacheScope);
-      if (bad.length) {
-        return violated(
-          bad.map(([a, b]) => `${a.method}: ${String(resultOf(a)!.cacheScope)} then ${String(resultOf(b)!.cacheScope)}`).join('; '),
-          bad.slice(0, 3).map(([a, b]) => ({ what: `${a.method} consecutive pages`, actual: [resultOf(a)!.cacheScope, resultOf(b)!.cacheScope], seq: [...a.seq, ...b.seq].slice(0, 8) })),
-        );
-      }
-      return holds(`${pairs.length} consecutive page pairs share their cacheScope`);
+      return every(pairs, {
+        none: 'no list paginates, so there is no second page to compare',
+        offends: ([a, b]) => resultOf(a)!.cacheScope !== resultOf(b)!.cacheScope,
+        violated: (bad) => bad.map(([a, b]) => `${a.method}: ${String(resultOf(a)!.cacheScope)} then ${String(resultOf(b)!.cacheScope)}`).join('; '),
+        evidence: ([a, b]) => ({ what: `${a.method} consecutive pages`, actual: [resultOf(a)!.cacheScope, resultOf(b)!.cacheScope], seq: [...a.seq, ...b.seq].slice(0, 8) }),
+        holds: () => `${pairs.length} consecutive page pairs share their cacheScope`,
+      });
     },
   }),
   oracle({

@@ -10,6 +10,7 @@ import type { Evidence } from '../../results/verdict.js';
 import type { WireEvent } from '../../results/wire.js';
 import { check, holds, oracle, untestable, violated, type Judgement } from '../kit/check.js';
 import { clipJson, evidence, outcome } from '../kit/exchange.js';
+import { firstOffenders } from '../kit/judge.js';
 import { modernCancelScenario, reportsCancellation, type ModernCancelObs } from './modern-scenario.js';
 import { capableClientScenario } from '../input-required/capable-client-scenario.js';
 
@@ -195,7 +196,7 @@ function judgeModernCancel({ tried, cancelled: c }: ModernCancelObs): Judgement 
   if (!c.inFlight) return untestable(`${c.target} reported progress before its response the first time, but answered before any progress when called again (${outcome(c.call)})`);
   if (c.raced) return untestable(`every call cancelled at its first progress (last: ${c.target}) was answered before the server could have read the cancellation: none was seen in flight long enough`);
   if (c.late.length) {
-    return violated(`${c.late.length} message(s) for ${c.target} came after the server had the cancellation (${c.how}); first: ${JSON.stringify(clipJson((c.late[0].message as Record<string, unknown>).method ?? 'its response'))}`, c.late.slice(0, 3).map((e) => ({ what: `a message for the cancelled call after the cancellation (${c.how})`, actual: clipJson(e.message), expected: 'nothing more for that request', seq: [e.seq] })));
+    return violated(`${c.late.length} message(s) for ${c.target} came after the server had the cancellation (${c.how}); first: ${JSON.stringify(clipJson((c.late[0].message as Record<string, unknown>).method ?? 'its response'))}`, firstOffenders(c.late).map((e) => ({ what: `a message for the cancelled call after the cancellation (${c.how})`, actual: clipJson(e.message), expected: 'nothing more for that request', seq: [e.seq] })));
   }
   if (!c.fence.response) return violated(`after ${c.target} was cancelled (${c.how}) the server stopped answering: ${outcome(c.fence)}`, [evidence('fence after the cancellation', c.fence)]);
   const watched = c.how === 'notifications/cancelled' ? `nothing more came for it in the ${c.windowMs} ms after (until twice its uncancelled duration from the start, at most the timeout)` : 'its stream was closed';

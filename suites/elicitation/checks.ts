@@ -8,6 +8,7 @@ import { ALL_VERSIONS } from '../../protocol/versions.js';
 import type { Evidence } from '../../results/verdict.js';
 import { holds, oracle, untestable, violated } from '../kit/check.js';
 import { clipJson, evidence, isObj, resultOf } from '../kit/exchange.js';
+import { firstOffenders } from '../kit/judge.js';
 
 type Obj = Record<string, unknown>;
 
@@ -96,7 +97,7 @@ export const elicitationChecks = [
       }
       if (forms.length === 0) return untestable('the server asked for no form-mode elicitation (mcpspec declared elicitation and tried its tools, prompts and resources)');
       const bad = forms.flatMap((f) => secretFields(f.params.requestedSchema).map((s) => f.evidence(`${f.where} asks for "${s.property}" (${s.secret}) in form mode`)));
-      if (bad.length) return violated(`${bad.length} form field(s) ask for a secret; first: ${bad[0].what}`, bad.slice(0, 3));
+      if (bad.length) return violated(`${bad.length} form field(s) ask for a secret; first: ${bad[0].what}`, firstOffenders(bad));
       return holds(`${forms.length} form-mode elicitation(s), none asking for a password, key, token or payment credential`);
     },
   }),

@@ -10,6 +10,7 @@ import type { WireEvent } from '../../results/wire.js';
 import { duplicateKeys } from '../../protocol/duplicate-keys.js';
 import { check, holds, oracle, untestable, violated, type Judgement } from '../kit/check.js';
 import { clipJson, errorCode, errorOf, evidence, isObj, outcome, resultOf } from '../kit/exchange.js';
+import { every, firstOffenders } from '../kit/judge.js';
 import type { Exchange } from '../ports/session.js';
 import { sentRequest } from '../kit/request-shape.js';
 import { capableClientScenario } from './capable-client-scenario.js';
@@ -110,11 +111,14 @@ export const mrtrChecks = [
     requires: ANY,
     spec: SPEC.mrtr26,
     judge({ exchanges, events, deliberate }) {
-      const seen = inputRequired(exchanges, deliberate);
-      if (seen.length === 0) return untestable(NONE_SEEN);
-      const bad = seen.map((ex) => [ex, shapeProblem(resultOf(ex)!) ?? repeatedInputKey(ex, events)] as const).filter(([, p]) => p) as [Exchange, string][];
-      if (bad.length) return violated(`${bad.length} of ${seen.length} InputRequiredResults are malformed; first (${bad[0][0].method}): ${bad[0][1]}`, bad.slice(0, 3).map(([ex, p]) => evidence(p, ex, { pointer: '/result' })));
-      return holds(`${seen.length} InputRequiredResults, each with inputRequests or requestState of the allowed kinds`);
+      const problem = (ex: Exchange) => shapeProblem(resultOf(ex)!) ?? repeatedInputKey(ex, events);
+      return every(inputRequired(exchanges, deliberate), {
+        none: NONE_SEEN,
+        offends: (ex) => problem(ex) !== undefined,
+        violated: (bad, seen) => `${bad.length} of ${seen.length} InputRequiredResults are malformed; first (${bad[0].method}): ${problem(bad[0])}`,
+        evidence: (ex) => evidence(problem(ex)!, ex, { pointer: '/result' }),
+        holds: (seen) => `${seen.length} InputRequiredResults, each with inputRequests or requestState of the allowed kinds`,
+      });
     },
   }),
   oracle({
@@ -126,11 +130,13 @@ export const mrtrChecks = [
     requires: ANY,
     spec: SPEC.caching26,
     judge({ exchanges, deliberate }) {
-      const seen = inputRequired(exchanges, deliberate);
-      if (seen.length === 0) return untestable(NONE_SEEN);
-      const bad = seen.filter((ex) => 'ttlMs' in resultOf(ex)! || 'cacheScope' in resultOf(ex)!);
-      if (bad.length) return violated(`${bad.length} of ${seen.length} InputRequiredResults carry cache hints; first: ${bad[0].method}`, bad.slice(0, 3).map((ex) => evidence(`${ex.method} input_required`, ex, { actual: { ttlMs: resultOf(ex)!.ttlMs, cacheScope: resultOf(ex)!.cacheScope }, expected: 'no ttlMs, no cacheScope' })));
-      return holds(`${seen.length} InputRequiredResults without cache hints`);
+      return every(inputRequired(exchanges, deliberate), {
+        none: NONE_SEEN,
+        offends: (ex) => 'ttlMs' in resultOf(ex)! || 'cacheScope' in resultOf(ex)!,
+        violated: (bad, seen) => `${bad.length} of ${seen.length} InputRequiredResults carry cache hints; first: ${bad[0].method}`,
+        evidence: (ex) => evidence(`${ex.method} input_required`, ex, { actual: { ttlMs: resultOf(ex)!.ttlMs, cacheScope: resultOf(ex)!.cacheScope }, expected: 'no ttlMs, no cacheScope' }),
+        holds: (seen) => `${seen.length} InputRequiredResults without cache hints`,
+      });
     },
   }),
   oracle({
@@ -157,7 +163,7 @@ export const mrtrChecks = [
         }
       }
       if (embedded === 0) return untestable('the InputRequiredResults carried no input requests (requestState only)');
-      if (bad.length) return violated(`${bad.length} of ${embedded} input requests need a capability the request did not declare; first: ${bad[0].what}`, bad.slice(0, 3));
+      if (bad.length) return violated(`${bad.length} of ${embedded} input requests need a capability the request did not declare; first: ${bad[0].what}`, firstOffenders(bad));
       return holds(`${embedded} input requests, each within the capabilities its request declared`);
     },
   }),
@@ -172,18 +178,22 @@ export const mrtrChecks = [
     judge({ flows, tried }) {
       const multi = flows.filter((f) => f.rounds.length > 1);
       if (multi.length === 0) return nothingAsked(flows, tried);
-      const retries = multi.flatMap((f) => f.rounds.slice(1).map((ex, i) => ({ f, ex, round: i + 2 }))).filter(({ ex }) => decided(ex));
-      if (retries.length === 0) return untestable('no retry was answered in time');
-      const bad = retries.filter(({ ex }) => !resultOf(ex));
-      if (bad.length) return violated(`${bad.length} of ${retries.length} retries got an error; first: ${bad[0].f.target} round ${bad[0].round} -> ${outcome(bad[0].ex)}`, bad.slice(0, 3).map(({ f, ex, round }) => evidence(`${f.target} round ${round}`, ex, { expected: 'a result (complete or input_required)' })));
-      const ends = multi.map((f) => f.end);
-      const bound = multi.filter((f) => f.end === 'bound').map((f) => f.target);
-      const notes = [
-        `${ends.filter((e) => e === 'complete').length} completed`,
-        bound.length && `${bound.length} still asked for input after ${MAX_ROUNDS} rounds, the bound (${bound.slice(0, 3).join(', ')})`,
-        ends.filter((e) => e === 'stopped').length && `${ends.filter((e) => e === 'stopped').length} stopped on an InputRequiredResult with nothing to answer`,
-      ].filter(Boolean);
-      return holds(`${retries.length} retries over ${multi.length} flows answered with results (${notes.join('; ')}; longest ${Math.max(...multi.map((f) => f.rounds.length))} rounds)`);
+      return every(multi.flatMap((f) => f.rounds.slice(1).map((ex, i) => ({ f, ex, round: i + 2 }))).filter(({ ex }) => decided(ex)), {
+        none: 'no retry was answered in time',
+        offends: ({ ex }) => !resultOf(ex),
+        violated: (bad, retries) => `${bad.length} of ${retries.length} retries got an error; first: ${bad[0].f.target} round ${bad[0].round} -> ${outcome(bad[0].ex)}`,
+        evidence: ({ f, ex, round }) => evidence(`${f.target} round ${round}`, ex, { expected: 'a result (complete or input_required)' }),
+        holds: (retries) => {
+          const ends = multi.map((f) => f.end);
+          const bound = multi.filter((f) => f.end === 'bound').map((f) => f.target);
+          const notes = [
+            `${ends.filter((e) => e === 'complete').length} completed`,
+            bound.length && `${bound.length} still asked for input after ${MAX_ROUNDS} rounds, the bound (${bound.slice(0, 3).join(', ')})`,
+            ends.filter((e) => e === 'stopped').length && `${ends.filter((e) => e === 'stopped').length} stopped on an InputRequiredResult with nothing to answer`,
+          ].filter(Boolean);
+          return `${retries.length} retries over ${multi.length} flows answered with results (${notes.join('; ')}; longest ${Math.max(...multi.map((f) => f.rounds.length))} rounds)`;
+        },
+      });
     },
   }),
   check(capableClientScenario, {
@@ -195,11 +205,13 @@ export const mrtrChecks = [
     requires: ANY,
     spec: SPEC.mrtr26,
     judge({ flows, tried }) {
-      const probes = asking(flows).filter((f) => decided(f.missing));
-      if (probes.length === 0) return asking(flows).length ? untestable('no flow asked for input requests that could be left out, or no answer came in time') : nothingAsked(flows, tried);
-      const bad = probes.filter((f) => !isInputRequired(f.missing));
-      if (bad.length) return violated(`${bad.length} of ${probes.length} retries without the requested responses got ${kind(bad[0].missing)} (${bad[0].target})`, bad.slice(0, 3).map((f) => evidence(`${f.target}: retry without inputResponses`, f.missing, { expected: 'resultType input_required' })));
-      return holds(`${probes.length} retries without the requested responses were asked again`);
+      return every(asking(flows).filter((f) => decided(f.missing)), {
+        none: asking(flows).length ? untestable('no flow asked for input requests that could be left out, or no answer came in time') : nothingAsked(flows, tried),
+        offends: (f) => !isInputRequired(f.missing),
+        violated: (bad, probes) => `${bad.length} of ${probes.length} retries without the requested responses got ${kind(bad[0].missing)} (${bad[0].target})`,
+        evidence: (f) => evidence(`${f.target}: retry without inputResponses`, f.missing, { expected: 'resultType input_required' }),
+        holds: (probes) => `${probes.length} retries without the requested responses were asked again`,
+      });
     },
   }),
   check(capableClientScenario, {
@@ -211,11 +223,13 @@ export const mrtrChecks = [
     requires: ANY,
     spec: SPEC.mrtr26,
     judge({ flows, tried }) {
-      const probes = asking(flows).filter((f) => decided(f.malformed));
-      if (probes.length === 0) return asking(flows).length ? untestable('no flow asked for input requests, or no answer came in time') : nothingAsked(flows, tried);
-      const bad = probes.filter((f) => errorCode(f.malformed) !== -32602);
-      if (bad.length) return violated(`${bad.length} of ${probes.length} malformed inputResponses were not refused with -32602; first: ${bad[0].target} -> ${kind(bad[0].malformed)}`, bad.slice(0, 3).map((f) => evidence(`${f.target}: malformed inputResponses`, f.malformed, { expected: { error: { code: -32602 } } })));
-      return holds(`${probes.length} malformed inputResponses refused with -32602`);
+      return every(asking(flows).filter((f) => decided(f.malformed)), {
+        none: asking(flows).length ? untestable('no flow asked for input requests, or no answer came in time') : nothingAsked(flows, tried),
+        offends: (f) => errorCode(f.malformed) !== -32602,
+        violated: (bad, probes) => `${bad.length} of ${probes.length} malformed inputResponses were not refused with -32602; first: ${bad[0].target} -> ${kind(bad[0].malformed)}`,
+        evidence: (f) => evidence(`${f.target}: malformed inputResponses`, f.malformed, { expected: { error: { code: -32602 } } }),
+        holds: (probes) => `${probes.length} malformed inputResponses refused with -32602`,
+      });
     },
   }),
   check(capableClientScenario, {
@@ -227,12 +241,14 @@ export const mrtrChecks = [
     requires: ANY,
     spec: SPEC.mrtr26,
     judge({ flows, tried }) {
-      const probes = asking(flows).filter((f) => decided(f.extra));
-      if (probes.length === 0) return asking(flows).length ? untestable('no flow asked for input requests, or no answer came in time') : nothingAsked(flows, tried);
-      // The same retry without the extra key is round 2: if that one erred too, the extra key is not to blame.
-      const bad = probes.filter((f) => errorOf(f.extra) && resultOf(f.rounds[1]));
-      if (bad.length) return violated(`${bad.length} of ${probes.length} retries with an unrequested response got an error; first: ${bad[0].target} -> ${outcome(bad[0].extra)}`, bad.slice(0, 3).map((f) => evidence(`${f.target}: retry with an unrequested inputResponses key`, f.extra, { expected: kind(f.rounds[1]) })));
-      return holds(`${probes.length} retries with an unrequested response were served`);
+      return every(asking(flows).filter((f) => decided(f.extra)), {
+        none: asking(flows).length ? untestable('no flow asked for input requests, or no answer came in time') : nothingAsked(flows, tried),
+        // The same retry without the extra key is round 2: if that one erred too, the extra key is not to blame.
+        offends: (f) => !!errorOf(f.extra) && !!resultOf(f.rounds[1]),
+        violated: (bad, probes) => `${bad.length} of ${probes.length} retries with an unrequested response got an error; first: ${bad[0].target} -> ${outcome(bad[0].extra)}`,
+        evidence: (f) => evidence(`${f.target}: retry with an unrequested inputResponses key`, f.extra, { expected: kind(f.rounds[1]) }),
+        holds: (probes) => `${probes.length} retries with an unrequested response were served`,
+      });
     },
   }),
   check(capableClientScenario, {
@@ -246,14 +262,18 @@ export const mrtrChecks = [
     requires: ANY,
     spec: SPEC.mrtr26,
     judge({ flows, tried }) {
-      const probes = asking(flows).filter((f) => decided(f.tampered) && resultOf(f.rounds[1]));
-      if (probes.length === 0) return asking(flows).length ? untestable('no flow with requestState got past its first round') : nothingAsked(flows, tried);
-      // Believed: the tampered retry got what the genuine one got, and that was progress past round 1.
-      const believed = probes.filter((f) => resultOf(f.tampered) && kind(f.tampered) === kind(f.rounds[1]) && kind(f.rounds[1]) !== kind(f.rounds[0]));
-      const unclear = probes.filter((f) => kind(f.rounds[1]) === kind(f.rounds[0])).length;
-      if (believed.length) return violated(`${believed.length} of ${probes.length} retries with a tampered requestState were served as if genuine; first: ${believed[0].target} -> ${kind(believed[0].tampered)}`, believed.slice(0, 3).map((f) => evidence(`${f.target}: requestState altered`, f.tampered, { expected: `an error, or the flow restarted (${kind(f.rounds[0])})` })));
-      if (unclear === probes.length) return untestable('every genuine retry got the same answer as the first round, so a believed state cannot be told from a restart');
-      return holds(`${probes.length - unclear} tampered requestStates were refused or restarted the flow`);
+      return every(asking(flows).filter((f) => decided(f.tampered) && resultOf(f.rounds[1])), {
+        none: asking(flows).length ? untestable('no flow with requestState got past its first round') : nothingAsked(flows, tried),
+        // Believed: the tampered retry got what the genuine one got, and that was progress past round 1.
+        offends: (f) => !!resultOf(f.tampered) && kind(f.tampered) === kind(f.rounds[1]) && kind(f.rounds[1]) !== kind(f.rounds[0]),
+        violated: (believed, probes) => `${believed.length} of ${probes.length} retries with a tampered requestState were served as if genuine; first: ${believed[0].target} -> ${kind(believed[0].tampered)}`,
+        evidence: (f) => evidence(`${f.target}: requestState altered`, f.tampered, { expected: `an error, or the flow restarted (${kind(f.rounds[0])})` }),
+        holds: (probes) => {
+          const unclear = probes.filter((f) => kind(f.rounds[1]) === kind(f.rounds[0])).length;
+          if (unclear === probes.length) return untestable('every genuine retry got the same answer as the first round, so a believed state cannot be told from a restart');
+          return `${probes.length - unclear} tampered requestStates were refused or restarted the flow`;
+        },
+      });
     },
   }),
   oracle({
@@ -265,12 +285,14 @@ export const mrtrChecks = [
     requires: { ...ANY, transports: ['http'] },
     spec: SPEC.mrtr26,
     judge({ exchanges }) {
-      const onSse = exchanges.filter((ex) => isInputRequired(ex) && ex.http?.contentType?.toLowerCase().startsWith('text/event-stream'));
-      if (onSse.length === 0) return untestable('no InputRequiredResult came on an SSE stream');
       const after = (ex: Exchange) => ex.messages.slice(ex.messages.indexOf(ex.response) + 1);
-      const bad = onSse.filter((ex) => after(ex).length > 0);
-      if (bad.length) return violated(`${bad.length} of ${onSse.length} SSE streams went on after their InputRequiredResult; first (${bad[0].method}): ${after(bad[0]).length} more message(s)`, bad.slice(0, 3).map((ex) => evidence(`${ex.method}: after the InputRequiredResult`, ex, { actual: clipJson(after(ex)), expected: 'the stream ends with the InputRequiredResult' })));
-      return holds(`${onSse.length} SSE streams ended with their InputRequiredResult`);
+      return every(exchanges.filter((ex) => isInputRequired(ex) && ex.http?.contentType?.toLowerCase().startsWith('text/event-stream')), {
+        none: 'no InputRequiredResult came on an SSE stream',
+        offends: (ex) => after(ex).length > 0,
+        violated: (bad, onSse) => `${bad.length} of ${onSse.length} SSE streams went on after their InputRequiredResult; first (${bad[0].method}): ${after(bad[0]).length} more message(s)`,
+        evidence: (ex) => evidence(`${ex.method}: after the InputRequiredResult`, ex, { actual: clipJson(after(ex)), expected: 'the stream ends with the InputRequiredResult' }),
+        holds: (onSse) => `${onSse.length} SSE streams ended with their InputRequiredResult`,
+      });
     },
   }),
 ];

@@ -4,6 +4,7 @@ import { SPEC } from '../../protocol/spec-links.js';
 import { ALL_VERSIONS, LEGACY } from '../../protocol/versions.js';
 import { check, holds, oracle, untestable, violated } from '../kit/check.js';
 import { errorCode, evidence, isObj, outcome, unanswerable } from '../kit/exchange.js';
+import { every } from '../kit/judge.js';
 import { undeclaredCapability } from './undeclared-capability-scenario.js';
 
 /**
@@ -28,14 +29,13 @@ export const capabilitiesChecks = [
     versions: ALL_VERSIONS,
     spec: SPEC.basic26,
     judge({ exchanges, deliberate }, ctx) {
-      const judged = exchanges.filter((ex) => ex.method !== undefined && ex.method in SERVED_BY && isObj(ctx.capabilities[SERVED_BY[ex.method]]) && !deliberate(ex) && ex.response !== undefined);
-      if (judged.length === 0) return untestable('no method of a declared capability was asked');
-      const bad = judged.filter((ex) => errorCode(ex) === -32601);
-      if (bad.length) {
-        const methods = [...new Set(bad.map((ex) => `${ex.method} (${SERVED_BY[ex.method!]} declared)`))];
-        return violated(`${bad.length} of ${judged.length} requests of declared capabilities got -32601: ${methods.join(', ')}`, bad.slice(0, 3).map((ex) => evidence(`${ex.method} got method not found`, ex, { expected: `a result: the server declared ${SERVED_BY[ex.method!]}` })));
-      }
-      return holds(`${judged.length} requests of declared capabilities, none answered "method not found"`);
+      return every(exchanges.filter((ex) => ex.method !== undefined && ex.method in SERVED_BY && isObj(ctx.capabilities[SERVED_BY[ex.method]]) && !deliberate(ex) && ex.response !== undefined), {
+        none: 'no method of a declared capability was asked',
+        offends: (ex) => errorCode(ex) === -32601,
+        violated: (bad, judged) => `${bad.length} of ${judged.length} requests of declared capabilities got -32601: ${[...new Set(bad.map((ex) => `${ex.method} (${SERVED_BY[ex.method!]} declared)`))].join(', ')}`,
+        evidence: (ex) => evidence(`${ex.method} got method not found`, ex, { expected: `a result: the server declared ${SERVED_BY[ex.method!]}` }),
+        holds: (judged) => `${judged.length} requests of declared capabilities, none answered "method not found"`,
+      });
     },
   }),
   check(undeclaredCapability, {

@@ -5,6 +5,7 @@ import { SPEC } from '../../protocol/spec-links.js';
 import { LEGACY } from '../../protocol/versions.js';
 import { check, holds, untestable, violated } from '../kit/check.js';
 import { errorCode, evidence, isObj, outcome, resultOf } from '../kit/exchange.js';
+import { firstOffenders } from '../kit/judge.js';
 import { BOGUS_VERSION, legacyCounteroffer } from './counteroffer-scenario.js';
 import { legacyHandshake } from './initialize-scenario.js';
 
@@ -70,7 +71,7 @@ export const lifecycleChecks = [
     judge({ beforeInitialized, pingBeforeInitialized }) {
       const early = beforeInitialized.filter((m) => !(isObj(m) && typeof m.method === 'string' && ALLOWED_EARLY.has(m.method)));
       if (early.length) {
-        return violated(`the server sent ${early.length} message(s) before notifications/initialized`, early.slice(0, 3).map((m) => ({ what: 'early message', actual: m })));
+        return violated(`the server sent ${early.length} message(s) before notifications/initialized`, firstOffenders(early).map((m) => ({ what: 'early message', actual: m })));
       }
       if (!resultOf(pingBeforeInitialized)) return holds('the server sent nothing between the initialize response and notifications/initialized');
       return holds('the server sent nothing between the initialize response and the answer to a ping sent before notifications/initialized');

@@ -6,6 +6,7 @@ import { check, holds, oracle, skip, untestable, violated } from '../kit/check.j
 import { errorOf, evidence, isObj, outcome, resultOf, unanswerable } from '../kit/exchange.js';
 import type { Exchange } from '../ports/session.js';
 import { unsupportedVersion } from '../kit/request-shape.js';
+import { every } from '../kit/judge.js';
 import { initializeProbe, LEGACY_ASKED, versionFirstRequest, versionNotPinned } from './discover-scenario.js';
 
 /** How a 2026-07-28 answer falls short of one served by 2026-07-28 rules, if it does. */
@@ -54,10 +55,13 @@ export const versionChecks = [
     spec: SPEC.basic26,
     judge({ exchanges }) {
       const asked = exchanges.map((ex) => [ex, unsupportedVersion(ex)] as const).filter(([ex, v]) => v !== undefined && !unanswerable(ex)) as [Exchange, string][];
-      if (asked.length === 0) return untestable('no request of the run named an unsupported version');
-      const bad = asked.map(([ex, v]) => [ex, unsupportedVersionProblem(ex, v)] as const).filter(([, p]) => p) as [Exchange, string][];
-      if (bad.length) return violated(`${bad.length} of ${asked.length} requests in an unsupported version were not refused with -32022; first: ${bad[0][0].method}: ${bad[0][1]}`, bad.slice(0, 3).map(([ex]) => evidence(ex.method ?? 'request', ex, { expected: { code: -32022 } })));
-      return holds(`${asked.length} requests in an unsupported version got -32022`);
+      return every(asked, {
+        none: 'no request of the run named an unsupported version',
+        offends: ([ex, v]) => unsupportedVersionProblem(ex, v) !== undefined,
+        violated: (bad) => `${bad.length} of ${asked.length} requests in an unsupported version were not refused with -32022; first: ${bad[0][0].method}: ${unsupportedVersionProblem(bad[0][0], bad[0][1])}`,
+        evidence: ([ex]) => evidence(ex.method ?? 'request', ex, { expected: { code: -32022 } }),
+        holds: () => `${asked.length} requests in an unsupported version got -32022`,
+      });
     },
   }),
   check(versionNotPinned, {

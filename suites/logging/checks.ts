@@ -8,6 +8,7 @@ import type { Evidence } from '../../results/verdict.js';
 import { check, holds, untestable, violated } from '../kit/check.js';
 import { clipJson, evidence, expectErrorCode, outcome, resultOf, unanswerable } from '../kit/exchange.js';
 import { sentRequest } from '../kit/request-shape.js';
+import { firstOffenders } from '../kit/judge.js';
 import { INVALID_LEVEL, legacyLoggingScenario, severity } from './legacy-scenario.js';
 import { LOG_LEVELS, loggingScenario } from './scenario.js';
 
@@ -36,7 +37,7 @@ export const loggingChecks = [
           else if (!(LOG_LEVELS.indexOf(String(log.level)) >= LOG_LEVELS.indexOf(c.level))) bad.push({ what: `${c.target} at logLevel ${c.level} got a ${String(log.level)} message`, actual: clipJson(log), expected: `${c.level} or above`, seq: c.exchange.seq.slice(0, 2) });
         }
       }
-      if (bad.length) return violated(`${bad.length} of ${logs} log messages were not asked for; first: ${bad[0].what}`, bad.slice(0, 3));
+      if (bad.length) return violated(`${bad.length} of ${logs} log messages were not asked for; first: ${bad[0].what}`, firstOffenders(bad));
       return holds(`${logs} log messages, each for a request that asked for its level or a lower one; none without a logLevel`);
     },
   }),
@@ -70,7 +71,7 @@ export const loggingChecks = [
       const bad: Evidence[] = high.logs
         .filter((l) => severity(l.params.level) < severity(high.level))
         .map((l) => ({ what: `a ${String(l.params.level)} message after logging/setLevel ${high.level}`, actual: clipJson(l.params), expected: `${high.level} or above`, seq: [l.seq] }));
-      if (bad.length) return violated(`${bad.length} of ${high.logs.length} log messages after logging/setLevel ${high.level} were below it; first: ${bad[0].what}`, bad.slice(0, 3));
+      if (bad.length) return violated(`${bad.length} of ${high.logs.length} log messages after logging/setLevel ${high.level} were below it; first: ${bad[0].what}`, firstOffenders(bad));
       const below = low.logs.filter((l) => severity(l.params.level) < severity(high.level)).length;
       if (low.logs.length + high.logs.length === 0) return untestable(`the server sent no log message during ${low.requests.length + high.requests.length} requests at levels ${low.level} and ${high.level}`);
       if (below === 0) return untestable(`at ${low.level} the server sent ${low.logs.length} log message(s), none below ${high.level}, so the level's effect cannot be seen`);

@@ -8,6 +8,7 @@ import { check, holds, oracle, untestable, violated } from '../kit/check.js';
 import { clip, errorCode, evidence, expectErrorCode, isObj, oneOfEachFirst, outcome, unanswerable } from '../kit/exchange.js';
 import type { Exchange } from '../ports/session.js';
 import { namesVersion, sentRequest } from '../kit/request-shape.js';
+import { every } from '../kit/judge.js';
 import { jsonRpcScenario, type Case } from './jsonrpc-scenario.js';
 
 const answered = (c: Case) => !unanswerable(c.exchange);
@@ -33,12 +34,14 @@ export const jsonrpcChecks = [
     spec: SPEC.basic26,
     judge({ exchanges }) {
       // A legacy session's answers (a dual-era server probed for versions) follow the legacy registry.
-      const errors = exchanges.filter((ex) => typeof errorCode(ex) === 'number' && namesVersion(ex.request));
-      if (errors.length === 0) return untestable('no 2026-07-28 request of the run got an error');
-      const bad = errors.map((ex) => [ex, retiredOrUnassigned(errorCode(ex)!)] as const).filter(([, p]) => p) as [Exchange, string][];
-      if (bad.length) return violated(`${bad.length} of ${errors.length} errors carry a code 2026-07-28 does not allow; first (${bad[0][0].method ?? 'a request'}): ${bad[0][1]}`, bad.slice(0, 3).map(([ex, p]) => evidence(`${ex.method ?? 'a request'}: ${p}`, ex, { pointer: '/error/code' })));
-      const codes = [...new Set(errors.map((ex) => errorCode(ex)))].sort((a, b) => b! - a!).join(', ');
-      return holds(`${errors.length} errors, codes ${codes}, none retired or unassigned`);
+      const problem = (ex: Exchange) => retiredOrUnassigned(errorCode(ex)!);
+      return every(exchanges.filter((ex) => typeof errorCode(ex) === 'number' && namesVersion(ex.request)), {
+        none: 'no 2026-07-28 request of the run got an error',
+        offends: (ex) => problem(ex) !== undefined,
+        violated: (bad, errors) => `${bad.length} of ${errors.length} errors carry a code 2026-07-28 does not allow; first (${bad[0].method ?? 'a request'}): ${problem(bad[0])}`,
+        evidence: (ex) => evidence(`${ex.method ?? 'a request'}: ${problem(ex)}`, ex, { pointer: '/error/code' }),
+        holds: (errors) => `${errors.length} errors, codes ${[...new Set(errors.map((ex) => errorCode(ex)))].sort((a, b) => b! - a!).join(', ')}, none retired or unassigned`,
+      });
     },
   }),
   check(jsonRpcScenario, {

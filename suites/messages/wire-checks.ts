@@ -12,6 +12,7 @@ import { clipJson, isObj, oneOfEachFirst, resultOf } from '../kit/exchange.js';
 import type { RunObservations } from '../kit/observations.js';
 import type { Exchange } from '../ports/session.js';
 import { namesVersion, sentRequest } from '../kit/request-shape.js';
+import { firstOffenders } from '../kit/judge.js';
 
 type RunObs = RunObservations;
 
@@ -180,7 +181,7 @@ export const wireChecks = [
     spec: SPEC.patterns26,
     judge(obs) {
       const requests = obs.events.filter((e) => e.dir === 'in' && e.kind === 'message' && isObj(e.message) && typeof e.message.method === 'string' && 'id' in e.message);
-      if (requests.length) return violated(`the server sent ${requests.length} request(s); first: ${String((requests[0].message as { method: string }).method)}`, requests.slice(0, 3).map((e) => ({ what: 'server request', actual: clipJson(e.message), seq: [e.seq] })));
+      if (requests.length) return violated(`the server sent ${requests.length} request(s); first: ${String((requests[0].message as { method: string }).method)}`, firstOffenders(requests).map((e) => ({ what: 'server request', actual: clipJson(e.message), seq: [e.seq] })));
       const inbound = obs.events.filter((e) => e.dir === 'in' && e.kind === 'message').length;
       if (inbound === 0) return untestable('the server sent no message');
       return holds(`${inbound} inbound messages, none a request`);

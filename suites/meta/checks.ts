@@ -13,6 +13,7 @@ import { clipJson, errorCode, errorOf, evidence, isObj, oneOfEachFirst, outcome,
 import type { Exchange } from '../ports/session.js';
 import { META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION, META_SERVER_INFO } from '../../protocol/meta.js';
 import { missingMetaKeys, sentRequest } from '../kit/request-shape.js';
+import { every, firstOffenders } from '../kit/judge.js';
 
 function problem(ex: Exchange, missing: string[], http: boolean): string | undefined {
   const code = errorCode(ex);
@@ -49,7 +50,7 @@ export function judgeMetaKeyNames(sent: WireEvent[], sender: 'server' | 'client'
   if (bad.length) {
     const keys = new Set(bad.map(({ f }) => f.key));
     return violated(`${keys.size} invalid _meta key(s) or extension id(s) in ${new Set(bad.map(({ e }) => e.seq)).size} message(s); first: ${JSON.stringify(bad[0].f.key)} (${bad[0].f.problem})`,
-      bad.slice(0, 3).map(({ e, f }) => ({ what: `key ${JSON.stringify(f.key)}: ${f.problem}`, actual: clipJson(e.message), pointer: f.pointer, seq: [e.seq] })));
+      firstOffenders(bad).map(({ e, f }) => ({ what: `key ${JSON.stringify(f.key)}: ${f.problem}`, actual: clipJson(e.message), pointer: f.pointer, seq: [e.seq] })));
   }
   return holds(`${sent.length} ${sender === 'client' ? 'client ' : ''}messages, every _meta key and extension id well-formed`);
 }
@@ -75,7 +76,7 @@ export function judgeTraceContext(sent: WireEvent[], sender: 'server' | 'client'
     });
   }
   if (seen === 0) return untestable(`the ${sender} sent no traceparent, tracestate or baggage in any _meta`);
-  if (bad.length) return violated(`${bad.length} of ${seen} trace context values are malformed; first: ${bad[0].problem}`, bad.slice(0, 3).map(({ e, pointer, problem }) => ({ what: problem, actual: clipJson(e.message), pointer, seq: [e.seq] })));
+  if (bad.length) return violated(`${bad.length} of ${seen} trace context values are malformed; first: ${bad[0].problem}`, firstOffenders(bad).map(({ e, pointer, problem }) => ({ what: problem, actual: clipJson(e.message), pointer, seq: [e.seq] })));
   return holds(`${seen} trace context values, each in W3C form`);
 }
 
@@ -93,7 +94,7 @@ export function judgeReservedKeys(sent: WireEvent[], sender: 'server' | 'client'
   }
   if (bad.length) {
     const keys = [...new Set(bad.map((b) => b.pointer.split('/').pop()!.replace(/~1/g, '/').replace(/~0/g, '~')))];
-    return violated(`${keys.length} _meta key(s) made up under a reserved prefix, in ${new Set(bad.map((b) => b.e.seq)).size} message(s): ${keys.slice(0, 3).map((k) => JSON.stringify(k)).join(', ')}`, bad.slice(0, 3).map(({ e, pointer, problem }) => ({ what: problem, actual: clipJson(e.message), pointer, seq: [e.seq] })));
+    return violated(`${keys.length} _meta key(s) made up under a reserved prefix, in ${new Set(bad.map((b) => b.e.seq)).size} message(s): ${firstOffenders(keys).map((k) => JSON.stringify(k)).join(', ')}`, firstOffenders(bad).map(({ e, pointer, problem }) => ({ what: problem, actual: clipJson(e.message), pointer, seq: [e.seq] })));
   }
   return holds(`${sent.length} ${sender === 'client' ? 'client ' : ''}messages, no made-up key under a reserved prefix`);
 }
@@ -161,11 +162,14 @@ export const metaChecks = [
         const data = errorOf(ex)?.data;
         return isObj(data) && isObj(data.requiredCapabilities);
       };
-      const refusals = exchanges.filter((ex) => errorCode(ex) === -32021 || namesRequired(ex));
-      if (refusals.length === 0) return untestable('no request of the run was refused with -32021');
-      const bad = refusals.map((ex) => [ex, capabilityErrorProblem(ex, transport === 'http')] as const).filter(([, p]) => p) as [Exchange, string][];
-      if (bad.length) return violated(`${bad.length} of ${refusals.length} capability refusals are wrong; first: ${bad[0][1]}`, bad.slice(0, 3).map(([ex, p]) => evidence(p, ex, { expected: { error: { code: -32021, data: { requiredCapabilities: '(capabilities the request did not declare)' } } } })));
-      return holds(`${refusals.length} -32021 answers, each naming a capability the request had not declared`);
+      const problem = (ex: Exchange) => capabilityErrorProblem(ex, transport === 'http');
+      return every(exchanges.filter((ex) => errorCode(ex) === -32021 || namesRequired(ex)), {
+        none: 'no request of the run was refused with -32021',
+        offends: (ex) => problem(ex) !== undefined,
+        violated: (bad, refusals) => `${bad.length} of ${refusals.length} capability refusals are wrong; first: ${problem(bad[0])}`,
+        evidence: (ex) => evidence(problem(ex)!, ex, { expected: { error: { code: -32021, data: { requiredCapabilities: '(capabilities the request did not declare)' } } } }),
+        holds: (refusals) => `${refusals.length} -32021 answers, each naming a capability the request had not declared`,
+      });
     },
   }),
   oracle({

@@ -4,6 +4,7 @@ import { SPEC } from '../../protocol/spec-links.js';
 import { ALL_VERSIONS } from '../../protocol/versions.js';
 import { check, holds, oracle, untestable, violated } from '../kit/check.js';
 import { evidence, expectErrorCode, isObj, outcome, resultOf } from '../kit/exchange.js';
+import { every } from '../kit/judge.js';
 import type { Exchange } from '../ports/session.js';
 import { listsScenario, MAX_PAGES } from '../list-changed/lists-scenario.js';
 
@@ -67,11 +68,13 @@ export const paginationChecks = [
     versions: ALL_VERSIONS,
     spec: SPEC.pagination26,
     judge({ exchanges }) {
-      const pages = exchanges.filter((ex) => ex.method !== undefined && PAGINATED.has(ex.method) && resultOf(ex) !== undefined);
-      if (pages.length === 0) return untestable('no paginated list was answered');
-      const bad = pages.filter((ex) => 'nextCursor' in resultOf(ex)! && typeof resultOf(ex)!.nextCursor !== 'string');
-      if (bad.length) return violated(`${bad.length} of ${pages.length} list pages carry a nextCursor that is no string; first: ${bad[0].method} nextCursor ${JSON.stringify(resultOf(bad[0])!.nextCursor)}`, bad.slice(0, 3).map((ex) => evidence(`${ex.method} nextCursor`, ex, { pointer: '/result/nextCursor', expected: 'a string, or no nextCursor at the end' })));
-      return holds(`${pages.length} list pages, each nextCursor (where there is one) a string`);
+      return every(exchanges.filter((ex) => ex.method !== undefined && PAGINATED.has(ex.method) && resultOf(ex) !== undefined), {
+        none: 'no paginated list was answered',
+        offends: (ex) => 'nextCursor' in resultOf(ex)! && typeof resultOf(ex)!.nextCursor !== 'string',
+        violated: (bad, pages) => `${bad.length} of ${pages.length} list pages carry a nextCursor that is no string; first: ${bad[0].method} nextCursor ${JSON.stringify(resultOf(bad[0])!.nextCursor)}`,
+        evidence: (ex) => evidence(`${ex.method} nextCursor`, ex, { pointer: '/result/nextCursor', expected: 'a string, or no nextCursor at the end' }),
+        holds: (pages) => `${pages.length} list pages, each nextCursor (where there is one) a string`,
+      });
     },
   }),
 ];

@@ -6,6 +6,7 @@ import { SPEC } from '../../protocol/spec-links.js';
 import { ALL_VERSIONS } from '../../protocol/versions.js';
 import type { Evidence } from '../../results/verdict.js';
 import { check, holds, untestable, violated } from '../kit/check.js';
+import { firstOffenders } from '../kit/judge.js';
 import { capableClientScenario } from '../input-required/capable-client-scenario.js';
 
 export const progressChecks = [
@@ -32,7 +33,7 @@ export const progressChecks = [
         else if (last.has(token) && !(progress > last.get(token)!)) bad.push({ what: `progress for ${token} went from ${last.get(token)} to ${progress}`, actual: n.params, expected: `more than ${last.get(token)}`, seq: [n.seq] });
         if (typeof progress === 'number') last.set(token, progress);
       }
-      if (bad.length) return violated(`${bad.length} of ${notifications.length} progress notifications break PR-01; first: ${bad[0].what}`, bad.slice(0, 3));
+      if (bad.length) return violated(`${bad.length} of ${notifications.length} progress notifications break PR-01; first: ${bad[0].what}`, firstOffenders(bad));
       return holds(`${notifications.length} progress notifications for ${last.size} requests, each increasing and before its response`);
     },
   }),

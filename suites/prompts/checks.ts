@@ -2,9 +2,10 @@
 
 import { SPEC } from '../../protocol/spec-links.js';
 import { ALL_VERSIONS } from '../../protocol/versions.js';
-import { check, holds, untestable, violated } from '../kit/check.js';
+import { check, untestable } from '../kit/check.js';
 import { needsCapableClient } from '../input-required/plain-answer.js';
 import { errorCode, evidence, expectErrorCode, outcome, resultOf, unanswerable } from '../kit/exchange.js';
+import { every } from '../kit/judge.js';
 import { promptsScenario, UNKNOWN_PROMPT } from './scenario.js';
 
 const PROMPTS = { capabilities: ['prompts'] };
@@ -22,14 +23,19 @@ export const promptsChecks = [
       const answered = gets.filter((g) => !unanswerable(g.exchange));
       // A capability refusal or a request for input is judged by mrtr.*, where mcpspec plays the rounds.
       const judged = answered.filter((g) => !needsCapableClient(g.exchange));
-      if (judged.length === 0) return untestable(answered.length ? `all ${answered.length} prompts need client input or a client capability (judged by mrtr.*)` : 'prompts/list returned no prompts');
-      // Argument values are free strings in the schema; a server may refuse ours (-32602), but an
-      // internal error or silence means it did not validate them first.
-      const bad = judged.filter((g) => !Array.isArray(resultOf(g.exchange)?.messages) && errorCode(g.exchange) !== -32602);
-      if (bad.length) return violated(`${bad.length} of ${judged.length} prompts/get calls failed; first: ${bad[0].prompt} with ${JSON.stringify(bad[0].args)} -> ${outcome(bad[0].exchange)}`, bad.slice(0, 3).map((g) => evidence(`prompts/get ${g.prompt}`, g.exchange, { expected: 'a GetPromptResult, or -32602 for argument values it refuses' })));
-      const refused = judged.filter((g) => errorCode(g.exchange) === -32602).length;
-      const left = answered.length - judged.length;
-      return holds(`${judged.length - refused} prompts rendered${refused ? `, ${refused} refused the generated values with -32602` : ''}${left ? `, ${left} needing client input or a client capability left to mrtr.*` : ''}`);
+      return every(judged, {
+        none: answered.length ? `all ${answered.length} prompts need client input or a client capability (judged by mrtr.*)` : 'prompts/list returned no prompts',
+        // Argument values are free strings in the schema; a server may refuse ours (-32602), but an
+        // internal error or silence means it did not validate them first.
+        offends: (g) => !Array.isArray(resultOf(g.exchange)?.messages) && errorCode(g.exchange) !== -32602,
+        violated: (bad) => `${bad.length} of ${judged.length} prompts/get calls failed; first: ${bad[0].prompt} with ${JSON.stringify(bad[0].args)} -> ${outcome(bad[0].exchange)}`,
+        evidence: (g) => evidence(`prompts/get ${g.prompt}`, g.exchange, { expected: 'a GetPromptResult, or -32602 for argument values it refuses' }),
+        holds: () => {
+          const refused = judged.filter((g) => errorCode(g.exchange) === -32602).length;
+          const left = answered.length - judged.length;
+          return `${judged.length - refused} prompts rendered${refused ? `, ${refused} refused the generated values with -32602` : ''}${left ? `, ${left} needing client input or a client capability left to mrtr.*` : ''}`;
+        },
+      });
     },
   }),
   check(promptsScenario, {

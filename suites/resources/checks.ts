@@ -2,9 +2,10 @@
 
 import { SPEC } from '../../protocol/spec-links.js';
 import { ALL_VERSIONS, LEGACY, MODERN } from '../../protocol/versions.js';
-import { check, holds, untestable, violated } from '../kit/check.js';
+import { check, untestable } from '../kit/check.js';
 import { needsCapableClient } from '../input-required/plain-answer.js';
 import { evidence, expectErrorCode, isObj, outcome, resultOf, unanswerable } from '../kit/exchange.js';
+import { every } from '../kit/judge.js';
 import { resourcesScenario, UNKNOWN_URI } from './scenario.js';
 
 const RESOURCES = { capabilities: ['resources'] };
@@ -22,16 +23,17 @@ export const resourcesChecks = [
       const answered = reads.filter((r) => !unanswerable(r.exchange));
       // A capability refusal or a request for input is judged by mrtr.*, where mcpspec plays the rounds.
       const judged = answered.filter((r) => !needsCapableClient(r.exchange));
-      if (judged.length === 0) return untestable(answered.length ? `all ${answered.length} reads need client input or a client capability (judged by mrtr.*)` : 'resources/list returned no resources');
-      const bad = judged.filter((r) => {
-        const contents = resultOf(r.exchange)?.contents;
-        return !Array.isArray(contents) || !contents.some((c) => isObj(c) && c.uri === r.uri);
-      });
-      if (bad.length) {
-        return violated(`${bad.length} of ${judged.length} reads did not return contents for the uri asked; first: ${bad[0].uri} -> ${outcome(bad[0].exchange)}`, bad.slice(0, 3).map((r) => evidence(`resources/read ${r.uri}`, r.exchange, { pointer: '/result/contents', expected: `an item with uri ${r.uri}` })));
-      }
       const left = answered.length - judged.length;
-      return holds(`${judged.length} resources read back${left ? ` (${left} needing client input or a client capability left to mrtr.*)` : ''}`);
+      return every(judged, {
+        none: answered.length ? `all ${answered.length} reads need client input or a client capability (judged by mrtr.*)` : 'resources/list returned no resources',
+        offends: (r) => {
+          const contents = resultOf(r.exchange)?.contents;
+          return !Array.isArray(contents) || !contents.some((c) => isObj(c) && c.uri === r.uri);
+        },
+        violated: (bad) => `${bad.length} of ${judged.length} reads did not return contents for the uri asked; first: ${bad[0].uri} -> ${outcome(bad[0].exchange)}`,
+        evidence: (r) => evidence(`resources/read ${r.uri}`, r.exchange, { pointer: '/result/contents', expected: `an item with uri ${r.uri}` }),
+        holds: () => `${judged.length} resources read back${left ? ` (${left} needing client input or a client capability left to mrtr.*)` : ''}`,
+      });
     },
   }),
   check(resourcesScenario, {

@@ -8,6 +8,7 @@ import type { GeneratedCase } from '../../results/verdict.js';
 import type { WireEvent } from '../../results/wire.js';
 import { check, holds, oracle, untestable, violated } from '../kit/check.js';
 import { clip, errorCode, evidence, isObj, outcome } from '../kit/exchange.js';
+import { firstOffenders } from '../kit/judge.js';
 import type { Exchange } from '../ports/session.js';
 import { nearValidRequests, servedCase, unansweredCase, type NearValidObs } from './near-valid-scenario.js';
 
@@ -100,7 +101,7 @@ export const robustnessChecks = [
         const first = hung[0];
         return violated(
           `the target stopped answering: neither ${first.map((p) => p.method).join(' nor ')} was answered within ${first[0].timeoutMs} ms, after a request that had gone unanswered for its whole timeout`,
-          hung.slice(0, 3).map((pair) => evidence('liveness probe unanswered', pair[0], { expected: 'a response (any: a result or an error)' })),
+          firstOffenders(hung).map((pair) => evidence('liveness probe unanswered', pair[0], { expected: 'a response (any: a result or an error)' })),
         );
       }
       const probed = new Set(exchanges.flatMap((ex) => (ex.liveness !== undefined ? [ex.liveness] : []))).size;

@@ -9,6 +9,7 @@ import type { Evidence } from '../../results/verdict.js';
 import type { WireEvent } from '../../results/wire.js';
 import { check, holds, oracle, untestable, violated } from '../kit/check.js';
 import { clipJson, evidence, isObj, outcome } from '../kit/exchange.js';
+import { every, firstOffenders } from '../kit/judge.js';
 import { capableClientScenario } from '../input-required/capable-client-scenario.js';
 
 const ANY = { anyCapability: ['tools', 'prompts', 'resources'] };
@@ -42,16 +43,13 @@ export const asksChecks = [
     requires: ANY,
     spec: SPEC.lifecycle25,
     judge({ events }) {
-      const all = requestsWithDeclared(events).filter(({ e }) => e.message.method in NEEDS);
-      if (all.length === 0) return untestable(NONE);
-      const bad = all.filter(({ e, declared }) => !(NEEDS[e.message.method] in declared));
-      if (bad.length) {
-        return violated(
-          `${bad.length} of ${all.length} server requests need a capability the session did not declare; first: ${bad[0].e.message.method} (${bad[0].e.source ?? 'run'})`,
-          bad.slice(0, 3).map(({ e, declared }) => ({ what: `${e.message.method} needs ${NEEDS[e.message.method]}`, actual: clipJson(e.message), expected: `declared in initialize: ${JSON.stringify(declared)}`, seq: [e.seq] })),
-        );
-      }
-      return holds(`${all.length} server requests, each for a capability its session declared`);
+      return every(requestsWithDeclared(events).filter(({ e }) => e.message.method in NEEDS), {
+        none: NONE,
+        offends: ({ e, declared }) => !(NEEDS[e.message.method] in declared),
+        violated: (bad, all) => `${bad.length} of ${all.length} server requests need a capability the session did not declare; first: ${bad[0].e.message.method} (${bad[0].e.source ?? 'run'})`,
+        evidence: ({ e, declared }) => ({ what: `${e.message.method} needs ${NEEDS[e.message.method]}`, actual: clipJson(e.message), expected: `declared in initialize: ${JSON.stringify(declared)}`, seq: [e.seq] }),
+        holds: (all) => `${all.length} server requests, each for a capability its session declared`,
+      });
     },
   }),
   oracle({
@@ -76,7 +74,7 @@ export const asksChecks = [
         const arbs = m.of(info.definition);
         if (!arbs.validate(e.message)) bad.push({ what: `${e.message.method} is not a valid ${info.definition}`, actual: clipJson(e.message), seq: [e.seq] });
       }
-      if (bad.length) return violated(`${bad.length} of ${all.length} server requests are invalid; first: ${bad[0].what}`, bad.slice(0, 3));
+      if (bad.length) return violated(`${bad.length} of ${all.length} server requests are invalid; first: ${bad[0].what}`, firstOffenders(bad));
       return holds(`${all.length} server requests (${[...new Set(all.map((e) => e.message.method))].join(', ')}) valid against the ${version} schema`);
     },
   }),
@@ -112,11 +110,13 @@ export const asksChecks = [
     requires: ANY,
     spec: SPEC.basic25,
     judge({ calls }) {
-      const asking = calls.filter((c) => c.asked.length > 0 && !c.exchange.aborted);
-      if (asking.length === 0) return untestable(calls.length ? `none of ${calls.length} calls made the server ask the client anything` : 'nothing could be tried');
-      const bad = asking.filter((c) => !c.exchange.response);
-      if (bad.length) return violated(`${bad.length} of ${asking.length} calls got no answer after mcpspec answered the server's requests; first: ${bad[0].target} -> ${outcome(bad[0].exchange)}`, bad.slice(0, 3).map((c) => evidence(c.target, c.exchange, { actual: clipJson(c.asked), expected: 'the response, once the server\'s requests were answered' })));
-      return holds(`${asking.length} calls completed after ${asking.reduce((n, c) => n + c.asked.length, 0)} server requests were answered (${[...new Set(asking.map((c) => c.target))].slice(0, 4).join(', ')})`);
+      return every(calls.filter((c) => c.asked.length > 0 && !c.exchange.aborted), {
+        none: calls.length ? `none of ${calls.length} calls made the server ask the client anything` : 'nothing could be tried',
+        offends: (c) => !c.exchange.response,
+        violated: (bad, asking) => `${bad.length} of ${asking.length} calls got no answer after mcpspec answered the server's requests; first: ${bad[0].target} -> ${outcome(bad[0].exchange)}`,
+        evidence: (c) => evidence(c.target, c.exchange, { actual: clipJson(c.asked), expected: 'the response, once the server\'s requests were answered' }),
+        holds: (asking) => `${asking.length} calls completed after ${asking.reduce((n, c) => n + c.asked.length, 0)} server requests were answered (${[...new Set(asking.map((c) => c.target))].slice(0, 4).join(', ')})`,
+      });
     },
   }),
 ];

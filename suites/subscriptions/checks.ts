@@ -5,9 +5,10 @@
 import { loadSchema } from '../../protocol/schema-registry.js';
 import { MODERN } from '../../protocol/versions.js';
 import type { Evidence } from '../../results/verdict.js';
-import { check, holds, oracle, skip, untestable, violated, type Judgement } from '../kit/check.js';
+import { check, holds, oracle, skip, untestable, violated } from '../kit/check.js';
 import { clipJson, errorOf, evidence, isObj, outcome } from '../kit/exchange.js';
-import { ACK, LISTEN_TYPES, SUBSCRIPTION_ID, legacyResourceSubscriptionScenario, repeated, subscriptionIdOf, subscriptionsScenario, type Listen, type SubscriptionsObs, type Update } from './scenario.js';
+import { every, firstOffenders, gated, type Precondition } from '../kit/judge.js';
+import { ACK, LISTEN_TYPES, SUBSCRIPTION_ID, legacyResourceSubscriptionScenario, repeated, subscriptionIdOf, subscriptionsScenario, type LegacyResourceSubscriptionObs, type Listen, type SubscriptionsObs } from './scenario.js';
 import type { Exchange } from '../ports/session.js';
 import type { RunObservations } from '../kit/observations.js';
 import { namesVersion } from '../kit/request-shape.js';
@@ -25,11 +26,16 @@ function refused(l: Listen): boolean {
   return !!errorOf(l.exchange);
 }
 
-function allRefused(obs: SubscriptionsObs): Judgement | undefined {
-  const live = listensOf(obs).filter((l) => !refused(l));
-  if (live.length === 0) return untestable(`subscriptions/listen was refused: ${outcome(obs.lists.exchange)}`);
-  return undefined;
-}
+/** Untestable when the server refused every listen. */
+const listening: Precondition<SubscriptionsObs> = (obs) =>
+  listensOf(obs).some((l) => !refused(l)) ? undefined : untestable(`subscriptions/listen was refused: ${outcome(obs.lists.exchange)}`);
+
+/** Legacy: skip a server that does not declare resources.subscribe. */
+const subscribeDeclared: Precondition<LegacyResourceSubscriptionObs> = (obs) => (obs.declared ? undefined : skip('the server does not declare resources.subscribe'));
+
+/** Legacy: untestable when no resource could be subscribed to. */
+const subscribedToSome: Precondition<LegacyResourceSubscriptionObs> = (obs) =>
+  obs.subscribed.length ? undefined : untestable(`resources/list gave no resource to subscribe to (${outcome(obs.list)})`);
 
 /** The notifications of one subscription: tagged with its id, or of a listen type with no id at all. */
 function ofListen(l: Listen): Listen['window'] {
@@ -168,9 +174,7 @@ export const subscriptionsChecks = [
     level: 'MUST',
     versions: MODERN,
     spec: SUB26,
-    judge(obs) {
-      const none = allRefused(obs);
-      if (none) return none;
+    judge: gated([listening], (obs) => {
       const bad: Evidence[] = [];
       const live = listensOf(obs).filter((l) => !refused(l));
       for (const l of live) {
@@ -196,9 +200,9 @@ export const subscriptionsChecks = [
         }
         if (problems.length) bad.push({ what: `listen ${l.id}: ${problems.join('; ')}`, request: clipJson(l.exchange.request), actual: clipJson(m), seq: [first.seq] });
       }
-      if (bad.length) return violated(bad.map((b) => b.what).join(' | '), bad.slice(0, 3));
+      if (bad.length) return violated(bad.map((b) => b.what).join(' | '), firstOffenders(bad));
       return holds(`${live.length} subscription(s) acknowledged first, with their own id`);
-    },
+    }),
   }),
   check(subscriptionsScenario, {
     id: 'subscriptions.ids',
@@ -207,15 +211,14 @@ export const subscriptionsChecks = [
     level: 'MUST',
     versions: MODERN,
     spec: SUB26,
-    judge(obs) {
-      const none = allRefused(obs);
-      if (none) return none;
-      const notes = listensOf(obs).flatMap((l) => ofListen(l).filter((m) => m.message.method !== ACK).map((m) => [l, m] as const));
-      if (notes.length === 0) return untestable(`no notification besides acknowledgements arrived on a subscription${obs.noTask ? ` (${obs.noTask})` : obs.tasksDeclared ? '' : '; nothing changed while listening'}`);
-      const bad = notes.filter(([l, m]) => subscriptionIdOf(m.message) !== l.id);
-      if (bad.length) return violated(`${bad.length} of ${notes.length} notifications lack the subscriptionId; first: ${String(bad[0][1].message.method)}`, bad.slice(0, 3).map(([l, m]) => ({ what: `${String(m.message.method)} on listen ${l.id}`, expected: { _meta: { 'io.modelcontextprotocol/subscriptionId': l.id } }, actual: clipJson(m.message), seq: [m.seq] })));
-      return holds(`${notes.length} notification(s), each with its subscriptionId`);
-    },
+    judge: gated([listening], (obs) =>
+      every(listensOf(obs).flatMap((l) => ofListen(l).filter((m) => m.message.method !== ACK).map((m) => [l, m] as const)), {
+        none: `no notification besides acknowledgements arrived on a subscription${obs.noTask ? ` (${obs.noTask})` : obs.tasksDeclared ? '' : '; nothing changed while listening'}`,
+        offends: ([l, m]) => subscriptionIdOf(m.message) !== l.id,
+        violated: (bad, notes) => `${bad.length} of ${notes.length} notifications lack the subscriptionId; first: ${String(bad[0][1].message.method)}`,
+        evidence: ([l, m]) => ({ what: `${String(m.message.method)} on listen ${l.id}`, expected: { _meta: { 'io.modelcontextprotocol/subscriptionId': l.id } }, actual: clipJson(m.message), seq: [m.seq] }),
+        holds: (notes) => `${notes.length} notification(s), each with its subscriptionId`,
+      })),
   }),
   check(subscriptionsScenario, {
     id: 'subscriptions.requested-only',
@@ -224,21 +227,21 @@ export const subscriptionsChecks = [
     level: 'MUST',
     versions: MODERN,
     spec: SUB26,
-    judge(obs) {
-      const none = allRefused(obs);
-      if (none) return none;
+    judge: gated([listening], (obs) => {
       const all = listensOf(obs).flatMap((l) => {
         // Over HTTP everything on the listen's own SSE stream belongs to it, tagged or not.
         const stream = l.exchange.messages.filter((m): m is Record<string, unknown> => isObj(m) && typeof m.method === 'string' && !('id' in m));
         const tagged = l.window.filter((m) => subscriptionIdOf(m.message) === l.id).map((m) => m.message);
         return [...new Set([...ofListen(l).map((m) => m.message), ...tagged, ...stream])].map((m) => [l, m] as const);
       });
-      const judged = all.filter(([, m]) => m.method !== ACK);
-      if (judged.length === 0) return untestable(`no notification besides acknowledgements arrived on a subscription${obs.noTask ? ` (${obs.noTask})` : ''}`);
-      const bad = judged.filter(([l, m]) => !requested(l.filter, m));
-      if (bad.length) return violated(`${bad.length} notification(s) not asked for; first: ${String(bad[0][1].method)} on a listen for ${JSON.stringify(bad[0][0].filter)}`, bad.slice(0, 3).map(([l, m]) => ({ what: `${String(m.method)} on listen ${l.id}`, expected: l.filter, actual: clipJson(m) })));
-      return holds(`${judged.length} notification(s), each asked for`);
-    },
+      return every(all.filter(([, m]) => m.method !== ACK), {
+        none: `no notification besides acknowledgements arrived on a subscription${obs.noTask ? ` (${obs.noTask})` : ''}`,
+        offends: ([l, m]) => !requested(l.filter, m),
+        violated: (bad) => `${bad.length} notification(s) not asked for; first: ${String(bad[0][1].method)} on a listen for ${JSON.stringify(bad[0][0].filter)}`,
+        evidence: ([l, m]) => ({ what: `${String(m.method)} on listen ${l.id}`, expected: l.filter, actual: clipJson(m) }),
+        holds: (judged) => `${judged.length} notification(s), each asked for`,
+      });
+    }),
   }),
   check(legacyResourceSubscriptionScenario, {
     id: 'subscriptions.resources-legacy',
@@ -248,8 +251,7 @@ export const subscriptionsChecks = [
     versions: ['2025-06-18', '2025-11-25'],
     requires: { capabilities: ['resources'] },
     spec: RESOURCES25,
-    judge(obs, ctx) {
-      if (!obs.declared) return skip('the server does not declare resources.subscribe');
+    judge: gated([subscribeDeclared], (obs, ctx) => {
       if (!obs.uri) return untestable(`resources/list gave no resource to subscribe to (${outcome(obs.list)})`);
       const empty = loadSchema(ctx.version).validator('EmptyResult');
       const bad = ([['resources/subscribe', obs.subscribe], ['resources/unsubscribe', obs.unsubscribe]] as [string, Exchange | undefined][]).filter(([, ex]) => {
@@ -258,7 +260,7 @@ export const subscriptionsChecks = [
       });
       if (bad.length) return violated(bad.map(([w, ex]) => `${w} ${obs.uri} got ${outcome(ex)}`).join('; '), bad.map(([w, ex]) => evidence(w, ex, { expected: { result: {} } })));
       return holds(`subscribed to and unsubscribed from ${obs.uri}`);
-    },
+    }),
   }),
   check(subscriptionsScenario, {
     id: 'subscriptions.client-end',
@@ -268,22 +270,19 @@ export const subscriptionsChecks = [
     versions: MODERN,
     requires: { transports: ['stdio'] },
     spec: CAN26,
-    judge(obs) {
-      const none = allRefused(obs);
-      if (none) return none;
+    judge: gated([listening], (obs) => {
       const watched = listensOf(obs).filter((l) => l.afterEnd);
       if (watched.length === 0) return untestable(`no subscription was delivering notifications (the same one twice) when mcpspec ended it, so silence after its end would prove nothing${obs.lists.ended === 'quiet' ? ` (the listen for every list and resource got no repeated notification within ${Math.min(obs.lists.boundMs, 2000)} ms of its acknowledgement)` : ''}`);
-      const judged = watched.filter((l) => !l.afterEnd!.why);
-      if (judged.length === 0) return untestable(watched.map((l) => `listen ${l.id}: ${l.afterEnd!.why}`).join('; '));
-      // One batch right after the fence may have been on its way when the cancellation was read (CN-04:
-      // races must be tolerated); the same notification twice shows the subscription still running.
-      const bad = judged.filter((l) => repeated(l.afterEnd!.late.map((m) => m.message)));
-      if (bad.length) {
-        return violated(bad.map((l) => `listen ${l.id}: ${l.afterEnd!.late.length} notification(s) after it was cancelled and a later request answered; first: ${String(l.afterEnd!.late[0].message.method)}`).join(' | '),
-          bad.slice(0, 3).map((l) => ({ what: `after notifications/cancelled for ${l.id} (seq ${l.afterEnd!.cancelSeq}) and the fence's answer (seq ${l.afterEnd!.fenceSeq})`, expected: 'nothing for this subscription', actual: clipJson(l.afterEnd!.late[0].message), seq: l.afterEnd!.late.slice(0, 5).map((m) => m.seq) })));
-      }
-      return holds(judged.map((l) => `listen ${l.id}: ${l.afterEnd!.late.length ? `${l.afterEnd!.late.length} straggler(s), none repeated,` : 'nothing'} after its end (watched ${l.afterEnd!.windowMs} ms past a fence)`).join('; '));
-    },
+      return every(watched.filter((l) => !l.afterEnd!.why), {
+        none: watched.map((l) => `listen ${l.id}: ${l.afterEnd!.why}`).join('; '),
+        // One batch right after the fence may have been on its way when the cancellation was read (CN-04:
+        // races must be tolerated); the same notification twice shows the subscription still running.
+        offends: (l) => repeated(l.afterEnd!.late.map((m) => m.message)),
+        violated: (bad) => bad.map((l) => `listen ${l.id}: ${l.afterEnd!.late.length} notification(s) after it was cancelled and a later request answered; first: ${String(l.afterEnd!.late[0].message.method)}`).join(' | '),
+        evidence: (l) => ({ what: `after notifications/cancelled for ${l.id} (seq ${l.afterEnd!.cancelSeq}) and the fence's answer (seq ${l.afterEnd!.fenceSeq})`, expected: 'nothing for this subscription', actual: clipJson(l.afterEnd!.late[0].message), seq: l.afterEnd!.late.slice(0, 5).map((m) => m.seq) }),
+        holds: (judged) => judged.map((l) => `listen ${l.id}: ${l.afterEnd!.late.length ? `${l.afterEnd!.late.length} straggler(s), none repeated,` : 'nothing'} after its end (watched ${l.afterEnd!.windowMs} ms past a fence)`).join('; '),
+      });
+    }),
   }),
   oracle({
     id: 'subscriptions.only-on-listen',
@@ -298,7 +297,7 @@ export const subscriptionsChecks = [
       const stray = strayChanges(obs);
       if (stray.length) {
         return violated(`${stray.length} of ${changes} change notification(s) outside any subscription; first: ${String(stray[0].message.method)} ${stray[0].where}`,
-          stray.slice(0, 3).map((x) => ({ what: `${String(x.message.method)} ${x.where}`, expected: 'only on a subscriptions/listen stream that asked for it', actual: clipJson(x.message), seq: x.seq === undefined ? [] : [x.seq] })));
+          firstOffenders(stray).map((x) => ({ what: `${String(x.message.method)} ${x.where}`, expected: 'only on a subscriptions/listen stream that asked for it', actual: clipJson(x.message), seq: x.seq === undefined ? [] : [x.seq] })));
       }
       return holds(`${changes} change notification(s), each on a subscriptions/listen stream`);
     },
@@ -311,14 +310,17 @@ export const subscriptionsChecks = [
     versions: MODERN,
     spec: SUB26,
     judge(obs) {
-      const ends = serverEnds(obs);
-      if (ends.length === 0) return untestable('the server ended no subscription during the run (mcpspec ended each one itself)');
-      const bad = ends.map((e) => [e, badEnd(e)] as const).filter(([, why]) => why);
-      if (bad.length) {
-        return violated(bad.map(([e, why]) => `listen ${JSON.stringify(e.id)}: ${why}`).join(' | '),
-          bad.slice(0, 3).map(([e, why]) => (e.exchange ? evidence(`the end of listen ${JSON.stringify(e.id)}: ${why}`, e.exchange, { expected: { result: { resultType: 'complete', _meta: { [SUBSCRIPTION_ID]: e.id } } } }) : { what: `the end of listen ${JSON.stringify(e.id)}: ${why}`, expected: { result: { resultType: 'complete', _meta: { [SUBSCRIPTION_ID]: e.id } } }, actual: clipJson(e.message), seq: e.seq === undefined ? [] : [e.seq] })));
-      }
-      return holds(ends.map((e) => `listen ${JSON.stringify(e.id)} ended by the server with ${e.how === 'cancelled' ? 'notifications/cancelled' : 'the completion result'}`).join('; '));
+      return every(serverEnds(obs), {
+        none: 'the server ended no subscription during the run (mcpspec ended each one itself)',
+        offends: (e) => badEnd(e) !== undefined,
+        violated: (bad) => bad.map((e) => `listen ${JSON.stringify(e.id)}: ${badEnd(e)}`).join(' | '),
+        evidence: (e) => {
+          const what = `the end of listen ${JSON.stringify(e.id)}: ${badEnd(e)}`;
+          const expected = { result: { resultType: 'complete', _meta: { [SUBSCRIPTION_ID]: e.id } } };
+          return e.exchange ? evidence(what, e.exchange, { expected }) : { what, expected, actual: clipJson(e.message), seq: e.seq === undefined ? [] : [e.seq] };
+        },
+        holds: (ends) => ends.map((e) => `listen ${JSON.stringify(e.id)} ended by the server with ${e.how === 'cancelled' ? 'notifications/cancelled' : 'the completion result'}`).join('; '),
+      });
     },
   }),
   check(legacyResourceSubscriptionScenario, {
@@ -329,15 +331,14 @@ export const subscriptionsChecks = [
     versions: ['2025-06-18', '2025-11-25'],
     requires: { capabilities: ['resources'], transports: ['stdio'] },
     spec: RESOURCES25,
-    judge(obs) {
-      if (!obs.declared) return skip('the server does not declare resources.subscribe');
-      if (!obs.subscribed.length) return untestable(`resources/list gave no resource to subscribe to (${outcome(obs.list)})`);
-      const all: Update[] = [...obs.updates, ...(obs.watched?.late ?? [])];
-      if (all.length === 0) return untestable(`no notifications/resources/updated arrived within ${obs.watched?.quietMs ?? 0} ms of subscribing to ${obs.subscribed.length} resource(s) (servers send them when a resource changes; nothing in the run changed one)`);
-      const bad = all.filter((u) => !obs.subscribed.some((s) => s.sentSeq < u.seq && covers(s.uri, u.uri)));
-      if (bad.length) return violated(`${bad.length} of ${all.length} updates name no subscribed resource; first: ${JSON.stringify(bad[0].uri)} (subscribed: ${obs.subscribed.map((s) => s.uri).join(', ')})`, bad.slice(0, 3).map((u) => ({ what: 'notifications/resources/updated', expected: `a uri among (or below) ${obs.subscribed.map((s) => s.uri).join(', ')}, subscribed before it`, actual: clipJson(u.message), seq: [u.seq] })));
-      return holds(`${all.length} update(s), each for a subscribed resource`);
-    },
+    judge: gated([subscribeDeclared, subscribedToSome], (obs) =>
+      every([...obs.updates, ...(obs.watched?.late ?? [])], {
+        none: `no notifications/resources/updated arrived within ${obs.watched?.quietMs ?? 0} ms of subscribing to ${obs.subscribed.length} resource(s) (servers send them when a resource changes; nothing in the run changed one)`,
+        offends: (u) => !obs.subscribed.some((s) => s.sentSeq < u.seq && covers(s.uri, u.uri)),
+        violated: (bad, all) => `${bad.length} of ${all.length} updates name no subscribed resource; first: ${JSON.stringify(bad[0].uri)} (subscribed: ${obs.subscribed.map((s) => s.uri).join(', ')})`,
+        evidence: (u) => ({ what: 'notifications/resources/updated', expected: `a uri among (or below) ${obs.subscribed.map((s) => s.uri).join(', ')}, subscribed before it`, actual: clipJson(u.message), seq: [u.seq] }),
+        holds: (all) => `${all.length} update(s), each for a subscribed resource`,
+      })),
   }),
   check(legacyResourceSubscriptionScenario, {
     id: 'subscriptions.unsubscribe-legacy',
@@ -347,17 +348,15 @@ export const subscriptionsChecks = [
     versions: ['2025-06-18', '2025-11-25'],
     requires: { capabilities: ['resources'], transports: ['stdio'] },
     spec: RESOURCES25,
-    judge(obs) {
-      if (!obs.declared) return skip('the server does not declare resources.subscribe');
-      if (!obs.subscribed.length) return untestable(`resources/list gave no resource to subscribe to (${outcome(obs.list)})`);
+    judge: gated([subscribeDeclared, subscribedToSome], (obs) => {
       const w = obs.watched;
       if (!w) return untestable('nothing was watched after unsubscribing');
       if (w.why) return untestable(w.why);
       const unsubscribed = obs.subscribed.filter((s) => isObj(s.unsubscribe?.response) && 'result' in (s.unsubscribe!.response as Obj));
       // As for listens: one batch right after the fence may have been on its way; a repeat shows the updates still running.
       const bad = w.late.filter((u) => unsubscribed.some((s) => covers(s.uri, u.uri)));
-      if (repeated(bad.map((u) => u.message))) return violated(`${bad.length} update(s) for unsubscribed resources after the unsubscribes and a fence were answered; first: ${JSON.stringify(bad[0].uri)}`, bad.slice(0, 3).map((u) => ({ what: 'notifications/resources/updated after resources/unsubscribe', expected: 'nothing for this resource', actual: clipJson(u.message), seq: [u.seq] })));
+      if (repeated(bad.map((u) => u.message))) return violated(`${bad.length} update(s) for unsubscribed resources after the unsubscribes and a fence were answered; first: ${JSON.stringify(bad[0].uri)}`, firstOffenders(bad).map((u) => ({ what: 'notifications/resources/updated after resources/unsubscribe', expected: 'nothing for this resource', actual: clipJson(u.message), seq: [u.seq] })));
       return holds(`${obs.updates.length} update(s) while subscribed; none in the ${w.windowMs} ms watched after unsubscribing from ${unsubscribed.length} resource(s)`);
-    },
+    }),
   }),
 ];

@@ -6,13 +6,14 @@
 import { loadSchema } from '../../protocol/schema-registry.js';
 import type { SpecVersion } from '../../protocol/versions.js';
 import type { Evidence } from '../../results/verdict.js';
-import { check, holds, oracle, skip, untestable, violated, type Judgement } from '../kit/check.js';
+import { check, holds, oracle, skip, untestable, violated, type Judgement, type JudgeContext } from '../kit/check.js';
 import { clipJson, errorCode, errorOf, evidence, isObj, outcome, resultOf } from '../kit/exchange.js';
+import { every, firstOffenders, gated, type Precondition } from '../kit/judge.js';
 import type { RunObservations } from '../kit/observations.js';
 import type { Exchange } from '../ports/session.js';
 import { sentRequest } from '../kit/request-shape.js';
 import { subscriptionIdOf, subscriptionsScenario } from '../subscriptions/scenario.js';
-import { legacyTaskOf, legacyTasksScenario, modernTasksScenario, RELATED_TASK, TASKS_EXTENSION, TERMINAL, type TaskRun } from './scenarios.js';
+import { legacyTaskOf, legacyTasksScenario, modernTasksScenario, RELATED_TASK, TASKS_EXTENSION, TERMINAL, type LegacyTasksObs, type TaskRun } from './scenarios.js';
 
 const TASKS25 = 'https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks';
 const TASKS_EXT = 'https://modelcontextprotocol.io/extensions/tasks/overview';
@@ -107,6 +108,23 @@ function expect32602(list: [string, Exchange | undefined][]): Judgement {
   return holds(`${asked.map(([w]) => w).join(', ')}: -32602`);
 }
 
+/** Whether the server declares tasks in the flavour of the run's era: the capability (legacy) or the extension. */
+function declaresTasks(ctx: JudgeContext): boolean {
+  return ctx.era === 'legacy' ? isObj(ctx.capabilities.tasks) : isObj(ctx.capabilities.extensions) && TASKS_EXTENSION in ctx.capabilities.extensions;
+}
+
+/** Skip a server that declares no tasks in the flavour of the run's era. */
+const tasksDeclared: Precondition<RunObservations> = (_, ctx) =>
+  declaresTasks(ctx) ? undefined : skip(ctx.era === 'legacy' ? 'the server does not declare the tasks capability' : `the server does not declare the ${TASKS_EXTENSION} extension`);
+
+/** Legacy: skip a server whose tasks capability lacks `name` (tasks.requests.tools.call, tasks.list, tasks.cancel). */
+function legacyDeclares(key: keyof LegacyTasksObs['declared'], name: string): Precondition<LegacyTasksObs> {
+  return (obs) => (obs.declared[key] ? undefined : skip(`the server does not declare ${name}`));
+}
+const toolsCallDeclared = legacyDeclares('toolsCall', 'tasks.requests.tools.call');
+const listDeclared = legacyDeclares('list', 'tasks.list');
+const cancelDeclared = legacyDeclares('cancel', 'tasks.cancel');
+
 // ---------------------------------------------------------------------------------------------
 // Legacy flavour
 
@@ -144,19 +162,19 @@ const legacyChecks = [
     requires: LEGACY_REQ,
     spec: TASKS25,
     judge(obs) {
-      const created = snapshots(obs, true).filter((s) => s.where === 'CreateTaskResult');
-      if (created.length === 0) return untestable('no task was created in the run');
-      // TA-06 is a MUST on the state a task is created in, and the CreateTaskResult (returned as soon
-      // as the task is accepted, TA-07) is the requestor's only view of the task at creation. An
-      // earlier version let a non-working status pass when lastUpdatedAt was later than createdAt (the
-      // task "visibly moved on"); that made the verdict depend on the server's clock resolution: the
-      // same server, doing the same thing, passed or failed by the millisecond. The status alone decides now.
-      const bad = created.filter((s) => s.status !== 'working');
-      if (bad.length) {
-        const stamps = (s: Snapshot) => (s.task.lastUpdatedAt === s.task.createdAt ? 'lastUpdatedAt = createdAt' : `createdAt ${String(s.task.createdAt)}, lastUpdatedAt ${String(s.task.lastUpdatedAt)}`);
-        return violated(`${bad.length} of ${created.length} CreateTaskResults report a new task as ${bad.map((s) => `${JSON.stringify(s.status)} (${stamps(s)})`).join(', ')}, not working`, bad.slice(0, 3).map((s) => snapEvidence(s, 'CreateTaskResult task')));
-      }
-      return holds(`${created.length} task(s) created working`);
+      const stamps = (s: Snapshot) => (s.task.lastUpdatedAt === s.task.createdAt ? 'lastUpdatedAt = createdAt' : `createdAt ${String(s.task.createdAt)}, lastUpdatedAt ${String(s.task.lastUpdatedAt)}`);
+      return every(snapshots(obs, true).filter((s) => s.where === 'CreateTaskResult'), {
+        none: 'no task was created in the run',
+        // TA-06 is a MUST on the state a task is created in, and the CreateTaskResult (returned as soon
+        // as the task is accepted, TA-07) is the requestor's only view of the task at creation. An
+        // earlier version let a non-working status pass when lastUpdatedAt was later than createdAt (the
+        // task "visibly moved on"); that made the verdict depend on the server's clock resolution: the
+        // same server, doing the same thing, passed or failed by the millisecond. The status alone decides now.
+        offends: (s) => s.status !== 'working',
+        violated: (bad, created) => `${bad.length} of ${created.length} CreateTaskResults report a new task as ${bad.map((s) => `${JSON.stringify(s.status)} (${stamps(s)})`).join(', ')}, not working`,
+        evidence: (s) => snapEvidence(s, 'CreateTaskResult task'),
+        holds: (created) => `${created.length} task(s) created working`,
+      });
     },
   }),
   oracle({
@@ -187,7 +205,7 @@ const legacyChecks = [
         const v = doc.validate(def, value);
         if (!v.valid) bad.push({ ...ev, expected: `${def}: ${v.errors[0]?.message ?? 'invalid'}`, pointer: v.errors[0]?.instancePath });
       }
-      if (bad.length) return violated(`${bad.length} of ${items.length} task messages are invalid; first: ${bad[0].what} (${bad[0].pointer || '/'}: ${String(bad[0].expected)})`, bad.slice(0, 3));
+      if (bad.length) return violated(`${bad.length} of ${items.length} task messages are invalid; first: ${bad[0].what} (${bad[0].pointer || '/'}: ${String(bad[0].expected)})`, firstOffenders(bad));
       return holds(`${items.length} task messages valid against the 2025-11-25 tasks schema`);
     },
   }),
@@ -217,7 +235,7 @@ const legacyChecks = [
         if (s.where === 'tasks/get' && !(ttl === null || (typeof ttl === 'number' && Number.isInteger(ttl)))) problems.push(`tasks/get ttl ${JSON.stringify(ttl)} is neither an integer nor null`);
         if (problems.length) bad.push({ ...snapEvidence(s, `${s.where} task ${s.taskId}`), expected: problems.join('; ') });
       }
-      if (bad.length) return violated(`${bad.length} of ${snaps.length} task reports: ${String(bad[0].expected)}`, bad.slice(0, 3));
+      if (bad.length) return violated(`${bad.length} of ${snaps.length} task reports: ${String(bad[0].expected)}`, firstOffenders(bad));
       return holds(`${snaps.length} task reports of ${created.size} tasks carry valid timestamps`);
     },
   }),
@@ -236,7 +254,7 @@ const legacyChecks = [
       if (plain.length === 0) return untestable('no tools/call without params.task got a result');
       const bad = plain.filter((ex) => isObj(resultOf(ex)!.task));
       if (!legacyToolsCallDeclared(ctx.capabilities)) bad.push(...tasked.filter((ex) => !bad.includes(ex)));
-      if (bad.length) return violated(`${bad.length} tools/call answered with a task ${legacyToolsCallDeclared(ctx.capabilities) ? 'though the request had no params.task' : 'though the server does not declare tasks.requests.tools.call'}`, bad.slice(0, 3).map((ex) => evidence('tools/call answered with a task', ex, { expected: 'a CallToolResult' })));
+      if (bad.length) return violated(`${bad.length} tools/call answered with a task ${legacyToolsCallDeclared(ctx.capabilities) ? 'though the request had no params.task' : 'though the server does not declare tasks.requests.tools.call'}`, firstOffenders(bad).map((ex) => evidence('tools/call answered with a task', ex, { expected: 'a CallToolResult' })));
       return holds(`${plain.length} plain tools/call answered without a task${tasked.length ? `; ${tasked.length} task-augmented ones created tasks` : ''}`);
     },
   }),
@@ -248,8 +266,7 @@ const legacyChecks = [
     versions: LEGACY_ONLY,
     requires: LEGACY_REQ,
     spec: TASKS25,
-    judge(obs) {
-      if (!obs.declared.toolsCall) return skip('the server does not declare tasks.requests.tools.call');
+    judge: gated([toolsCallDeclared], (obs) => {
       const m = obs.main;
       if (!m?.taskId) return noTaskTool(obs, m ? `the task-augmented call got ${outcome(m.create)}` : 'no tool with taskSupport optional or required could be called');
       const ex = m.result;
@@ -269,7 +286,7 @@ const legacyChecks = [
         if (!errorOf(ex) && r?.isError !== true) return violated('the failed task\'s tasks/result is a successful result', [evidence('tasks/result of a failed task', ex, { expected: 'the JSON-RPC error or an isError result' })]);
       }
       return holds(`tasks/result waited for task ${m.taskId} to end (${status}) and returned ${errorOf(ex) ? 'its error' : 'its result'}`);
-    },
+    }),
   }),
   check(legacyTasksScenario, {
     id: 'tasks.related-task',
@@ -279,8 +296,7 @@ const legacyChecks = [
     versions: LEGACY_ONLY,
     requires: LEGACY_REQ,
     spec: TASKS25,
-    judge(obs) {
-      if (!obs.declared.toolsCall) return skip('the server does not declare tasks.requests.tools.call');
+    judge: gated([toolsCallDeclared], (obs) => {
       const m = obs.main;
       if (!m?.taskId || !m.result?.response) return untestable(m?.taskId ? `tasks/result got ${outcome(m.result)}` : 'no task was created');
       const r = resultOf(m.result);
@@ -292,7 +308,7 @@ const legacyChecks = [
         return violated(`tasks/result _meta["${RELATED_TASK}"] is ${JSON.stringify(related)}`, [evidence('tasks/result', m.result, { expected: { _meta: { [RELATED_TASK]: { taskId: m.taskId } } } })]);
       }
       return holds(`tasks/result names task ${m.taskId} in its related-task metadata`);
-    },
+    }),
   }),
   check(legacyTasksScenario, {
     id: 'tasks.list',
@@ -302,8 +318,7 @@ const legacyChecks = [
     versions: LEGACY_ONLY,
     requires: LEGACY_REQ,
     spec: TASKS25,
-    judge(obs) {
-      if (!obs.declared.list) return skip('the server does not declare tasks.list');
+    judge: gated([listDeclared], (obs) => {
       if (!obs.list) return untestable('tasks/list was not asked');
       if (obs.list.failed) return violated(`tasks/list got ${outcome(obs.list.failed)}`, [evidence('tasks/list', obs.list.failed)]);
       if (obs.list.loop || obs.list.truncated) return violated(`tasks/list pagination ${obs.list.loop ? 'loops' : 'never ends'}`, [evidence('tasks/list last page', obs.list.pages.at(-1))]);
@@ -312,7 +327,7 @@ const legacyChecks = [
       const missing = created.filter((id) => !obs.list!.ids.includes(id));
       if (missing.length) return violated(`${missing.length} of ${created.length} created tasks are missing from tasks/list (${obs.list.pages.length} pages)`, [{ what: 'tasks/list ids', expected: created, actual: obs.list.ids.slice(0, 20), seq: obs.list.pages.flatMap((p) => p.seq).slice(0, 20) }]);
       return holds(`tasks/list (${obs.list.pages.length} page(s)) lists all ${created.length} tasks mcpspec created`);
-    },
+    }),
   }),
   check(legacyTasksScenario, {
     id: 'tasks.list-bad-cursor',
@@ -322,10 +337,7 @@ const legacyChecks = [
     versions: LEGACY_ONLY,
     requires: LEGACY_REQ,
     spec: TASKS25,
-    judge(obs) {
-      if (!obs.declared.list) return skip('the server does not declare tasks.list');
-      return expect32602([['tasks/list with an invented cursor', obs.badCursor]]);
-    },
+    judge: gated([listDeclared], (obs) => expect32602([['tasks/list with an invented cursor', obs.badCursor]])),
   }),
   check(legacyTasksScenario, {
     id: 'tasks.cancel',
@@ -335,8 +347,7 @@ const legacyChecks = [
     versions: LEGACY_ONLY,
     requires: LEGACY_REQ,
     spec: TASKS25,
-    judge(obs) {
-      if (!obs.declared.cancel) return skip('the server does not declare tasks.cancel');
+    judge: gated([cancelDeclared], (obs) => {
       const c = obs.cancelled;
       if (!c) return noTaskTool(obs, 'no task was created to cancel');
       const r = resultOf(c.cancel);
@@ -349,7 +360,7 @@ const legacyChecks = [
       if (r.status !== 'cancelled') return violated(`tasks/cancel answered with status ${JSON.stringify(r.status)}, not cancelled`, [evidence('tasks/cancel', c.cancel, { expected: { status: 'cancelled' } })]);
       if (after && after.status !== 'cancelled') return violated(`after tasks/cancel, tasks/get says ${JSON.stringify(after.status)}`, [evidence('tasks/get after tasks/cancel', c.after, { expected: { status: 'cancelled' } })]);
       return holds(`task ${c.run.taskId} was cancelled before the response and stayed cancelled`);
-    },
+    }),
   }),
   check(legacyTasksScenario, {
     id: 'tasks.cancel-terminal',
@@ -359,11 +370,10 @@ const legacyChecks = [
     versions: LEGACY_ONLY,
     requires: LEGACY_REQ,
     spec: TASKS25,
-    judge(obs) {
-      if (!obs.declared.cancel) return skip('the server does not declare tasks.cancel');
+    judge: gated([cancelDeclared], (obs) => {
       if (!obs.cancelTerminal) return untestable(unsettled(obs.main) ?? 'no task ended');
       return expect32602([[`tasks/cancel of ${String(obs.main?.settled)} task ${String(obs.main?.taskId)}`, obs.cancelTerminal]]);
-    },
+    }),
   }),
   check(legacyTasksScenario, {
     id: 'tasks.unknown-id',
@@ -430,11 +440,8 @@ const sharedOracles = [
     level: 'MUST',
     versions: BOTH,
     spec: TASKS25,
-    judge(obs, ctx) {
+    judge: gated([tasksDeclared], (obs, ctx) => {
       const legacy = ctx.era === 'legacy';
-      if (legacy ? !isObj(ctx.capabilities.tasks) : !(isObj(ctx.capabilities.extensions) && TASKS_EXTENSION in ctx.capabilities.extensions)) {
-        return skip(legacy ? 'the server does not declare the tasks capability' : `the server does not declare the ${TASKS_EXTENSION} extension`);
-      }
       const created = snapshots(obs, legacy).filter((s) => s.where === 'CreateTaskResult');
       if (created.length < 2) return untestable(created.length ? 'only one task was created: nothing to tell its id apart from' : 'no task was created in the run');
       const first = new Map<string, Snapshot>();
@@ -444,9 +451,9 @@ const sharedOracles = [
         if (earlier && earlier.ex !== c.ex) bad.push(evidence(`task ${c.taskId} created again (first created at message ${earlier.seq})`, c.ex, { pointer: legacy ? '/result/task/taskId' : '/result/taskId', expected: 'a taskId no earlier task had' }));
         else if (!earlier) first.set(c.taskId, c);
       }
-      if (bad.length) return violated(`${bad.length} of ${created.length} created tasks reuse the taskId of an earlier task`, bad.slice(0, 3));
+      if (bad.length) return violated(`${bad.length} of ${created.length} created tasks reuse the taskId of an earlier task`, firstOffenders(bad));
       return holds(`${created.length} tasks created, each with its own taskId`);
-    },
+    }),
   }),
   oracle({
     id: 'tasks.transitions',
@@ -455,11 +462,8 @@ const sharedOracles = [
     level: 'MUST',
     versions: BOTH,
     spec: TASKS25,
-    judge(obs, ctx) {
+    judge: gated([tasksDeclared], (obs, ctx) => {
       const legacy = ctx.era === 'legacy';
-      if (legacy ? !isObj(ctx.capabilities.tasks) : !(isObj(ctx.capabilities.extensions) && TASKS_EXTENSION in ctx.capabilities.extensions)) {
-        return skip(legacy ? 'the server does not declare the tasks capability' : `the server does not declare the ${TASKS_EXTENSION} extension`);
-      }
       const snaps = snapshots(obs, legacy);
       const byTask = new Map<string, Snapshot[]>();
       for (const s of snaps) byTask.set(s.taskId, [...(byTask.get(s.taskId) ?? []), s]);
@@ -475,9 +479,9 @@ const sharedOracles = [
         }
         if (!legacy && list[0].where === 'CreateTaskResult' && list[0].status !== 'working') notes.push(`task ${list[0].taskId} started ${String(list[0].status)} (typically working, TB-16: not required)`);
       }
-      if (bad.length) return violated(`${bad.length} disallowed transition(s); first: ${bad[0].what}`, bad.slice(0, 3));
+      if (bad.length) return violated(`${bad.length} disallowed transition(s); first: ${bad[0].what}`, firstOffenders(bad));
       return holds(`${followed.length} tasks followed over ${snaps.length} reports, every transition allowed${notes.length ? `; note: ${notes[0]}` : ''}`);
-    },
+    }),
   }),
   oracle({
     id: 'tasks.ids',
@@ -490,7 +494,8 @@ const sharedOracles = [
       const legacy = ctx.era === 'legacy';
       const created = snapshots(obs, legacy).filter((s) => s.where === 'CreateTaskResult');
       const ids = [...new Set(created.map((s) => s.taskId))];
-      if (ids.length < 2) return created.length || (legacy ? isObj(ctx.capabilities.tasks) : isObj(ctx.capabilities.extensions) && TASKS_EXTENSION in ctx.capabilities.extensions) ? untestable(`${ids.length} task id(s) seen; at least 2 are needed to look for a pattern`) : skip(legacy ? 'the server does not declare the tasks capability' : `the server does not declare the ${TASKS_EXTENSION} extension`);
+      // Too few ids: a server that created no task and declares none is skipped, as by the other task oracles.
+      if (ids.length < 2) return (created.length ? undefined : tasksDeclared(obs, ctx)) ?? untestable(`${ids.length} task id(s) seen; at least 2 are needed to look for a pattern`);
       const problem = guessable(ids);
       if (problem) return violated(`task ids are guessable: ${problem}`, [{ what: 'task ids', actual: ids.slice(0, 10), seq: created.slice(0, 10).map((s) => s.seq) }]);
       return holds(`${ids.length} task ids, no visible pattern`);
@@ -501,7 +506,7 @@ const sharedOracles = [
 /** A visible pattern in a set of ids, or undefined. Entropy is not measured: only patterns anyone could guess from two ids. */
 export function guessable(ids: string[]): string | undefined {
   const short = ids.filter((id) => id.length < 8);
-  if (short.length) return `${short.length} id(s) shorter than 8 characters (${short.slice(0, 3).map((s) => JSON.stringify(s)).join(', ')})`;
+  if (short.length) return `${short.length} id(s) shorter than 8 characters (${firstOffenders(short).map((s) => JSON.stringify(s)).join(', ')})`;
   let prefix = ids[0];
   for (const id of ids) while (!id.startsWith(prefix)) prefix = prefix.slice(0, -1);
   const rests = ids.map((id) => id.slice(prefix.length));
@@ -546,7 +551,7 @@ const modernChecks = [
       if (mislabelled.length) {
         return violated(
           `${mislabelled.length} task answer(s) say resultType ${JSON.stringify(resultOf(mislabelled[0].ex)!.resultType)}, not "task"; first: ${mislabelled[0].tool}`,
-          mislabelled.slice(0, 3).map((p) => evidence(`tools/call ${p.tool}`, p.ex, { pointer: '/result/resultType', expected: 'task', actual: resultOf(p.ex)!.resultType })),
+          firstOffenders(mislabelled).map((p) => evidence(`tools/call ${p.tool}`, p.ex, { pointer: '/result/resultType', expected: 'task', actual: resultOf(p.ex)!.resultType })),
         );
       }
       const created = obs.probes.filter((p) => resultOf(p.ex)?.resultType === 'task');
@@ -557,7 +562,7 @@ const modernChecks = [
         const v = doc.validate('CreateTaskResult', resultOf(p.ex));
         if (!v.valid) bad.push(evidence(`tools/call ${p.tool} CreateTaskResult`, p.ex, { pointer: `/result${v.errors[0]?.instancePath ?? ''}`, expected: v.errors[0]?.message }));
       }
-      if (bad.length) return violated(`${bad.length} of ${created.length} CreateTaskResults are invalid; first: ${bad[0].pointer}: ${String(bad[0].expected)}`, bad.slice(0, 3));
+      if (bad.length) return violated(`${bad.length} of ${created.length} CreateTaskResults are invalid; first: ${bad[0].pointer}: ${String(bad[0].expected)}`, firstOffenders(bad));
       const first = obs.main?.polls[0];
       if (first && !resultOf(first) && errorCode(first) === -32602) return violated(`tasks/get right after the CreateTaskResult got ${outcome(first)}: the task was not durably created (TB-06)`, [evidence('first tasks/get', first)]);
       return holds(`${created.length} CreateTaskResult(s) valid`);
@@ -605,7 +610,7 @@ const modernChecks = [
         const v = doc.validate('GetTaskResult', r);
         if (!v.valid || r.resultType !== 'complete') bad.push(evidence(`tasks/get (${String(r.status)})`, ex, { expected: r.resultType !== 'complete' ? { resultType: 'complete' } : `DetailedTask for ${String(r.status)}: ${v.errors.at(-1)?.message}` }));
       }
-      if (bad.length) return violated(`${bad.length} of ${polls.length} tasks/get answers are not a valid DetailedTask; first: ${bad[0].what}`, bad.slice(0, 3));
+      if (bad.length) return violated(`${bad.length} of ${polls.length} tasks/get answers are not a valid DetailedTask; first: ${bad[0].what}`, firstOffenders(bad));
       const statuses = [...new Set(polls.map((ex) => String(resultOf(ex)!.status)))].join(', ');
       const why = unsettled(obs.main);
       return holds(`${polls.length} tasks/get answers (${statuses}) valid${why ? `; ${why}` : ''}`);
@@ -693,7 +698,7 @@ const notifyCheck = check(subscriptionsScenario, {
       const v = doc.validate('TaskStatusNotification', n.message);
       if (!v.valid) bad.push({ what: `notifications/tasks (${String((n.message.params as Obj).status)})`, actual: clipJson(n.message), pointer: v.errors.at(-1)?.instancePath, expected: v.errors.at(-1)?.message, seq: [n.seq] });
     }
-    if (bad.length) return violated(`${bad.length} of ${notes.length} task notifications are not a full DetailedTask; first: ${bad[0].what}`, bad.slice(0, 3));
+    if (bad.length) return violated(`${bad.length} of ${notes.length} task notifications are not a full DetailedTask; first: ${bad[0].what}`, firstOffenders(bad));
     return holds(`${notes.length} notifications/tasks for task ${l.taskId} (${notes.map((n) => String((n.message.params as Obj).status)).join(' -> ')}), each a valid DetailedTask`);
   },
 });

@@ -7,6 +7,7 @@ import { ALL_VERSIONS, MODERN } from '../../protocol/versions.js';
 import type { Evidence, GeneratedCase } from '../../results/verdict.js';
 import { check, holds, oracle, untestable, violated } from '../kit/check.js';
 import { errorCode, evidence, expectErrorCode, isObj, outcome, resultOf } from '../kit/exchange.js';
+import { every, firstOffenders } from '../kit/judge.js';
 import { invalidCallServed, needsCapability, toolsScenario, undecided, UNKNOWN_TOOL, validCallFails, type ToolProperty } from './scenario.js';
 import type { NearValid } from '../../arbitraries/near-valid.js';
 import type { Exchange } from '../ports/session.js';
@@ -79,7 +80,7 @@ export const toolsChecks = [
         const p = failing[0];
         return violated(
           `${bad.length} of ${decided.length} calls with valid arguments got no result; smallest: ${p.tool} with ${JSON.stringify(p.shrunk!.value)} -> ${outcome(p.shrunk!.result)}`,
-          failing.slice(0, 3).map((q) => evidence(`tools/call ${q.tool} (shrunk)`, q.shrunk!.result, { expected: 'a CallToolResult' })),
+          firstOffenders(failing).map((q) => evidence(`tools/call ${q.tool} (shrunk)`, q.shrunk!.result, { expected: 'a CallToolResult' })),
           generated(p, p.shrunk!.value),
         );
       }
@@ -125,7 +126,7 @@ export const toolsChecks = [
           bad.push(evidence(`${c.tool}: structuredContent does not match outputSchema`, c.exchange, { pointer: `/result/structuredContent${validate.errors?.[0]?.instancePath ?? ''}`, expected: validate.errors?.[0]?.message }));
         }
       }
-      if (bad.length) return violated(`${bad.length} of ${judged} structured results break their outputSchema`, bad.slice(0, 3));
+      if (bad.length) return violated(`${bad.length} of ${judged} structured results break their outputSchema`, firstOffenders(bad));
       if (judged === 0) return untestable('every tool with an outputSchema has one that does not compile');
       return holds(`${judged} structured results match their outputSchema`);
     },
@@ -148,7 +149,7 @@ export const toolsChecks = [
         const nv = p.shrunk!.value as NearValid;
         return violated(
           `${bad.length} of ${decided.length} invalid argument sets were not refused; smallest: ${p.tool} with ${nv.label.mutation} at ${nv.label.path || '/'} -> ${outcome(p.shrunk!.result)}`,
-          failing.slice(0, 3).map((q) => evidence(`tools/call ${q.tool}: ${(q.shrunk!.value as NearValid).label.mutation} (shrunk)`, q.shrunk!.result, { pointer: `/params/arguments${(q.shrunk!.value as NearValid).label.path}`, expected: 'isError: true or error -32602' })),
+          firstOffenders(failing).map((q) => evidence(`tools/call ${q.tool}: ${(q.shrunk!.value as NearValid).label.mutation} (shrunk)`, q.shrunk!.result, { pointer: `/params/arguments${(q.shrunk!.value as NearValid).label.path}`, expected: 'isError: true or error -32602' })),
           generated(p, nv.value),
         );
       }
@@ -168,16 +169,13 @@ export const toolsChecks = [
     spec: SPEC.tools26,
     judge({ nearValid }) {
       const decided = nearValid.flatMap((p) => p.cases.map((c) => ({ tool: p.tool, c }))).filter(({ c }) => !undecided(c.result) && !needsCapability(c.result) && isObj(c.value.value));
-      const refused = decided.filter(({ c }) => resultOf(c.result)?.isError === true || errorCode(c.result) === -32602);
-      if (refused.length === 0) return untestable('no invalid argument set was refused, so there is no refusal to judge');
-      const asProtocol = refused.filter(({ c }) => errorCode(c.result) === -32602);
-      if (asProtocol.length) {
-        return violated(
-          `${asProtocol.length} of ${refused.length} refused argument sets were answered as JSON-RPC error -32602, not as a result with isError: true`,
-          asProtocol.slice(0, 3).map(({ tool, c }) => evidence(`tools/call ${tool}: ${c.value.label.mutation} at ${c.value.label.path || '/'}`, c.result, { pointer: '/error/code', expected: 'a result with isError: true', actual: errorCode(c.result) })),
-        );
-      }
-      return holds(`${refused.length} refused argument sets were tool execution errors`);
+      return every(decided.filter(({ c }) => resultOf(c.result)?.isError === true || errorCode(c.result) === -32602), {
+        none: 'no invalid argument set was refused, so there is no refusal to judge',
+        offends: ({ c }) => errorCode(c.result) === -32602,
+        violated: (asProtocol, refused) => `${asProtocol.length} of ${refused.length} refused argument sets were answered as JSON-RPC error -32602, not as a result with isError: true`,
+        evidence: ({ tool, c }) => evidence(`tools/call ${tool}: ${c.value.label.mutation} at ${c.value.label.path || '/'}`, c.result, { pointer: '/error/code', expected: 'a result with isError: true', actual: errorCode(c.result) }),
+        holds: (refused) => `${refused.length} refused argument sets were tool execution errors`,
+      });
     },
   }),
   check(toolsScenario, {
@@ -215,15 +213,13 @@ export const toolsChecks = [
           if (!annotated.has(tool.name) || read.problem !== undefined) annotated.set(tool.name, { problem: read.problem, ex });
         }
       }
-      if (annotated.size === 0) return untestable('no listed tool declares x-mcp-header');
-      const bad = [...annotated].filter(([, a]) => a.problem !== undefined);
-      if (bad.length) {
-        return violated(
-          `${bad.length} of ${annotated.size} tools declaring x-mcp-header declare it wrongly (HTTP clients must drop them); first: ${bad[0][0]}: ${bad[0][1].problem}`,
-          bad.slice(0, 3).map(([name, a]) => evidence(`tools/list: ${name}`, a.ex, { actual: a.problem, expected: 'valid x-mcp-header declarations' })),
-        );
-      }
-      return holds(`${annotated.size} tools declare x-mcp-header correctly: ${[...annotated.keys()].slice(0, 5).join(', ')}`);
+      return every([...annotated], {
+        none: 'no listed tool declares x-mcp-header',
+        offends: ([, a]) => a.problem !== undefined,
+        violated: (bad) => `${bad.length} of ${annotated.size} tools declaring x-mcp-header declare it wrongly (HTTP clients must drop them); first: ${bad[0][0]}: ${bad[0][1].problem}`,
+        evidence: ([name, a]) => evidence(`tools/list: ${name}`, a.ex, { actual: a.problem, expected: 'valid x-mcp-header declarations' }),
+        holds: () => `${annotated.size} tools declare x-mcp-header correctly: ${[...annotated.keys()].slice(0, 5).join(', ')}`,
+      });
     },
   }),
 ];

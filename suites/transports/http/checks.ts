@@ -6,6 +6,7 @@ import { SPEC } from '../../../protocol/spec-links.js';
 import { ALL_VERSIONS, LEGACY, MODERN } from '../../../protocol/versions.js';
 import { check, holds, oracle, skip, untestable, violated } from '../../kit/check.js';
 import { clipJson, errorCode, evidence, isObj, outcome, unanswerable } from '../../kit/exchange.js';
+import { every, firstOffenders } from '../../kit/judge.js';
 import type { Exchange } from '../../ports/session.js';
 import { namesVersion, sentHeaders, sentRequest } from '../../kit/request-shape.js';
 import { httpScenario, STALE_EVENT_ID, STALE_SESSION_ID } from './scenario.js';
@@ -30,6 +31,11 @@ function headerMismatches(ex: Exchange, headers: Record<string, string>): string
   const bodyName = field ? req.params?.[field] : undefined;
   if (field && hn !== undefined && typeof bodyName === 'string' && decodeHeaderValue(hn) !== bodyName) out.push(`Mcp-Name ${hn} with ${field} ${bodyName}`);
   return out;
+}
+
+/** The methods of some answers, each once, for messages. */
+function methodsOf(answers: Exchange[]): string {
+  return [...new Set(answers.map((ex) => ex.method ?? 'request'))].join(', ');
 }
 
 export const httpChecks = [
@@ -132,11 +138,13 @@ export const httpChecks = [
     spec: SPEC.transports25,
     judge({ events }) {
       // What the session's standalone stream carried (a resumed stream's events are recorded apart).
-      const onGet = events.filter((e) => e.dir === 'in' && e.kind === 'message' && e.data?.stream === 'get' && isObj(e.message));
-      if (onGet.length === 0) return untestable('nothing came on a standalone GET stream (none was offered, or the server sent nothing on it)');
-      const responses = onGet.filter((e) => !('method' in (e.message as Record<string, unknown>)));
-      if (responses.length) return violated(`${responses.length} of the ${onGet.length} messages on the standalone GET stream are responses`, responses.slice(0, 3).map((e) => ({ what: 'a response on the standalone GET stream', actual: clipJson(e.message, 400), expected: 'requests and notifications only', seq: [e.seq] })));
-      return holds(`${onGet.length} message(s) on the standalone GET stream, each a request or a notification`);
+      return every(events.filter((e) => e.dir === 'in' && e.kind === 'message' && e.data?.stream === 'get' && isObj(e.message)), {
+        none: 'nothing came on a standalone GET stream (none was offered, or the server sent nothing on it)',
+        offends: (e) => !('method' in (e.message as Record<string, unknown>)),
+        violated: (responses, onGet) => `${responses.length} of the ${onGet.length} messages on the standalone GET stream are responses`,
+        evidence: (e) => ({ what: 'a response on the standalone GET stream', actual: clipJson(e.message, 400), expected: 'requests and notifications only', seq: [e.seq] }),
+        holds: (onGet) => `${onGet.length} message(s) on the standalone GET stream, each a request or a notification`,
+      });
     },
   }),
   check(httpScenario, {
@@ -177,12 +185,14 @@ export const httpChecks = [
     requires: HTTP,
     spec: SPEC.transports25,
     judge({ exchanges }) {
-      const issued = exchanges.filter((ex) => ex.http?.headers['mcp-session-id'] !== undefined);
-      if (issued.length === 0) return untestable('the server issued no Mcp-Session-Id');
-      const bad = issued.filter((ex) => !/^[\x21-\x7e]+$/.test(ex.http!.headers['mcp-session-id']!));
-      if (bad.length) return violated(`${bad.length} of ${issued.length} answers carry an Mcp-Session-Id with characters outside visible ASCII; first: ${JSON.stringify(bad[0].http!.headers['mcp-session-id'])}`, bad.slice(0, 3).map((ex) => evidence(`Mcp-Session-Id on the answer to ${ex.method ?? 'a request'}`, ex, { expected: 'visible ASCII only (0x21-0x7E)', actual: ex.http!.headers['mcp-session-id'] })));
-      const ids = new Set(issued.map((ex) => ex.http!.headers['mcp-session-id']));
-      return holds(`${ids.size} session id(s) on ${issued.length} answers, each visible ASCII`);
+      const sessionId = (ex: Exchange) => ex.http!.headers['mcp-session-id'];
+      return every(exchanges.filter((ex) => ex.http?.headers['mcp-session-id'] !== undefined), {
+        none: 'the server issued no Mcp-Session-Id',
+        offends: (ex) => !/^[\x21-\x7e]+$/.test(sessionId(ex)!),
+        violated: (bad, issued) => `${bad.length} of ${issued.length} answers carry an Mcp-Session-Id with characters outside visible ASCII; first: ${JSON.stringify(sessionId(bad[0]))}`,
+        evidence: (ex) => evidence(`Mcp-Session-Id on the answer to ${ex.method ?? 'a request'}`, ex, { expected: 'visible ASCII only (0x21-0x7E)', actual: sessionId(ex) }),
+        holds: (issued) => `${new Set(issued.map(sessionId)).size} session id(s) on ${issued.length} answers, each visible ASCII`,
+      });
     },
   }),
   oracle({
@@ -195,11 +205,13 @@ export const httpChecks = [
     spec: SPEC.http26,
     judge({ exchanges }) {
       // A dual-era server's legacy sessions (opened to probe versions) may have ids: their requests name no version.
-      const answered = exchanges.filter((ex) => ex.http && namesVersion(ex.request));
-      if (answered.length === 0) return untestable('no 2026-07-28 request got an HTTP answer');
-      const bad = answered.filter((ex) => ex.http!.headers['mcp-session-id'] !== undefined);
-      if (bad.length) return violated(`${bad.length} of ${answered.length} answers to 2026-07-28 requests carry Mcp-Session-Id; first: ${bad[0].method ?? 'a request'} (${bad[0].http!.headers['mcp-session-id']})`, bad.slice(0, 3).map((ex) => evidence(`the answer to ${ex.method ?? 'a request'} carries Mcp-Session-Id`, ex, { expected: 'no Mcp-Session-Id header', actual: ex.http!.headers['mcp-session-id'] })));
-      return holds(`${answered.length} answers to 2026-07-28 requests, none with Mcp-Session-Id`);
+      return every(exchanges.filter((ex) => ex.http && namesVersion(ex.request)), {
+        none: 'no 2026-07-28 request got an HTTP answer',
+        offends: (ex) => ex.http!.headers['mcp-session-id'] !== undefined,
+        violated: (bad, answered) => `${bad.length} of ${answered.length} answers to 2026-07-28 requests carry Mcp-Session-Id; first: ${bad[0].method ?? 'a request'} (${bad[0].http!.headers['mcp-session-id']})`,
+        evidence: (ex) => evidence(`the answer to ${ex.method ?? 'a request'} carries Mcp-Session-Id`, ex, { expected: 'no Mcp-Session-Id header', actual: ex.http!.headers['mcp-session-id'] }),
+        holds: (answered) => `${answered.length} answers to 2026-07-28 requests, none with Mcp-Session-Id`,
+      });
     },
   }),
   oracle({
@@ -218,10 +230,13 @@ export const httpChecks = [
         const m = headers ? headerMismatches(ex, headers) : [];
         if (m.length) mismatched.push([ex, m]);
       }
-      if (mismatched.length === 0) return untestable('no request of the run had headers that disagree with its body');
-      const bad = mismatched.filter(([ex]) => !(ex.http?.status === 400 && errorCode(ex) === -32020));
-      if (bad.length) return violated(bad.map(([ex, m]) => `${m.join(', ')}: ${outcome(ex)}`).join('; '), bad.slice(0, 3).map(([ex, m]) => evidence(m.join(', '), ex, { expected: 'HTTP 400, error -32020' })));
-      return holds(`${mismatched.length} requests with mismatched headers got 400 and -32020`);
+      return every(mismatched, {
+        none: 'no request of the run had headers that disagree with its body',
+        offends: ([ex]) => !(ex.http?.status === 400 && errorCode(ex) === -32020),
+        violated: (bad) => bad.map(([ex, m]) => `${m.join(', ')}: ${outcome(ex)}`).join('; '),
+        evidence: ([ex, m]) => evidence(m.join(', '), ex, { expected: 'HTTP 400, error -32020' }),
+        holds: () => `${mismatched.length} requests with mismatched headers got 400 and -32020`,
+      });
     },
   }),
   oracle({
@@ -249,7 +264,7 @@ export const httpChecks = [
       if (repeats.length) {
         const r = repeats[0];
         return violated(`${repeats.length} SSE event id(s) repeated within a session; first: ${JSON.stringify(r.id)} on the answers to ${r.first.method ?? 'a request'} and ${r.again.method ?? 'a request'}`,
-          repeats.slice(0, 3).map((x) => evidence(`event id ${JSON.stringify(x.id)} again`, x.again, { expected: 'an id not used before in this session', actual: { id: x.id, firstOn: clipJson(x.first.request, 300) } })));
+          firstOffenders(repeats).map((x) => evidence(`event id ${JSON.stringify(x.id)} again`, x.again, { expected: 'an id not used before in this session', actual: { id: x.id, firstOn: clipJson(x.first.request, 300) } })));
       }
       return holds(`${seen.size} SSE event ids on ${streams.length} answers, none repeated within a session`);
     },
@@ -264,15 +279,13 @@ export const httpChecks = [
     spec: SPEC.transports25,
     judge({ exchanges }) {
       // Not initialize's: the version that asks for priming is agreed only by its answer.
-      const streams = exchanges.filter((ex) => ex.http?.ssePrimed !== undefined && ex.method !== 'initialize');
-      if (streams.length === 0) return untestable('no answer after initialize came as an SSE stream with an event');
-      const bad = streams.filter((ex) => !ex.http!.ssePrimed);
-      if (bad.length) {
-        const methods = [...new Set(bad.map((ex) => ex.method ?? 'request'))].join(', ');
-        return violated(`${bad.length} of ${streams.length} SSE answers do not start with a priming event (${methods}); a client whose connection drops has no event id to resume from`,
-          bad.slice(0, 3).map((ex) => evidence(`SSE answer to ${ex.method ?? 'a request'}`, ex, { expected: 'a first event with an id and empty data', actual: ex.http!.eventIds?.length ? `event ids ${ex.http!.eventIds.slice(0, 3).join(', ')}, the first event carrying data` : 'no event id on the stream' })));
-      }
-      return holds(`${streams.length} SSE answers, each primed with an event id`);
+      return every(exchanges.filter((ex) => ex.http?.ssePrimed !== undefined && ex.method !== 'initialize'), {
+        none: 'no answer after initialize came as an SSE stream with an event',
+        offends: (ex) => !ex.http!.ssePrimed,
+        violated: (bad, streams) => `${bad.length} of ${streams.length} SSE answers do not start with a priming event (${methodsOf(bad)}); a client whose connection drops has no event id to resume from`,
+        evidence: (ex) => evidence(`SSE answer to ${ex.method ?? 'a request'}`, ex, { expected: 'a first event with an id and empty data', actual: ex.http!.eventIds?.length ? `event ids ${ex.http!.eventIds.slice(0, 3).join(', ')}, the first event carrying data` : 'no event id on the stream' }),
+        holds: (streams) => `${streams.length} SSE answers, each primed with an event id`,
+      });
     },
   }),
   oracle({
@@ -287,14 +300,13 @@ export const httpChecks = [
       // A request mcpspec cancelled gets no response: its stream ending early is not polling.
       const cancelled = new Set(events.flatMap((e) => (e.dir === 'out' && isObj(e.message) && e.message.method === 'notifications/cancelled' && isObj(e.message.params) ? [JSON.stringify(e.message.params.requestId)] : [])));
       const closed = exchanges.filter((ex) => !cancelled.has(JSON.stringify(ex.id))).flatMap((ex) => (ex.http?.resumed ?? []).map((r) => ({ ex, ...r })));
-      if (closed.length === 0) return untestable('the server closed no SSE answer before its response (it did not poll)');
-      const bare = closed.filter((c) => c.retryMs === undefined);
-      if (bare.length) {
-        const methods = [...new Set(bare.map((c) => c.ex.method ?? 'request'))].join(', ');
-        return violated(`${bare.length} of ${closed.length} SSE answers closed before their response named no retry delay (${methods}); a client has to guess when to resume`,
-          bare.slice(0, 3).map((c) => evidence(`SSE answer to ${c.ex.method ?? 'a request'}, closed after event ${JSON.stringify(c.afterEventId)}`, c.ex, { expected: 'a retry field before the connection closes', actual: 'no retry field on the stream' })));
-      }
-      return holds(`${closed.length} SSE answers closed before their response, each after naming a retry delay (${[...new Set(closed.map((c) => c.retryMs))].join(', ')} ms)`);
+      return every(closed, {
+        none: 'the server closed no SSE answer before its response (it did not poll)',
+        offends: (c) => c.retryMs === undefined,
+        violated: (bare) => `${bare.length} of ${closed.length} SSE answers closed before their response named no retry delay (${methodsOf(bare.map((c) => c.ex))}); a client has to guess when to resume`,
+        evidence: (c) => evidence(`SSE answer to ${c.ex.method ?? 'a request'}, closed after event ${JSON.stringify(c.afterEventId)}`, c.ex, { expected: 'a retry field before the connection closes', actual: 'no retry field on the stream' }),
+        holds: () => `${closed.length} SSE answers closed before their response, each after naming a retry delay (${[...new Set(closed.map((c) => c.retryMs))].join(', ')} ms)`,
+      });
     },
   }),
   oracle({
@@ -306,15 +318,14 @@ export const httpChecks = [
     requires: HTTP,
     spec: SPEC.transports25,
     judge({ exchanges }) {
-      const resumed = exchanges.filter((ex) => ex.http?.resumed?.length);
-      if (resumed.length === 0) return untestable('no SSE answer had to be resumed (the server closed none before its response)');
-      const mixed = resumed.filter((ex) => ex.http!.resumed!.some((r) => r.foreignIds?.length));
-      if (mixed.length) {
-        const foreign = (ex: Exchange) => ex.http!.resumed!.flatMap((r) => r.foreignIds ?? []);
-        return violated(`${mixed.length} of ${resumed.length} resumed streams replayed responses to other requests (ids ${mixed.flatMap(foreign).slice(0, 5).map((id) => JSON.stringify(id)).join(', ')})`,
-          mixed.slice(0, 3).map((ex) => evidence(`stream of ${ex.method ?? 'a request'} resumed after event ${ex.http!.resumed![0].afterEventId}`, ex, { expected: `only messages of the stream of request ${JSON.stringify(ex.id)}`, actual: `responses to ${foreign(ex).map((id) => JSON.stringify(id)).join(', ')}` })));
-      }
-      return holds(`${resumed.length} resumed streams, each replaying only its own request's messages`);
+      const foreign = (ex: Exchange) => ex.http!.resumed!.flatMap((r) => r.foreignIds ?? []);
+      return every(exchanges.filter((ex) => ex.http?.resumed?.length), {
+        none: 'no SSE answer had to be resumed (the server closed none before its response)',
+        offends: (ex) => ex.http!.resumed!.some((r) => r.foreignIds?.length),
+        violated: (mixed, resumed) => `${mixed.length} of ${resumed.length} resumed streams replayed responses to other requests (ids ${mixed.flatMap(foreign).slice(0, 5).map((id) => JSON.stringify(id)).join(', ')})`,
+        evidence: (ex) => evidence(`stream of ${ex.method ?? 'a request'} resumed after event ${ex.http!.resumed![0].afterEventId}`, ex, { expected: `only messages of the stream of request ${JSON.stringify(ex.id)}`, actual: `responses to ${foreign(ex).map((id) => JSON.stringify(id)).join(', ')}` }),
+        holds: (resumed) => `${resumed.length} resumed streams, each replaying only its own request's messages`,
+      });
     },
   }),
   oracle({
@@ -326,15 +337,13 @@ export const httpChecks = [
     requires: HTTP,
     spec: SPEC.http26,
     judge({ exchanges }) {
-      const streams = exchanges.filter((ex) => ex.http?.sseAfterAnswer !== undefined);
-      if (streams.length === 0) return untestable('no answer came as an SSE stream that was read past its response');
-      const open = streams.filter((ex) => ex.http!.sseAfterAnswer === 'open');
-      if (open.length) {
-        const methods = [...new Set(open.map((ex) => ex.method ?? 'request'))].join(', ');
-        return violated(`${open.length} of ${streams.length} SSE answers kept their stream open for a whole request timeout after the response (${methods}); every such stream holds a connection`,
-          open.slice(0, 3).map((ex) => evidence(`SSE answer to ${ex.method ?? 'a request'}`, ex, { expected: 'the stream ends after the response', actual: `still open ${ex.timeoutMs} ms after the response` })));
-      }
-      return holds(`${streams.length} SSE answers, each stream ended after its response`);
+      return every(exchanges.filter((ex) => ex.http?.sseAfterAnswer !== undefined), {
+        none: 'no answer came as an SSE stream that was read past its response',
+        offends: (ex) => ex.http!.sseAfterAnswer === 'open',
+        violated: (open, streams) => `${open.length} of ${streams.length} SSE answers kept their stream open for a whole request timeout after the response (${methodsOf(open)}); every such stream holds a connection`,
+        evidence: (ex) => evidence(`SSE answer to ${ex.method ?? 'a request'}`, ex, { expected: 'the stream ends after the response', actual: `still open ${ex.timeoutMs} ms after the response` }),
+        holds: (streams) => `${streams.length} SSE answers, each stream ended after its response`,
+      });
     },
   }),
   oracle({
@@ -349,16 +358,14 @@ export const httpChecks = [
     spec: SPEC.http26,
     judge({ exchanges }) {
       // Error answers too (a 400 with -32602, a 404 with -32601): their body is read by the same parser.
-      const answers = exchanges.filter((ex) => ex.http !== undefined && ex.response !== undefined);
-      if (answers.length === 0) return untestable('no request was answered over HTTP with a JSON-RPC response');
       const media = (ex: Exchange) => (ex.http!.contentType ?? '').split(';')[0].trim().toLowerCase();
-      const bad = answers.filter((ex) => media(ex) !== 'application/json' && media(ex) !== 'text/event-stream');
-      if (bad.length) {
-        const types = [...new Set(bad.map((ex) => ex.http!.contentType ?? '(none)'))].join(', ');
-        return violated(`${bad.length} of ${answers.length} answers carry their JSON-RPC response as ${types}`,
-          bad.slice(0, 3).map((ex) => evidence(`HTTP ${ex.http!.status} answer to ${ex.method ?? 'a request'}`, ex, { expected: 'Content-Type: application/json or text/event-stream', actual: `Content-Type: ${ex.http!.contentType ?? '(none)'}` })));
-      }
-      return holds(`${answers.length} answers, each application/json or text/event-stream`);
+      return every(exchanges.filter((ex) => ex.http !== undefined && ex.response !== undefined), {
+        none: 'no request was answered over HTTP with a JSON-RPC response',
+        offends: (ex) => media(ex) !== 'application/json' && media(ex) !== 'text/event-stream',
+        violated: (bad, answers) => `${bad.length} of ${answers.length} answers carry their JSON-RPC response as ${[...new Set(bad.map((ex) => ex.http!.contentType ?? '(none)'))].join(', ')}`,
+        evidence: (ex) => evidence(`HTTP ${ex.http!.status} answer to ${ex.method ?? 'a request'}`, ex, { expected: 'Content-Type: application/json or text/event-stream', actual: `Content-Type: ${ex.http!.contentType ?? '(none)'}` }),
+        holds: (answers) => `${answers.length} answers, each application/json or text/event-stream`,
+      });
     },
   }),
   oracle({
@@ -370,15 +377,13 @@ export const httpChecks = [
     requires: HTTP,
     spec: SPEC.http26,
     judge({ exchanges }) {
-      const streams = exchanges.filter((ex) => ex.http?.contentType?.toLowerCase().startsWith('text/event-stream'));
-      if (streams.length === 0) return untestable('no answer came as an SSE stream');
-      const bad = streams.filter((ex) => ex.http!.headers['x-accel-buffering']?.trim().toLowerCase() !== 'no');
-      if (bad.length) {
-        const methods = [...new Set(bad.map((ex) => ex.method ?? 'request'))].join(', ');
-        return violated(`${bad.length} of ${streams.length} SSE responses lack X-Accel-Buffering: no (${methods}); behind nginx and similar proxies their events can be held back`,
-          bad.slice(0, 3).map((ex) => evidence(`SSE answer to ${ex.method ?? 'a request'}`, ex, { expected: 'X-Accel-Buffering: no', actual: `X-Accel-Buffering: ${ex.http!.headers['x-accel-buffering'] ?? '(absent)'}` })));
-      }
-      return holds(`${streams.length} SSE responses, each with X-Accel-Buffering: no`);
+      return every(exchanges.filter((ex) => ex.http?.contentType?.toLowerCase().startsWith('text/event-stream')), {
+        none: 'no answer came as an SSE stream',
+        offends: (ex) => ex.http!.headers['x-accel-buffering']?.trim().toLowerCase() !== 'no',
+        violated: (bad, streams) => `${bad.length} of ${streams.length} SSE responses lack X-Accel-Buffering: no (${methodsOf(bad)}); behind nginx and similar proxies their events can be held back`,
+        evidence: (ex) => evidence(`SSE answer to ${ex.method ?? 'a request'}`, ex, { expected: 'X-Accel-Buffering: no', actual: `X-Accel-Buffering: ${ex.http!.headers['x-accel-buffering'] ?? '(absent)'}` }),
+        holds: (streams) => `${streams.length} SSE responses, each with X-Accel-Buffering: no`,
+      });
     },
   }),
   check(httpScenario, {
@@ -419,7 +424,7 @@ export const httpChecks = [
       if (problems.length) {
         return violated(
           `tools/call ${tool} (${header} for ${JSON.stringify(value)}): ${problems.map(([what, ex]) => `${header} ${what}: ${outcome(ex)}`).join('; ')}`,
-          problems.slice(0, 3).map(([what, ex, expected]) => evidence(`${header} ${what}`, ex, { expected })),
+          firstOffenders(problems).map(([what, ex, expected]) => evidence(`${header} ${what}`, ex, { expected })),
         );
       }
       return holds(`tools/call ${tool}: ${header} accepted when it matches (plain and Base64), refused with 400 and -32020 when missing, wrong or malformed`);

@@ -5,6 +5,7 @@ import { SPEC } from '../../../protocol/spec-links.js';
 import { ALL_VERSIONS } from '../../../protocol/versions.js';
 import { check, holds, oracle, untestable, violated } from '../../kit/check.js';
 import { outcome } from '../../kit/exchange.js';
+import { firstOffenders } from '../../kit/judge.js';
 import type { Exchange, InputEnd } from '../../ports/session.js';
 import { scenario } from '../../kit/scenario.js';
 
@@ -42,7 +43,7 @@ export const stdioChecks = [
     spec: SPEC.stdio26,
     judge({ events }) {
       const noise = events.filter((e) => e.channel === 'stdio' && e.kind === 'noise');
-      if (noise.length) return violated(`${noise.length} stdout line(s) that are not JSON-RPC messages; first: ${JSON.stringify(noise[0].raw.slice(0, 80))}`, noise.slice(0, 3).map((e) => ({ what: 'stdout line', actual: e.raw.slice(0, 300), seq: [e.seq] })));
+      if (noise.length) return violated(`${noise.length} stdout line(s) that are not JSON-RPC messages; first: ${JSON.stringify(noise[0].raw.slice(0, 80))}`, firstOffenders(noise).map((e) => ({ what: 'stdout line', actual: e.raw.slice(0, 300), seq: [e.seq] })));
       const lines = events.filter((e) => e.channel === 'stdio' && e.dir === 'in').length;
       if (lines === 0) return untestable('nothing was read from stdout');
       return holds(`${lines} stdout lines, all JSON-RPC`);
@@ -58,7 +59,7 @@ export const stdioChecks = [
     spec: SPEC.stdio26,
     judge({ events }) {
       const split = events.filter((e) => e.note === 'multi-line-message');
-      if (split.length) return violated(`${split.length} message(s) were spread over several lines`, split.slice(0, 3).map((e) => ({ what: 'multi-line message', actual: e.raw.slice(0, 300), seq: [e.seq] })));
+      if (split.length) return violated(`${split.length} message(s) were spread over several lines`, firstOffenders(split).map((e) => ({ what: 'multi-line message', actual: e.raw.slice(0, 300), seq: [e.seq] })));
       const msgs = events.filter((e) => e.channel === 'stdio' && e.dir === 'in' && e.kind === 'message').length;
       if (msgs === 0) return untestable('no message was read from stdout');
       return holds(`${msgs} messages, one per line`);
