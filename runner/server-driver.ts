@@ -4,7 +4,7 @@
 
 import { setMaxListeners } from 'node:events';
 import { DEFAULT_MODERN_VERSION, eraOf, isModernVersion, judgedVersion, type SpecVersion, type VersionChoice } from '../protocol/versions.js';
-import { describeExit, unexpectedExits } from '../suites/robustness/checks.js';
+import { describeExit, unexpectedExits } from '../suites/kit/target-exit.js';
 import type { EraInfo, Finding, PeerInfo, TargetInfo } from '../results/run.js';
 import type { Recording } from '../results/wire.js';
 import type { RunObservations } from '../suites/kit/observations.js';

@@ -10,6 +10,7 @@ import { MODERN } from '../../protocol/versions.js';
 import type { Evidence } from '../../results/verdict.js';
 import { check, holds, untestable, violated } from '../kit/check.js';
 import { describeExit } from '../kit/client-exit.js';
+import { every } from '../kit/judge.js';
 import type { Received } from '../ports/scripted-server.js';
 import { endedBadly, ev, isRequest, paramsOf, requestsOf, targetOf, type Msg } from '../client/client-reading.js';
 import { inputRequired, inputRequiredStateless, resultTypes, UNKNOWN_STATE, type Round } from './client-scenarios.js';
@@ -86,11 +87,13 @@ const mrtrNoInventedState = check(inputRequiredStateless, {
   requires: { anyCapability: ['elicitation', 'sampling', 'roots'] },
   spec: SPEC.mrtr26,
   judge(o) {
-    const done = retries(o).filter((x) => x.retry);
-    if (done.length === 0) return untestable(o.rounds.length ? 'the client never retried after input_required' : 'the client called none of tools/call, prompts/get, resources/read');
-    const bad = done.filter((x) => 'requestState' in paramsOf(x.retry!));
-    if (bad.length) return violated(`${bad.length} of ${done.length} retries carry a requestState the server never gave`, bad.slice(0, 3).map((x) => ev(`the ${x.round.method} retry`, x.retry!, { pointer: '/params/requestState', expected: '(absent)', actual: paramsOf(x.retry!).requestState })));
-    return holds(`${done.length} retries after a stateless input_required, none with a requestState`);
+    return every(retries(o).filter((x) => x.retry), {
+      none: o.rounds.length ? 'the client never retried after input_required' : 'the client called none of tools/call, prompts/get, resources/read',
+      offends: (x) => 'requestState' in paramsOf(x.retry!),
+      violated: (bad, all) => `${bad.length} of ${all.length} retries carry a requestState the server never gave`,
+      evidence: (x) => ev(`the ${x.round.method} retry`, x.retry!, { pointer: '/params/requestState', expected: '(absent)', actual: paramsOf(x.retry!).requestState }),
+      holds: (all) => `${all.length} retries after a stateless input_required, none with a requestState`,
+    });
   },
 });
 

@@ -10,6 +10,7 @@ import { check, holds, oracle, untestable, violated } from '../kit/check.js';
 import { clip, errorCode, evidence, isObj, outcome } from '../kit/exchange.js';
 import { firstOffenders } from '../kit/judge.js';
 import type { Exchange } from '../ports/session.js';
+import { describeExit, unexpectedExits } from '../kit/target-exit.js';
 import { nearValidRequests, servedCase, unansweredCase, type NearValidObs } from './near-valid-scenario.js';
 
 function generated(obs: NearValidObs, c: NonNullable<NearValidObs['served']>): GeneratedCase {
@@ -109,17 +110,6 @@ export const robustnessChecks = [
     },
   }),
 ];
-
-/** Deaths of the target mcpspec did not cause: a process exit (other than a clean one) or a lost connection. */
-export function unexpectedExits(events: WireEvent[]): WireEvent[] {
-  return events.filter((e) => e.kind === 'process-exit' && e.data && e.data.expected !== true && !(e.channel === 'stdio' && e.data.exitCode === 0 && !e.data.signal));
-}
-
-export function describeExit(e: WireEvent): string {
-  const exited = e.data?.exitCode !== undefined && (e.data.exitCode !== null || !!e.data.signal);
-  if (e.channel === 'http' && !exited) return `lost the connection (${String(e.data?.reason ?? 'closed')})`;
-  return `exited with code ${String(e.data?.exitCode)}${e.data?.signal ? ` (signal ${String(e.data.signal)})` : ''}`;
-}
 
 /**
  * The liveness probe pairs nothing answered: every probe of the pair went silent for its whole

@@ -754,10 +754,13 @@ const keptForTtlOracle = oracle({
       const within = task && (task.ttlMs === null || ex.startedAt < task.askedAt + task.ttlMs);
       return task && within ? [{ id: id as string, ex }] : [];
     });
-    if (reads.length === 0) return untestable(`no tasks/get of the ${tasks.size} task(s) created was sent within their ttlMs`);
-    const lost = reads.filter((r) => errorCode(r.ex) === -32602);
-    if (lost.length) return violated(`${lost.length} of ${reads.length} reads within the task's ttlMs got -32602; first: task ${lost[0].id}`, lost.slice(0, 3).map((r) => evidence(`tasks/get ${r.id}`, r.ex, { expected: 'the task, readable until its ttlMs runs out' })));
-    return holds(`${reads.length} reads of ${tasks.size} task(s) within their ttlMs, none answered as unknown`);
+    return every(reads, {
+      none: `no tasks/get of the ${tasks.size} task(s) created was sent within their ttlMs`,
+      offends: (r) => errorCode(r.ex) === -32602,
+      violated: (lost, all) => `${lost.length} of ${all.length} reads within the task's ttlMs got -32602; first: task ${lost[0].id}`,
+      evidence: (r) => evidence(`tasks/get ${r.id}`, r.ex, { expected: 'the task, readable until its ttlMs runs out' }),
+      holds: (all) => `${all.length} reads of ${tasks.size} task(s) within their ttlMs, none answered as unknown`,
+    });
   },
 });
 
