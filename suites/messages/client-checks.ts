@@ -12,6 +12,7 @@ import type { WireEvent } from '../../results/wire.js';
 import { messages } from '../../arbitraries/messages.js';
 import { holds, oracle, untestable, violated } from '../kit/check.js';
 import { clipJson } from '../kit/exchange.js';
+import { every, firstOffenders } from '../kit/judge.js';
 import { clientMessages, fromClient, idKey, isRequest, isResponse, judgedClientMessages, type Msg } from '../client/client-reading.js';
 import { modernMetaOf } from '../client/scripted-server.js';
 
@@ -68,7 +69,7 @@ const clientSchema = oracle({
     // The Rust SDK's client message schema, beside the official one: where they disagree it is a note, never a failure.
     const notes = rmcpDisagreements(msgs.filter((e) => schemaVersionOf(e.message, obs.version) === '2026-07-28'));
     const note = notes.length ? `; note: the Rust SDK's client message schema rejects ${notes.length} of them (first: ${notes[0].what}), a disagreement with the official schema, not a failure` : '';
-    return holds(`${msgs.length} client messages valid against their version's schema${note}`, notes.slice(0, 3));
+    return holds(`${msgs.length} client messages valid against their version's schema${note}`, firstOffenders(notes));
   },
 });
 
@@ -140,11 +141,13 @@ const notificationIds = oracle({
   role: 'client',
   spec: SPEC.basic26,
   judge(obs) {
-    const notes = clientMessages(obs).filter((e) => isObj(e.message) && typeof e.message.method === 'string' && e.message.method.startsWith('notifications/'));
-    if (notes.length === 0) return untestable('the client sent no notification');
-    const bad = notes.filter((e) => 'id' in (e.message as Msg));
-    if (bad.length) return violated(`${bad.length} of ${notes.length} notifications carry an id; first: ${String((bad[0].message as Msg).method)}`, bad.slice(0, 3).map((e) => ({ what: 'notification with an id', actual: clipJson(e.message, 400), seq: [e.seq] })));
-    return holds(`${notes.length} notifications, none with an id`);
+    return every(clientMessages(obs).filter((e) => isObj(e.message) && typeof e.message.method === 'string' && e.message.method.startsWith('notifications/')), {
+      none: 'the client sent no notification',
+      offends: (e) => 'id' in (e.message as Msg),
+      violated: (bad, notes) => `${bad.length} of ${notes.length} notifications carry an id; first: ${String((bad[0].message as Msg).method)}`,
+      evidence: (e) => ({ what: 'notification with an id', actual: clipJson(e.message, 400), seq: [e.seq] }),
+      holds: (notes) => `${notes.length} notifications, none with an id`,
+    });
   },
 });
 
@@ -174,8 +177,6 @@ const responsesAnswerRequests = oracle({
   role: 'client',
   spec: SPEC.basic26,
   judge(obs) {
-    const responses = fromClient(obs.events).filter((e) => isResponse(e.message));
-    if (responses.length === 0) return holds('the client sent no response');
     // The server requests of each scenario, by id: a response answers one sent earlier in the same scenario.
     const asked = new Map<string, number[]>();
     for (const e of obs.events) {
@@ -183,9 +184,13 @@ const responsesAnswerRequests = oracle({
       const k = `${e.source}|${idKey(e.message.id)}`;
       asked.set(k, [...(asked.get(k) ?? []), e.seq]);
     }
-    const bad = responses.filter((e) => !(asked.get(`${e.source}|${idKey((e.message as Msg).id)}`) ?? []).some((seq) => seq < e.seq));
-    if (bad.length) return violated(`${bad.length} of ${responses.length} responses from the client answer no request the server sent; first id ${idKey((bad[0].message as Msg).id)}`, bad.slice(0, 3).map((e) => ({ what: 'a response to no request', actual: clipJson(e.message, 400), seq: [e.seq] })));
-    return holds(`${responses.length} responses, each to a request the server sent`);
+    return every(fromClient(obs.events).filter((e) => isResponse(e.message)), {
+      none: holds('the client sent no response'),
+      offends: (e) => !(asked.get(`${e.source}|${idKey((e.message as Msg).id)}`) ?? []).some((seq) => seq < e.seq),
+      violated: (bad, responses) => `${bad.length} of ${responses.length} responses from the client answer no request the server sent; first id ${idKey((bad[0].message as Msg).id)}`,
+      evidence: (e) => ({ what: 'a response to no request', actual: clipJson(e.message, 400), seq: [e.seq] }),
+      holds: (responses) => `${responses.length} responses, each to a request the server sent`,
+    });
   },
 });
 

@@ -8,7 +8,8 @@ import { isObj } from '../../protocol/jsonrpc.js';
 import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION } from '../../protocol/meta.js';
 import { SPEC } from '../../protocol/spec-links.js';
 import { ALL_VERSIONS, MODERN } from '../../protocol/versions.js';
-import { check, holds, oracle, untestable, violated } from '../kit/check.js';
+import { check, oracle } from '../kit/check.js';
+import { every } from '../kit/judge.js';
 import { ev, judgedClientMessages, requestsOf, type Msg } from '../client/client-reading.js';
 import { modernMetaOf } from '../client/scripted-server.js';
 import { modernServer } from '../lifecycle/client-scenarios.js';
@@ -23,14 +24,16 @@ const metaRequired = check(modernServer, {
   role: 'client',
   spec: SPEC.basic26,
   judge({ received }) {
-    const reqs = requestsOf(received);
-    if (reqs.length === 0) return untestable('the client sent no request to the modern server');
-    const bad = reqs.filter((r) => {
-      const meta = modernMetaOf((r.message as Msg).params);
-      return !meta || meta[META_PROTOCOL_VERSION] !== '2026-07-28' || !isObj(meta[META_CLIENT_CAPABILITIES]);
+    return every(requestsOf(received), {
+      none: 'the client sent no request to the modern server',
+      offends: (r) => {
+        const meta = modernMetaOf((r.message as Msg).params);
+        return !meta || meta[META_PROTOCOL_VERSION] !== '2026-07-28' || !isObj(meta[META_CLIENT_CAPABILITIES]);
+      },
+      violated: (bad, reqs) => `${bad.length} of ${reqs.length} requests lack _meta protocolVersion 2026-07-28 or clientCapabilities; first: ${String((bad[0].message as Msg).method)}`,
+      evidence: (r) => ev('request without the required _meta', r),
+      holds: (reqs) => `${reqs.length} requests, each with protocolVersion and clientCapabilities in _meta`,
     });
-    if (bad.length) return violated(`${bad.length} of ${reqs.length} requests lack _meta protocolVersion 2026-07-28 or clientCapabilities; first: ${String((bad[0].message as Msg).method)}`, bad.slice(0, 3).map((r) => ev('request without the required _meta', r)));
-    return holds(`${reqs.length} requests, each with protocolVersion and clientCapabilities in _meta`);
   },
 });
 
@@ -43,14 +46,16 @@ const metaClientInfo = check(modernServer, {
   role: 'client',
   spec: SPEC.basic26,
   judge({ received }) {
-    const reqs = requestsOf(received).filter((r) => modernMetaOf((r.message as Msg).params));
-    if (reqs.length === 0) return untestable('the client sent no modern request');
-    const bad = reqs.filter((r) => {
-      const info = modernMetaOf((r.message as Msg).params)![META_CLIENT_INFO];
-      return !isObj(info) || typeof info.name !== 'string' || typeof info.version !== 'string';
+    return every(requestsOf(received).filter((r) => modernMetaOf((r.message as Msg).params)), {
+      none: 'the client sent no modern request',
+      offends: (r) => {
+        const info = modernMetaOf((r.message as Msg).params)![META_CLIENT_INFO];
+        return !isObj(info) || typeof info.name !== 'string' || typeof info.version !== 'string';
+      },
+      violated: (bad, reqs) => `${bad.length} of ${reqs.length} requests carry no clientInfo with name and version`,
+      evidence: (r) => ev('request without clientInfo', r),
+      holds: (reqs) => `${reqs.length} requests, each with clientInfo`,
     });
-    if (bad.length) return violated(`${bad.length} of ${reqs.length} requests carry no clientInfo with name and version`, bad.slice(0, 3).map((r) => ev('request without clientInfo', r)));
-    return holds(`${reqs.length} requests, each with clientInfo`);
   },
 });
 

@@ -6,6 +6,7 @@ import { ALL_VERSIONS } from '../../protocol/versions.js';
 import type { Evidence } from '../../results/verdict.js';
 import { check, holds, untestable, violated } from '../kit/check.js';
 import { crashOf, describeExit } from '../kit/client-exit.js';
+import { firstOffenders } from '../kit/judge.js';
 import { isRequest } from '../client/client-reading.js';
 import { schemaProblem } from '../messages/client-checks.js';
 import { nearValidAnswers } from './client-scenarios.js';
@@ -27,7 +28,7 @@ const nearValidSurvives = check(nearValidAnswers, {
     // Acting on them as valid: a request after the first near-valid answer that is itself invalid (it passed a broken value on).
     const first = Math.min(...o.served.map((x) => x.seq));
     const passedOn = o.received.filter((r) => r.seq > first && isRequest(r.message)).map((r) => schemaProblem({ seq: r.seq, t: 0, dir: 'in', channel: o.transport, raw: '', message: r.message }, ctx.version)).filter((p): p is Evidence => p !== undefined);
-    if (passedOn.length) return violated(`after near-valid results (${labels.join('; ')}) the client sent ${passedOn.length} invalid request(s): it acted on broken data as valid; first: ${passedOn[0].what} (${passedOn[0].pointer || '/'}: ${String(passedOn[0].expected)})`, passedOn.slice(0, 3));
+    if (passedOn.length) return violated(`after near-valid results (${labels.join('; ')}) the client sent ${passedOn.length} invalid request(s): it acted on broken data as valid; first: ${passedOn[0].what} (${passedOn[0].pointer || '/'}: ${String(passedOn[0].expected)})`, firstOffenders(passedOn));
     return holds(`${o.served.length} near-valid result(s) (${labels.join('; ')}); the client ${describeExit(o.exit)}`);
   },
 });

@@ -7,6 +7,7 @@ import { SPEC } from '../../../protocol/spec-links.js';
 import { ALL_VERSIONS, MODERN } from '../../../protocol/versions.js';
 import { check, holds, oracle, untestable, violated } from '../../kit/check.js';
 import { describeExit } from '../../kit/client-exit.js';
+import { every } from '../../kit/judge.js';
 import { clip } from '../../kit/exchange.js';
 import { endedBadly, ev, isRequest, targetOf, type Msg } from '../../client/client-reading.js';
 import { dyingServer, stderrLogs } from './client-scenarios.js';
@@ -74,16 +75,18 @@ const stdioLines = oracle({
   requires: { transports: ['stdio'] },
   spec: SPEC.stdio26,
   judge(obs) {
-    const lines = obs.events.filter((e) => e.dir === 'in' && e.channel === 'stdio' && e.raw !== undefined);
-    if (lines.length === 0) return untestable('the client wrote nothing to a server it started');
     // A batch array is a message array (client.no-batch judges it); anything else that is no JSON-RPC message breaks the framing.
-    const bad = lines.filter((e) => e.kind !== 'message' && !Array.isArray(e.message));
-    if (bad.length) {
-      const first = bad[0];
-      const why = first.kind === 'noise' ? 'is not JSON (a log line, or one line of a message written over several)' : 'is JSON but no JSON-RPC message';
-      return violated(`${bad.length} of ${lines.length} lines on stdin are not JSON-RPC messages; the first ${why}: ${JSON.stringify(clip(first.raw ?? '', 80))}`, bad.slice(0, 3).map((e) => ({ what: e.kind === 'noise' ? 'a line that is not JSON' : 'JSON that is no JSON-RPC message', actual: clip(e.raw ?? '', 300), seq: [e.seq] })));
-    }
-    return holds(`${lines.length} lines on stdin, each one JSON-RPC message`);
+    return every(obs.events.filter((e) => e.dir === 'in' && e.channel === 'stdio' && e.raw !== undefined), {
+      none: 'the client wrote nothing to a server it started',
+      offends: (e) => e.kind !== 'message' && !Array.isArray(e.message),
+      violated: (bad, lines) => {
+        const first = bad[0];
+        const why = first.kind === 'noise' ? 'is not JSON (a log line, or one line of a message written over several)' : 'is JSON but no JSON-RPC message';
+        return `${bad.length} of ${lines.length} lines on stdin are not JSON-RPC messages; the first ${why}: ${JSON.stringify(clip(first.raw ?? '', 80))}`;
+      },
+      evidence: (e) => ({ what: e.kind === 'noise' ? 'a line that is not JSON' : 'JSON that is no JSON-RPC message', actual: clip(e.raw ?? '', 300), seq: [e.seq] }),
+      holds: (lines) => `${lines.length} lines on stdin, each one JSON-RPC message`,
+    });
   },
 });
 
