@@ -10,7 +10,7 @@ import { MODERN } from '../../protocol/versions.js';
 import type { Evidence } from '../../results/verdict.js';
 import { check, holds, untestable, violated } from '../kit/check.js';
 import { describeExit } from '../kit/client-exit.js';
-import { every } from '../kit/judge.js';
+import { every, firstOffenders } from '../kit/judge.js';
 import type { Received } from '../ports/scripted-server.js';
 import { endedBadly, ev, isRequest, paramsOf, requestsOf, targetOf, type Msg } from '../client/client-reading.js';
 import { inputRequired, inputRequiredStateless, resultTypes, UNKNOWN_STATE, type Round } from './client-scenarios.js';
@@ -69,11 +69,13 @@ const mrtrRequestState = check(inputRequired, {
   role: 'client',
   spec: SPEC.mrtr26,
   judge(o) {
-    const done = retries(o).filter((x) => x.retry);
-    if (done.length === 0) return untestable(o.rounds.length ? 'the client never retried after input_required' : 'the client called none of tools/call, prompts/get, resources/read');
-    const bad = done.filter((x) => paramsOf(x.retry!).requestState !== x.round.requestState);
-    if (bad.length) return violated(`${bad.length} of ${done.length} retries do not echo requestState exactly`, bad.slice(0, 3).map((x) => ev(`the ${x.round.method} retry (round ${x.round.round})`, x.retry!, { pointer: '/params/requestState', expected: x.round.requestState, actual: paramsOf(x.retry!).requestState ?? '(absent)' })));
-    return holds(`${done.length} retries (${Math.max(...done.map((x) => x.round.round))} round(s) deep), each echoing requestState exactly`);
+    return every(retries(o).filter((x) => x.retry), {
+      none: o.rounds.length ? 'the client never retried after input_required' : 'the client called none of tools/call, prompts/get, resources/read',
+      offends: (x) => paramsOf(x.retry!).requestState !== x.round.requestState,
+      violated: (bad, done) => `${bad.length} of ${done.length} retries do not echo requestState exactly`,
+      evidence: (x) => ev(`the ${x.round.method} retry (round ${x.round.round})`, x.retry!, { pointer: '/params/requestState', expected: x.round.requestState, actual: paramsOf(x.retry!).requestState ?? '(absent)' }),
+      holds: (done) => `${done.length} retries (${Math.max(...done.map((x) => x.round.round))} round(s) deep), each echoing requestState exactly`,
+    });
   },
 });
 
@@ -119,7 +121,7 @@ const mrtrRetryId = check(inputRequired, {
       if (JSON.stringify((retry!.message as Msg).id) === JSON.stringify(round.id)) bad.push(ev(`the ${round.method} retry reuses id ${JSON.stringify(round.id)}`, retry!));
       else if (stripRetry(paramsOf(retry!)) !== stripRetry(paramsOf(original))) bad.push(ev(`the ${round.method} retry changes the params`, retry!, { expected: JSON.parse(stripRetry(paramsOf(original))) }));
     }
-    if (bad.length) return violated(`${bad.length} of ${done.length} retries are not new requests with the same params; first: ${bad[0].what}`, bad.slice(0, 3));
+    if (bad.length) return violated(`${bad.length} of ${done.length} retries are not new requests with the same params; first: ${bad[0].what}`, firstOffenders(bad));
     return holds(`${done.length} retries, each a new id with the original params`);
   },
 });
@@ -145,7 +147,7 @@ const mrtrScoped = check(inputRequired, {
         if ('inputResponses' in p || 'requestState' in p) bad.push(ev(`${String((r.message as Msg).method)} is not a retry but carries ${'inputResponses' in p ? 'inputResponses' : 'requestState'}`, r));
       } else if (round.inputKeys.length === 0 && 'inputResponses' in p) bad.push(ev(`the ${round.method} retry of a requestState-only round carries inputResponses`, r));
     }
-    if (bad.length) return violated(`${bad.length} request(s) carry MRTR fields that do not belong to them; first: ${bad[0].what}`, bad.slice(0, 3));
+    if (bad.length) return violated(`${bad.length} request(s) carry MRTR fields that do not belong to them; first: ${bad[0].what}`, firstOffenders(bad));
     if (after.length <= retrySeqs.size) return untestable('the client sent no request after input_required other than its retries');
     return holds(`${after.length - retrySeqs.size} other requests after input_required, none carrying inputResponses or requestState`);
   },

@@ -13,6 +13,7 @@ import type { Evidence } from '../../results/verdict.js';
 import { check, holds, oracle, untestable, violated, type Judgement } from '../kit/check.js';
 import { describeExit } from '../kit/client-exit.js';
 import { clip, clipJson } from '../kit/exchange.js';
+import { every, firstOffenders } from '../kit/judge.js';
 import type { Received } from '../ports/scripted-server.js';
 import type { ClientObs } from '../client/client-run.js';
 import { endedBadly, ev, fromClient, idKey, isNotification, isRequest, isResponse, requestsOf, type Msg } from '../client/client-reading.js';
@@ -165,7 +166,7 @@ const initWait = check(legacyServer, {
     if (inits.length === 0) return untestable('the client never got an initialize result');
     for (const init of inits) {
       const early = o.received.filter((r) => r.seq > init.seq && r.seq < init.replySeq! && r.connection === init.connection && r.httpMethod !== 'DELETE' && r.httpMethod !== 'GET' && !(isObj(r.message) && r.message.method === 'ping'));
-      if (early.length) return violated(`the client sent ${early.length} message(s) while its initialize was unanswered; first: ${String((early[0].message as Msg)?.method ?? 'a body')}`, [ev('initialize', init), ...early.slice(0, 3).map((r) => ev('sent before the initialize result', r))]);
+      if (early.length) return violated(`the client sent ${early.length} message(s) while its initialize was unanswered; first: ${String((early[0].message as Msg)?.method ?? 'a body')}`, [ev('initialize', init), ...firstOffenders(early).map((r) => ev('sent before the initialize result', r))]);
     }
     return holds(`nothing but ping was sent before ${inits.length} initialize result(s)`);
   },
@@ -209,7 +210,7 @@ const counterOfferCheck = check(counterOffer, {
     const at = o.received.findIndex((r) => isRequest(r.message) && r.message.id === first.id);
     const after = o.received.slice(at + 1).filter((r) => isRequest(r.message) && r.message.method !== 'ping');
     const refusedAgain = after.filter((r) => modernMetaOf((r.message as Msg).params)?.[META_PROTOCOL_VERSION] === first.version);
-    if (refusedAgain.length) return violated(`after -32022 the client sent ${refusedAgain.length} more request(s) with the refused version ${String(first.version)}`, refusedAgain.slice(0, 3).map((r) => ev('request repeating the refused version', r, { expected: first.supported })));
+    if (refusedAgain.length) return violated(`after -32022 the client sent ${refusedAgain.length} more request(s) with the refused version ${String(first.version)}`, firstOffenders(refusedAgain).map((r) => ev('request repeating the refused version', r, { expected: first.supported })));
     const next = after[0];
     if (!next) return holds(`after -32022 the client stopped (${describeExit(o.exit)})`);
     const m = next.message as Msg;
@@ -284,8 +285,6 @@ const initializeParams = oracle({
   role: 'client',
   spec: SPEC.lifecycle25,
   judge(obs) {
-    const inits = fromClient(obs.events).filter((e) => isRequest(e.message) && e.message.method === 'initialize');
-    if (inits.length === 0) return untestable('the client sent no initialize (it spoke 2026-07-28 only)');
     const missing = (m: Msg) => {
       const p = isObj(m.params) ? m.params : {};
       const info = p.clientInfo;
@@ -295,9 +294,13 @@ const initializeParams = oracle({
         !(isObj(info) && typeof info.name === 'string' && typeof info.version === 'string') && 'clientInfo{name,version}',
       ].filter((x): x is string => typeof x === 'string');
     };
-    const bad = inits.map((e) => [e, missing(e.message as Msg)] as const).filter(([, m]) => m.length > 0);
-    if (bad.length) return violated(`${bad.length} of ${inits.length} initialize requests lack ${bad[0][1].join(', ')}`, bad.slice(0, 3).map(([e, m]) => ({ what: `initialize without ${m.join(', ')}`, actual: clipJson(e.message, 400), expected: 'params.protocolVersion, params.capabilities, params.clientInfo{name,version}', seq: [e.seq] })));
-    return holds(`${inits.length} initialize requests, each with protocolVersion, capabilities and clientInfo`);
+    return every(fromClient(obs.events).filter((e) => isRequest(e.message) && e.message.method === 'initialize'), {
+      none: 'the client sent no initialize (it spoke 2026-07-28 only)',
+      offends: (e) => missing(e.message as Msg).length > 0,
+      violated: (bad, inits) => `${bad.length} of ${inits.length} initialize requests lack ${missing(bad[0].message as Msg).join(', ')}`,
+      evidence: (e) => ({ what: `initialize without ${missing(e.message as Msg).join(', ')}`, actual: clipJson(e.message, 400), expected: 'params.protocolVersion, params.capabilities, params.clientInfo{name,version}', seq: [e.seq] }),
+      holds: (inits) => `${inits.length} initialize requests, each with protocolVersion, capabilities and clientInfo`,
+    });
   },
 });
 
@@ -351,7 +354,7 @@ const usesDeclared = oracle({
       if (!declares(caps.caps, need)) bad.push({ what: `${e.message.method} sent to a server that declared no ${need} capability`, actual: clipJson(e.message, 400), expected: `no ${e.message.method} (the server's capabilities: ${clip(JSON.stringify(caps.caps), 200)})`, seq: [e.seq] });
     }
     if (judged === 0) return untestable('the client called no capability-gated method after an initialize');
-    if (bad.length) return violated(`${bad.length} of ${judged} requests use a capability the server did not declare; first: ${bad[0].what}`, bad.slice(0, 3));
+    if (bad.length) return violated(`${bad.length} of ${judged} requests use a capability the server did not declare; first: ${bad[0].what}`, firstOffenders(bad));
     return holds(`${judged} capability-gated requests, each of a capability the server declared`);
   },
 });

@@ -10,6 +10,7 @@ import { SPEC } from '../../protocol/spec-links.js';
 import { ALL_VERSIONS, MODERN } from '../../protocol/versions.js';
 import type { Evidence } from '../../results/verdict.js';
 import { check, holds, untestable, violated } from '../kit/check.js';
+import { every, firstOffenders } from '../kit/judge.js';
 import type { ClientObs } from '../client/client-run.js';
 import { ev, isRequest, paramsOf, type Msg } from '../client/client-reading.js';
 import { modernMetaOf } from '../client/scripted-server.js';
@@ -41,7 +42,7 @@ const taskPolls = check(tasksServer, {
       if (terminal < 0 && !cancelled && !o.exit.timedOut) bad.push({ what: `task ${t.taskId}: the client stopped polling at status ${t.polls.at(-1)?.status ?? 'working (never polled)'} without cancelling`, actual: t.polls.map((p) => p.status) });
       if (terminal >= 0 && t.polls.length > terminal + 1) bad.push({ what: `task ${t.taskId}: ${t.polls.length - terminal - 1} tasks/get after the terminal status ${t.polls[terminal].status}`, actual: t.polls.map((p) => p.status), seq: t.polls.slice(terminal + 1).map((p) => p.seq) });
     }
-    if (bad.length) return violated(`${bad.length} task(s) polled wrongly; first: ${bad[0].what}`, bad.slice(0, 3));
+    if (bad.length) return violated(`${bad.length} task(s) polled wrongly; first: ${bad[0].what}`, firstOffenders(bad));
     return holds(`${o.tasks.length} task(s) polled to a terminal status (${o.tasks.map((t) => t.polls.map((p) => p.status).join(' > ')).join('; ')}), none after it`);
   },
 });
@@ -56,12 +57,14 @@ const taskPollInterval = check(tasksServer, {
   requires: { extensions: [TASKS_EXTENSION] },
   spec: SPEC_TASKS,
   judge(o) {
-    const pairs = o.tasks.flatMap((t) => t.polls.slice(1).map((p, i) => ({ t, gap: p.at - t.polls[i].at, seq: [t.polls[i].seq, p.seq] })));
-    if (pairs.length === 0) return untestable(o.tasks.length ? 'no task was polled twice' : 'no task was created');
     // Only polling faster than asked is judged (timers may fire a few ms early); slower is always fine.
-    const fast = pairs.filter((p) => p.gap < p.t.pollIntervalMs * 0.9 - 5);
-    if (fast.length) return violated(`${fast.length} of ${pairs.length} polls came sooner than pollIntervalMs ${fast[0].t.pollIntervalMs} ms (first gap ${fast[0].gap} ms)`, fast.slice(0, 3).map((p) => ({ what: `tasks/get of ${p.t.taskId} ${p.gap} ms after the previous one`, expected: `>= ${p.t.pollIntervalMs} ms`, seq: p.seq })));
-    return holds(`${pairs.length} poll gaps, each at least pollIntervalMs (shortest ${Math.min(...pairs.map((p) => p.gap))} ms)`);
+    return every(o.tasks.flatMap((t) => t.polls.slice(1).map((p, i) => ({ t, gap: p.at - t.polls[i].at, seq: [t.polls[i].seq, p.seq] }))), {
+      none: o.tasks.length ? 'no task was polled twice' : 'no task was created',
+      offends: (p) => p.gap < p.t.pollIntervalMs * 0.9 - 5,
+      violated: (fast, pairs) => `${fast.length} of ${pairs.length} polls came sooner than pollIntervalMs ${fast[0].t.pollIntervalMs} ms (first gap ${fast[0].gap} ms)`,
+      evidence: (p) => ({ what: `tasks/get of ${p.t.taskId} ${p.gap} ms after the previous one`, expected: `>= ${p.t.pollIntervalMs} ms`, seq: p.seq }),
+      holds: (pairs) => `${pairs.length} poll gaps, each at least pollIntervalMs (shortest ${Math.min(...pairs.map((p) => p.gap))} ms)`,
+    });
   },
 });
 
@@ -91,7 +94,7 @@ const taskInput = check(tasksServer, {
       if (JSON.stringify(keys) !== JSON.stringify([...t.inputKeys].sort())) bad.push(ev(`tasks/update answers keys ${keys.join(', ') || '(none)'}`, update, { expected: t.inputKeys }));
       else for (const k of keys) if (!doc.validator(resultDef[k])((responses as Msg)[k])) bad.push(ev(`inputResponses.${k} is not a valid ${resultDef[k]}`, update, { pointer: `/params/inputResponses/${k}` }));
     }
-    if (bad.length) return violated(`${bad.length} problem(s) answering input_required tasks; first: ${bad[0].what}`, bad.slice(0, 3));
+    if (bad.length) return violated(`${bad.length} problem(s) answering input_required tasks; first: ${bad[0].what}`, firstOffenders(bad));
     return holds(`${asked.length} input_required task(s) answered with tasks/update`);
   },
 });
@@ -118,7 +121,7 @@ const legacyTaskPolls = check(legacyTasksServer, {
       if (terminal >= 0 && gets.length > terminal + 1) bad.push({ what: `task ${t.taskId}: tasks/get after the terminal status`, seq: gets.slice(terminal + 1).map((p) => p.seq) });
       if (got.length === 0 && !o.exit.timedOut) bad.push({ what: `task ${t.taskId}: the client never fetched the result with tasks/result`, actual: t.polls.map((p) => p.status) });
     }
-    if (bad.length) return violated(`${bad.length} problem(s) following 2025-11-25 tasks; first: ${bad[0].what}`, bad.slice(0, 3));
+    if (bad.length) return violated(`${bad.length} problem(s) following 2025-11-25 tasks; first: ${bad[0].what}`, firstOffenders(bad));
     return holds(`${o.tasks.length} task(s) followed to their result (${o.tasks.map((t) => t.polls.map((p) => p.status).join(' > ')).join('; ')})`);
   },
 });
