@@ -14,6 +14,7 @@ import type { Evidence } from '../../../results/verdict.js';
 import type { WireEvent } from '../../../results/wire.js';
 import { check, holds, oracle, untestable, violated } from '../../kit/check.js';
 import { crashOf, describeExit } from '../../kit/client-exit.js';
+import { every, firstOffenders } from '../../kit/judge.js';
 import type { RunObservations } from '../../kit/observations.js';
 import type { Received } from '../../ports/scripted-server.js';
 import type { ClientObs } from '../../client/client-run.js';
@@ -42,10 +43,13 @@ const sessionId = check(legacyServer, {
     // A later initialize starts a new session (mcp-remote's proxy tests the server with one session, then
     // opens its own): it carries no session id, as HL-07 has a client start a new session.
     const later = o.received.filter((r) => r.seq > init.replySeq! && !(isRequest(r.message) && r.message.method === 'initialize'));
-    if (later.length === 0) return untestable('the client sent nothing after the initialize result');
-    const bad = later.filter((r) => r.headers?.['mcp-session-id'] !== SESSION_ID);
-    if (bad.length) return violated(`${bad.length} of ${later.length} later HTTP requests lack Mcp-Session-Id: ${SESSION_ID}`, bad.slice(0, 3).map((r) => ev(`${r.httpMethod ?? 'POST'} without the session id`, r, { expected: SESSION_ID, actual: r.headers?.['mcp-session-id'] ?? '(absent)' })));
-    return holds(`${later.length} later requests, each with the session id`);
+    return every(later, {
+      none: 'the client sent nothing after the initialize result',
+      offends: (r) => r.headers?.['mcp-session-id'] !== SESSION_ID,
+      violated: (bad) => `${bad.length} of ${later.length} later HTTP requests lack Mcp-Session-Id: ${SESSION_ID}`,
+      evidence: (r) => ev(`${r.httpMethod ?? 'POST'} without the session id`, r, { expected: SESSION_ID, actual: r.headers?.['mcp-session-id'] ?? '(absent)' }),
+      holds: () => `${later.length} later requests, each with the session id`,
+    });
   },
 });
 
@@ -113,14 +117,13 @@ const ssePollResumes = check(pollingServer, {
   requires: { transports: ['http'] },
   spec: SPEC.transports25,
   judge(o) {
-    const all = resumptions(o);
-    if (all.length === 0) return untestable('the client sent no request after initialize in a 2025-11-25 session, so no answer was polled');
-    const lost = all.filter((x) => !x.resume);
-    if (lost.length) {
-      return violated(`${lost.length} of ${all.length} answers whose stream closed early were never resumed; the client ${describeExit(o.exit)}`,
-        lost.slice(0, 3).map((x) => ev(`request whose answer stream closed after event ${x.polled.polled!.eventId}`, x.polled, { expected: `GET with Last-Event-ID: ${x.polled.polled!.eventId}`, actual: 'no such GET' })));
-    }
-    return holds(`${all.length} answers closed early, each resumed with GET and Last-Event-ID`);
+    return every(resumptions(o), {
+      none: 'the client sent no request after initialize in a 2025-11-25 session, so no answer was polled',
+      offends: (x) => !x.resume,
+      violated: (lost, all) => `${lost.length} of ${all.length} answers whose stream closed early were never resumed; the client ${describeExit(o.exit)}`,
+      evidence: (x) => ev(`request whose answer stream closed after event ${x.polled.polled!.eventId}`, x.polled, { expected: `GET with Last-Event-ID: ${x.polled.polled!.eventId}`, actual: 'no such GET' }),
+      holds: (all) => `${all.length} answers closed early, each resumed with GET and Last-Event-ID`,
+    });
   },
 });
 
@@ -135,14 +138,13 @@ const sseRetryRespected = check(pollingServer, {
   spec: SPEC.transports25,
   judge(o) {
     const resumed = resumptions(o).filter((x) => x.resume?.at !== undefined);
-    if (resumed.length === 0) return untestable('the client resumed no closed SSE stream');
-    const waited = resumed.map((x) => ({ ...x, ms: x.resume!.at! - x.polled.polled!.closedAt, retry: x.polled.polled!.retryMs }));
-    const early = waited.filter((x) => x.ms < x.retry - EARLY_TOLERANCE_MS);
-    if (early.length) {
-      return violated(`${early.length} of ${waited.length} resumptions came before the retry delay: ${early.map((x) => `${x.ms} ms of ${x.retry} ms`).join(', ')}`,
-        early.slice(0, 3).map((x) => ev(`GET resuming after event ${x.polled.polled!.eventId}`, x.resume!, { expected: `no earlier than ${x.retry} ms after the stream closed`, actual: `${x.ms} ms after` })));
-    }
-    return holds(`${waited.length} resumptions, each after the retry delay (${waited.map((x) => `${x.ms} ms`).join(', ')} of ${waited[0].retry} ms)`);
+    return every(resumed.map((x) => ({ ...x, ms: x.resume!.at! - x.polled.polled!.closedAt, retry: x.polled.polled!.retryMs })), {
+      none: 'the client resumed no closed SSE stream',
+      offends: (x) => x.ms < x.retry - EARLY_TOLERANCE_MS,
+      violated: (early, waited) => `${early.length} of ${waited.length} resumptions came before the retry delay: ${early.map((x) => `${x.ms} ms of ${x.retry} ms`).join(', ')}`,
+      evidence: (x) => ev(`GET resuming after event ${x.polled.polled!.eventId}`, x.resume!, { expected: `no earlier than ${x.retry} ms after the stream closed`, actual: `${x.ms} ms after` }),
+      holds: (waited) => `${waited.length} resumptions, each after the retry delay (${waited.map((x) => `${x.ms} ms`).join(', ')} of ${waited[0].retry} ms)`,
+    });
   },
 });
 
@@ -170,7 +172,7 @@ const reissuesBrokenRequest = check(brokenStreamServer, {
       else if (again.length) problems.push(ev(`${what} sent again after its stream broke, with the same id`, again[0], { expected: 'a new request id', seq: [b.seq, again[0].seq] }));
       else problems.push(ev(`${what}: its answer stream closed before the answer`, b, { expected: `${m.method} sent again with a new id`, actual: `never sent again; the client ${describeExit(o.exit)}` }));
     }
-    if (problems.length) return violated(`${problems.length} of ${broken.length} requests whose stream broke were not re-issued with a new id: ${problems[0].what}`, problems.slice(0, 3));
+    if (problems.length) return violated(`${problems.length} of ${broken.length} requests whose stream broke were not re-issued with a new id: ${problems[0].what}`, firstOffenders(problems));
     return holds(`re-issued ${reissued.join(', ')}`);
   },
 });
@@ -190,14 +192,16 @@ const httpAccept = oracle({
   requires: { transports: ['http'] },
   spec: SPEC.http26,
   judge(obs) {
-    const ps = posts(obs);
-    if (ps.length === 0) return untestable('the client sent no POST');
-    const bad = ps.filter((e) => {
-      const a = (e.http!.headers.accept ?? '').toLowerCase();
-      return !(a.includes('application/json') && a.includes('text/event-stream'));
+    return every(posts(obs), {
+      none: 'the client sent no POST',
+      offends: (e) => {
+        const a = (e.http!.headers.accept ?? '').toLowerCase();
+        return !(a.includes('application/json') && a.includes('text/event-stream'));
+      },
+      violated: (bad, ps) => `${bad.length} of ${ps.length} POSTs do not accept both types; first Accept: ${bad[0].http!.headers.accept ?? '(absent)'}`,
+      evidence: (e) => ({ what: `${String((e.message as Msg).method ?? 'response')} POST`, actual: e.http!.headers.accept ?? '(absent)', expected: 'application/json, text/event-stream', seq: [e.seq] }),
+      holds: (ps) => `${ps.length} POSTs, each accepting both`,
     });
-    if (bad.length) return violated(`${bad.length} of ${ps.length} POSTs do not accept both types; first Accept: ${bad[0].http!.headers.accept ?? '(absent)'}`, bad.slice(0, 3).map((e) => ({ what: `${String((e.message as Msg).method ?? 'response')} POST`, actual: e.http!.headers.accept ?? '(absent)', expected: 'application/json, text/event-stream', seq: [e.seq] })));
-    return holds(`${ps.length} POSTs, each accepting both`);
   },
 });
 
@@ -225,10 +229,13 @@ const httpProtocolVersion = oracle({
         if (n && e.seq > n.seq) judged.push({ e, expected: n.version });
       }
     }
-    if (judged.length === 0) return untestable('the client sent no modern POST and no POST after an initialize result');
-    const bad = judged.filter(({ e, expected }) => e.http!.headers['mcp-protocol-version'] !== expected);
-    if (bad.length) return violated(`${bad.length} of ${judged.length} POSTs carry the wrong MCP-Protocol-Version; first: ${bad[0].e.http!.headers['mcp-protocol-version'] ?? '(absent)'} for ${bad[0].expected}`, bad.slice(0, 3).map(({ e, expected }) => ({ what: `${String((e.message as Msg).method ?? 'response')} POST`, expected, actual: e.http!.headers['mcp-protocol-version'] ?? '(absent)', seq: [e.seq] })));
-    return holds(`${judged.length} POSTs, each with the right MCP-Protocol-Version`);
+    return every(judged, {
+      none: 'the client sent no modern POST and no POST after an initialize result',
+      offends: ({ e, expected }) => e.http!.headers['mcp-protocol-version'] !== expected,
+      violated: (bad) => `${bad.length} of ${judged.length} POSTs carry the wrong MCP-Protocol-Version; first: ${bad[0].e.http!.headers['mcp-protocol-version'] ?? '(absent)'} for ${bad[0].expected}`,
+      evidence: ({ e, expected }) => ({ what: `${String((e.message as Msg).method ?? 'response')} POST`, expected, actual: e.http!.headers['mcp-protocol-version'] ?? '(absent)', seq: [e.seq] }),
+      holds: () => `${judged.length} POSTs, each with the right MCP-Protocol-Version`,
+    });
   },
 });
 
@@ -255,11 +262,13 @@ const httpMethodHeader = oracle({
   requires: { transports: ['http'] },
   spec: SPEC.http26,
   judge(obs) {
-    const ps = modernRequestPosts(obs);
-    if (ps.length === 0) return untestable('the client sent no modern request over HTTP');
-    const bad = ps.filter((e) => decodeHeaderValue(e.http!.headers['mcp-method']) !== (e.message as Msg).method);
-    if (bad.length) return violated(`${bad.length} of ${ps.length} request POSTs have a missing or wrong Mcp-Method`, bad.slice(0, 3).map((e) => ({ what: `${String((e.message as Msg).method)} POST`, expected: (e.message as Msg).method, actual: e.http!.headers['mcp-method'] ?? '(absent)', seq: [e.seq] })));
-    return holds(`${ps.length} request POSTs, each with Mcp-Method`);
+    return every(modernRequestPosts(obs), {
+      none: 'the client sent no modern request over HTTP',
+      offends: (e) => decodeHeaderValue(e.http!.headers['mcp-method']) !== (e.message as Msg).method,
+      violated: (bad, ps) => `${bad.length} of ${ps.length} request POSTs have a missing or wrong Mcp-Method`,
+      evidence: (e) => ({ what: `${String((e.message as Msg).method)} POST`, expected: (e.message as Msg).method, actual: e.http!.headers['mcp-method'] ?? '(absent)', seq: [e.seq] }),
+      holds: (ps) => `${ps.length} request POSTs, each with Mcp-Method`,
+    });
   },
 });
 
@@ -273,11 +282,13 @@ const httpNameHeader = oracle({
   requires: { transports: ['http'] },
   spec: SPEC.http26,
   judge(obs) {
-    const ps = modernRequestPosts(obs).filter((e) => NAMED_METHODS.includes(String((e.message as Msg).method)));
-    if (ps.length === 0) return untestable('the client called none of tools/call, prompts/get, resources/read, tasks/* over HTTP');
-    const bad = ps.filter((e) => decodeHeaderValue(e.http!.headers['mcp-name']) !== nameOf((e.message as Msg).params));
-    if (bad.length) return violated(`${bad.length} of ${ps.length} POSTs have a missing or wrong Mcp-Name`, bad.slice(0, 3).map((e) => ({ what: `${String((e.message as Msg).method)} POST`, expected: nameOf((e.message as Msg).params), actual: e.http!.headers['mcp-name'] ?? '(absent)', seq: [e.seq] })));
-    return holds(`${ps.length} POSTs, each with Mcp-Name equal to the body`);
+    return every(modernRequestPosts(obs).filter((e) => NAMED_METHODS.includes(String((e.message as Msg).method))), {
+      none: 'the client called none of tools/call, prompts/get, resources/read, tasks/* over HTTP',
+      offends: (e) => decodeHeaderValue(e.http!.headers['mcp-name']) !== nameOf((e.message as Msg).params),
+      violated: (bad, ps) => `${bad.length} of ${ps.length} POSTs have a missing or wrong Mcp-Name`,
+      evidence: (e) => ({ what: `${String((e.message as Msg).method)} POST`, expected: nameOf((e.message as Msg).params), actual: e.http!.headers['mcp-name'] ?? '(absent)', seq: [e.seq] }),
+      holds: (ps) => `${ps.length} POSTs, each with Mcp-Name equal to the body`,
+    });
   },
 });
 
@@ -305,7 +316,7 @@ const httpParamHeaders = oracle({
         if (!ok) problems.push({ what: `tools/call ${TOOL.name} POST: ${PARAM_HEADER_PREFIX}${d.header}`, expected: expected === undefined ? '(absent)' : encodeHeaderValue(expected), actual: sent ?? '(absent)', seq: [e.seq] });
       }
     }
-    if (problems.length) return violated(`${problems.length} of ${calls.length} tools/call POSTs have a missing or wrong Mcp-Param header; first: ${String(problems[0].actual)} for ${String(problems[0].expected)}`, problems.slice(0, 3));
+    if (problems.length) return violated(`${problems.length} of ${calls.length} tools/call POSTs have a missing or wrong Mcp-Param header; first: ${String(problems[0].actual)} for ${String(problems[0].expected)}`, firstOffenders(problems));
     return holds(`${calls.length} tools/call POSTs, each with the Mcp-Param headers of its arguments`);
   },
 });
