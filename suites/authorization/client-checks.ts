@@ -12,6 +12,7 @@ import { ALL_VERSIONS } from '../../protocol/versions.js';
 import type { Evidence } from '../../results/verdict.js';
 import { describeExit } from '../kit/client-exit.js';
 import { check, holds, untestable, violated, type Check, type CheckDefinition, type Judgement } from '../kit/check.js';
+import { every, firstOffenders, gated, type Precondition } from '../kit/judge.js';
 import type { OAuthRequest } from './authorization-server.js';
 import type { Received } from '../ports/scripted-server.js';
 import { absentIssServer, authorizationServer, cimdServer, confidentialServer, movedServer, wrongResourceServer, noIssServer, scopeFromMetadataServer, scopeFromNowhereServer, wellKnownServer, stepUpServer, trailingSlashIssServer, unadvertisedIssServer, wrongIssServer, wrongIssuerServer, wrongStateServer, absentStateServer, expiryServer, scopeUnlistedServer, noPkceServer, oidcOnlyServer, type AuthClientObs } from './client-scenarios.js';
@@ -86,14 +87,14 @@ export function fittingApplicationType(redirectUris: unknown): 'native' | 'web' 
 }
 
 /** Whether the client tried to authorize at all (authorization is optional for clients). */
-function unlessTried(o: AuthClientObs): Judgement | undefined {
+const unlessTried: Precondition<AuthClientObs> = (o) => {
   if (o.oauth.requests.length > 0) return undefined;
   if (o.received.some(unauthorized)) return untestable(`the client got 401 and made no OAuth request (it may not support authorization; it ${describeExit(o.exit)})`);
   return untestable('the client sent nothing to the protected endpoint');
-}
+};
 
 function authClientCheck(d: Omit<CheckDefinition<AuthClientObs>, 'requires' | 'role'>, scenario = authorizationServer): Check<AuthClientObs> {
-  return check(scenario, { ...d, role: 'client', requires: HTTP, judge: (o, ctx) => unlessTried(o) ?? d.judge(o, ctx) });
+  return check(scenario, { ...d, role: 'client', requires: HTTP, judge: gated([unlessTried], d.judge) });
 }
 
 const oauthEvidence = (what: string, r: OAuthRequest, extra: Partial<Evidence> = {}): Evidence => ({ what: `${what}: ${r.method} ${r.path}`, request: r.body ?? r.query, seq: [r.seq], ...extra });
@@ -323,14 +324,14 @@ export const authClientChecks = [
     spec: SPEC.authorization26,
     judge(o) {
       const asked = o.oauth.requests.filter((r) => isGet(r, '/authorize') || (r.method === 'POST' && r.path === '/token'));
-      if (asked.length === 0) return untestable('the client made no authorization or token request');
       const resourceOf = (r: OAuthRequest) => (r.method === 'GET' ? r.query.resource : r.body?.resource);
-      const bad = asked.filter((r) => typeof resourceOf(r) !== 'string' || !sameResource(resourceOf(r) as string, o.oauth.resource));
-      if (bad.length) {
-        const first = bad[0];
-        return violated(`${bad.length} of ${asked.length} authorization/token requests without resource ${o.oauth.resource}; first, ${first.method} ${first.path}: resource ${JSON.stringify(resourceOf(first)) ?? 'absent'}`, bad.slice(0, 3).map((r) => oauthEvidence('OAuth request', r, { expected: { resource: o.oauth.resource }, actual: resourceOf(r) })));
-      }
-      return holds(`${asked.length} authorization/token request(s), each with resource ${o.oauth.resource}`);
+      return every(asked, {
+        none: 'the client made no authorization or token request',
+        offends: (r) => typeof resourceOf(r) !== 'string' || !sameResource(resourceOf(r) as string, o.oauth.resource),
+        violated: (bad) => `${bad.length} of ${asked.length} authorization/token requests without resource ${o.oauth.resource}; first, ${bad[0].method} ${bad[0].path}: resource ${JSON.stringify(resourceOf(bad[0])) ?? 'absent'}`,
+        evidence: (r) => oauthEvidence('OAuth request', r, { expected: { resource: o.oauth.resource }, actual: resourceOf(r) }),
+        holds: () => `${asked.length} authorization/token request(s), each with resource ${o.oauth.resource}`,
+      });
     },
   }),
   authClientCheck(
@@ -384,16 +385,19 @@ export const authClientChecks = [
     spec: SPEC.authorization26,
     judge(o) {
       const inQuery = o.received.filter((r) => /[?&]access_token=/.test(r.query ?? ''));
-      if (inQuery.length) return violated(`${inQuery.length} request(s) carry the token in the URI query (access_token=)`, inQuery.slice(0, 3).map((r) => ({ what: `${r.httpMethod ?? 'POST'} ?${(r.query ?? '').slice(1, 40)}…`, seq: [r.seq] })));
+      if (inQuery.length) return violated(`${inQuery.length} request(s) carry the token in the URI query (access_token=)`, firstOffenders(inQuery).map((r) => ({ what: `${r.httpMethod ?? 'POST'} ?${(r.query ?? '').slice(1, 40)}…`, seq: [r.seq] })));
       // Ordered by recording sequence, not by clock: what arrived after the token was sent could carry it.
       const issued = o.oauth.requests.find((r) => r.method === 'POST' && r.path === '/token' && r.status === 200);
       if (issued === undefined) return untestable('the client obtained no token');
       const after = o.received.filter((r) => r.seq > answered(issued));
-      if (after.length === 0) return untestable('the client sent nothing to the MCP server after it obtained its token');
       const bearer = (r: Received) => /^Bearer\s+(\S+)$/i.exec(r.headers?.authorization ?? '')?.[1];
-      const bad = after.filter((r) => !o.oauth.tokens.includes(bearer(r) ?? ''));
-      if (bad.length) return violated(`${bad.length} of ${after.length} requests after the token was issued lack it in Authorization: Bearer`, bad.slice(0, 3).map((r) => ({ what: `${r.httpMethod ?? 'POST'} ${isObj(r.message) ? String(r.message.method ?? 'response') : ''}`, actual: r.headers?.authorization ? 'another value' : '(absent)', seq: [r.seq] })));
-      return holds(`${after.length} request(s) after the token was issued, each with Authorization: Bearer and the token`);
+      return every(after, {
+        none: 'the client sent nothing to the MCP server after it obtained its token',
+        offends: (r) => !o.oauth.tokens.includes(bearer(r) ?? ''),
+        violated: (bad) => `${bad.length} of ${after.length} requests after the token was issued lack it in Authorization: Bearer`,
+        evidence: (r) => ({ what: `${r.httpMethod ?? 'POST'} ${isObj(r.message) ? String(r.message.method ?? 'response') : ''}`, actual: r.headers?.authorization ? 'another value' : '(absent)', seq: [r.seq] }),
+        holds: () => `${after.length} request(s) after the token was issued, each with Authorization: Bearer and the token`,
+      });
     },
   }),
   authClientCheck({
@@ -650,7 +654,7 @@ export const authClientChecks = [
         // What matters is that nothing is registered, authorized or issued for the wrong resource;
         // reading the listed server's public metadata first is harmless (the SDKs check afterwards).
         const used = after.filter(isFlowStep);
-        if (used.length) return violated(`the resource metadata names resource ${o.oauth.prmResource}, not ${o.oauth.resource}, and the client went on with the authorization server it lists: ${used.slice(0, 4).map((r) => `${r.method} ${r.path}`).join(', ')}`, used.slice(0, 3).map((r) => oauthEvidence('used the mismatched resource metadata', r)));
+        if (used.length) return violated(`the resource metadata names resource ${o.oauth.prmResource}, not ${o.oauth.resource}, and the client went on with the authorization server it lists: ${used.slice(0, 4).map((r) => `${r.method} ${r.path}`).join(', ')}`, firstOffenders(used).map((r) => oauthEvidence('used the mismatched resource metadata', r)));
         const peeked = after.some(isAsMetadata) ? ' (after reading its authorization server\'s metadata)' : '';
         return holds(`no registration, authorization or token request after resource metadata naming ${o.oauth.prmResource} (fetched for ${o.oauth.resource})${peeked}`);
       },
@@ -673,7 +677,7 @@ export const authClientChecks = [
         const atNew = reqs.filter((r) => r.path.startsWith(`${newServer}/`));
         const stale = new Set(first.map((r) => r.clientId));
         const reused = atNew.filter((r) => r.clientId !== undefined && stale.has(r.clientId));
-        const ev = reused.slice(0, 3).map((r) => oauthEvidence(`client_id ${r.clientId} from the previous authorization server`, r));
+        const ev = firstOffenders(reused).map((r) => oauthEvidence(`client_id ${r.clientId} from the previous authorization server`, r));
         if (reused.length) return violated(`the client presented client_id ${reused[0].clientId}, registered at ${first[0].server}, to the new authorization server ${o.oauth.identifier}: ${reused.slice(0, 3).map((r) => `${r.method} ${r.path}`).join(', ')}`, ev);
         const steps = atNew.filter(isFlowStep);
         if (steps.length === 0) return untestable(`the client did not go on to the new authorization server ${o.oauth.identifier}`);
@@ -696,7 +700,7 @@ export const authClientChecks = [
         if (!Array.isArray(after)) return after;
         const used = after.filter(isFlowStep);
         if (used.length) {
-          return violated(`the metadata names issuer ${o.oauth.issuer}, not ${o.oauth.identifier}, and the client used it anyway: ${used.map((r) => `${r.method} ${r.path}`).join(', ')}`, used.slice(0, 3).map((r) => oauthEvidence('used the mismatched metadata', r)));
+          return violated(`the metadata names issuer ${o.oauth.issuer}, not ${o.oauth.identifier}, and the client used it anyway: ${used.map((r) => `${r.method} ${r.path}`).join(', ')}`, firstOffenders(used).map((r) => oauthEvidence('used the mismatched metadata', r)));
         }
         return holds(`refused the metadata naming issuer ${o.oauth.issuer} (fetched for ${o.oauth.identifier}): no registration, authorization or token request followed`);
       },
@@ -715,7 +719,7 @@ export const authClientChecks = [
         const after = afterReading(o, (r) => isGet(r, new URL(o.oauth.serverMetadataUrl).pathname), { baseline: 'with PKCE advertised', document: 'the authorization server metadata' });
         if (!Array.isArray(after)) return after;
         const used = after.filter(isFlowStep);
-        if (used.length) return violated(`the authorization server metadata has no code_challenge_methods_supported (no PKCE support), and the client went on: ${used.map((r) => `${r.method} ${r.path}`).join(', ')}`, used.slice(0, 3).map((r) => oauthEvidence('went on without PKCE support', r)));
+        if (used.length) return violated(`the authorization server metadata has no code_challenge_methods_supported (no PKCE support), and the client went on: ${used.map((r) => `${r.method} ${r.path}`).join(', ')}`, firstOffenders(used).map((r) => oauthEvidence('went on without PKCE support', r)));
         return holds('refused the authorization server without code_challenge_methods_supported: no registration, authorization or token request followed');
       },
     },
