@@ -8,7 +8,8 @@ import { SPEC } from '../../protocol/spec-links.js';
 import { ALL_VERSIONS } from '../../protocol/versions.js';
 import { bearerChallenge } from '../../protocol/www-authenticate.js';
 import type { Evidence } from '../../results/verdict.js';
-import { check, holds, skip, untestable, violated, type Check, type CheckDefinition, type Judgement } from '../kit/check.js';
+import { check, holds, skip, untestable, violated, type Check, type CheckDefinition } from '../kit/check.js';
+import { gated, type Precondition } from '../kit/judge.js';
 import type { PlainHttpResponse } from '../ports/plain-http.js';
 import { authorizationScenario, type AuthObs, type FetchedDocument, type ResourceMetadataFetch } from './server-scenario.js';
 import { isLoopbackHost } from '../../protocol/loopback.js';
@@ -26,13 +27,13 @@ function described(r: PlainHttpResponse): string {
   return `HTTP ${r.status}${type ? ` (${type.split(';')[0]})` : ''}`;
 }
 
-/** Why the request with a made-up token gives nothing to judge (not sent, or no answer), or undefined. */
-function unlessBogusAnswered(o: AuthObs): Judgement | undefined {
+/** The request with a made-up token was sent and answered: otherwise it gives nothing to judge. */
+const bogusAnswered: Precondition<AuthObs> = (o) => {
   const r = o.bogus;
   if (!r) return untestable('no request with an invalid token was sent');
   if (r.aborted || r.timedOut || r.error !== undefined) return untestable(`the request with an invalid token was ${described(r)}`);
   return undefined;
-}
+};
 
 function evidence(what: string, r: PlainHttpResponse, extra: Partial<Evidence> = {}): Evidence {
   const e: Evidence = { what: `${what}: ${r.method} ${r.url}`, seq: r.seq, ...extra };
@@ -42,13 +43,13 @@ function evidence(what: string, r: PlainHttpResponse, extra: Partial<Evidence> =
 }
 
 /** Whether the server requires authorization at all; a judgement when the checks cannot go on. */
-function unlessProtected(o: AuthObs): Judgement | undefined {
+const serverProtected: Precondition<AuthObs> = (o) => {
   const a = o.anonymous;
   if (a.aborted) return untestable('the run ended before the request without credentials was answered');
   if (a.timedOut || a.error !== undefined) return untestable(`the request without credentials was ${described(a)}`);
   if (a.status !== 401 && a.status !== 403) return skip(`the server answered a request without an Authorization header with HTTP ${a.status}: it does not require authorization`);
   return undefined;
-}
+};
 
 function found(o: AuthObs): ResourceMetadataFetch | undefined {
   return o.resourceMetadata.find((f) => f.document);
@@ -71,7 +72,8 @@ function tried(docs: FetchedDocument[]): string {
   return docs.map((d) => `${d.url}: ${described(d.response)}${d.response.status === 200 && !d.document ? ', not a JSON object' : ''}`).join('; ');
 }
 
-const NO_DOCUMENT = untestable('no Protected Resource Metadata document was found (auth.metadata-discovery judges that)');
+/** A Protected Resource Metadata document was found: the checks of its contents need one. */
+const documentFound: Precondition<AuthObs> = (o) => (found(o) ? undefined : untestable('no Protected Resource Metadata document was found (auth.metadata-discovery judges that)'));
 
 /** The authorization servers whose metadata was read, each with the document found. */
 function serverMetadata(o: AuthObs): { id: string; doc: { response: PlainHttpResponse; document: Record<string, unknown> } }[] {
@@ -81,11 +83,12 @@ function serverMetadata(o: AuthObs): { id: string; doc: { response: PlainHttpRes
   });
 }
 
-const NO_SERVER_METADATA = untestable('no authorization server metadata was read (auth.server-metadata says why)');
+/** Some authorization server's metadata was read: the checks of its contents need one. */
+const serverMetadataRead: Precondition<AuthObs> = (o) => (serverMetadata(o).length ? undefined : untestable('no authorization server metadata was read (auth.server-metadata says why)'));
 
 /** Every auth.* check: judged on the authorization scenario, over HTTP, and only when the server requires authorization. */
 function authCheck(d: Omit<CheckDefinition<AuthObs>, 'requires'>): Check<AuthObs> {
-  return check(authorizationScenario, { ...d, requires: HTTP, judge: (o, ctx) => unlessProtected(o) ?? d.judge(o, ctx) });
+  return check(authorizationScenario, { ...d, requires: HTTP, judge: gated([serverProtected], d.judge) });
 }
 
 export const authChecks = [
@@ -117,14 +120,12 @@ export const authChecks = [
     level: 'MUST',
     versions: ALL_VERSIONS,
     spec: SPEC.authorization26,
-    judge(o) {
-      const unanswered = unlessBogusAnswered(o);
-      if (unanswered) return unanswered;
+    judge: gated([bogusAnswered], (o) => {
       const r = o.bogus!;
       if (r.status === 401) return holds('a made-up bearer token got 401', [evidence('with an invalid token', r)]);
       if (r.status! >= 200 && r.status! < 300) return violated(`a bearer token no authorization server issued was accepted (HTTP ${r.status}): the server does not validate tokens`, [evidence('with an invalid token', r)]);
       return violated(`a made-up bearer token got HTTP ${r.status}, not 401`, [evidence('with an invalid token', r)]);
-    },
+    }),
   }),
   authCheck({
     id: 'auth.invalid-token-error',
@@ -133,9 +134,7 @@ export const authChecks = [
     level: 'SHOULD',
     versions: ALL_VERSIONS,
     spec: SPEC.authorization26,
-    judge(o) {
-      const unanswered = unlessBogusAnswered(o);
-      if (unanswered) return unanswered;
+    judge: gated([bogusAnswered], (o) => {
       const r = o.bogus!;
       if (r.status !== 401) return untestable(`the invalid token got HTTP ${r.status}, not 401 (auth.invalid-token judges that)`);
       const header = r.headers['www-authenticate'];
@@ -144,7 +143,7 @@ export const authChecks = [
       if (error === 'invalid_token') return holds('the 401 challenge says error="invalid_token"', ev);
       if (error !== undefined) return violated(`the 401 challenge for a token no authorization server issued says error="${error}", not "invalid_token"`, ev);
       return violated(`the 401 for a token no authorization server issued has no error attribute (WWW-Authenticate: ${header ?? 'absent'}): a client cannot tell a bad token from a missing one`, ev);
-    },
+    }),
   }),
   authCheck({
     id: 'auth.metadata-discovery',
@@ -180,16 +179,15 @@ export const authChecks = [
     level: 'MUST',
     versions: ALL_VERSIONS,
     spec: SPEC.authorizationDiscovery26,
-    judge(o) {
-      const doc = found(o);
-      if (!doc) return NO_DOCUMENT;
+    judge: gated([documentFound], (o) => {
+      const doc = found(o)!;
       const listed = doc.document!.authorization_servers;
       const ev = [evidence('Protected Resource Metadata', doc.response, { pointer: '/authorization_servers', actual: listed })];
       if (!Array.isArray(listed) || listed.length === 0) return violated(`authorization_servers is ${JSON.stringify(listed) ?? 'absent'}: it must list at least one authorization server`, ev);
       const bad = listed.filter((x) => typeof x !== 'string' || !/^https?:$/.test(safeProtocol(x)));
       if (bad.length) return violated(`authorization_servers has entries that are not http(s) URLs: ${bad.map((x) => JSON.stringify(x)).join(', ')}`, ev);
       return holds(`${listed.length} authorization server(s): ${listed.join(', ')}`, ev);
-    },
+    }),
   }),
   authCheck({
     id: 'auth.metadata-resource',
@@ -198,9 +196,8 @@ export const authChecks = [
     level: 'MUST',
     versions: ALL_VERSIONS,
     spec: SPEC.authorizationDiscovery26,
-    judge(o) {
-      const doc = found(o);
-      if (!doc) return NO_DOCUMENT;
+    judge: gated([documentFound], (o) => {
+      const doc = found(o)!;
       const resource = doc.document!.resource;
       const expected = doc.via === 'root' ? new URL(o.endpoint).origin : o.endpoint;
       const how = doc.via === 'header' ? `found through the challenge to a request for ${expected}` : `fetched for ${expected}`;
@@ -209,7 +206,7 @@ export const authChecks = [
       if (resource.includes('#')) return violated(`resource ${resource} has a fragment`, ev);
       if (!sameResource(resource, expected)) return violated(`resource is ${resource}; ${how}, it must be identical: clients refuse the document otherwise${resourceHint(resource, expected)}`, ev);
       return holds(`resource ${resource}, ${how}`, ev);
-    },
+    }),
   }),
   authCheck({
     id: 'auth.challenge-scope',
@@ -260,8 +257,7 @@ export const authChecks = [
     level: 'MUST',
     versions: ALL_VERSIONS,
     spec: SPEC.authorizationDiscovery26,
-    judge(o) {
-      if (!found(o)) return NO_DOCUMENT;
+    judge: gated([documentFound], (o) => {
       if (o.servers.length === 0) return untestable('the Protected Resource Metadata lists no authorization server to read');
       const read = o.servers.filter((s) => s.notFetched === undefined);
       if (read.length === 0) return untestable(o.servers.map((s) => `${s.identifier}: ${s.notFetched}`).join('; '));
@@ -281,7 +277,7 @@ export const authChecks = [
       if (bad.length) return violated(`${bad.join('; ')}: clients look there and use a document only when its issuer is identical to the identifier`, ev);
       const skipped = o.servers.length - read.length;
       return holds(`${read.length} authorization server(s), each with metadata naming it as issuer${skipped ? ` (${skipped} on another host not read)` : ''}`, ev);
-    },
+    }),
   }),
   authCheck({
     id: 'auth.server-pkce',
@@ -290,9 +286,8 @@ export const authChecks = [
     level: 'MUST',
     versions: SCOPED,
     spec: SPEC.authorizationSecurity26,
-    judge(o) {
+    judge: gated([serverMetadataRead], (o) => {
       const docs = serverMetadata(o);
-      if (docs.length === 0) return NO_SERVER_METADATA;
       const bad = docs.filter(({ doc }) => {
         const m = doc.document.code_challenge_methods_supported;
         return !Array.isArray(m) || !m.includes('S256');
@@ -300,7 +295,7 @@ export const authChecks = [
       const ev = docs.map(({ id, doc }) => evidence(`metadata of ${id}`, doc.response, { pointer: '/code_challenge_methods_supported', actual: doc.document.code_challenge_methods_supported }));
       if (bad.length) return violated(`${bad.map(({ id, doc }) => `${id}: code_challenge_methods_supported is ${JSON.stringify(doc.document.code_challenge_methods_supported) ?? 'absent'}`).join('; ')}; without S256 MCP clients refuse to authorize`, ev);
       return holds(`${docs.length} authorization server(s) advertise S256`, ev);
-    },
+    }),
   }),
   authCheck({
     id: 'auth.server-iss',
@@ -309,9 +304,8 @@ export const authChecks = [
     level: 'SHOULD',
     versions: ['2026-07-28'],
     spec: SPEC.authorization26,
-    judge(o) {
+    judge: gated([serverMetadataRead], (o) => {
       const docs = serverMetadata(o);
-      if (docs.length === 0) return NO_SERVER_METADATA;
       const said = (d: (typeof docs)[number]) => d.doc.document.authorization_response_iss_parameter_supported;
       const ev = docs.map((d) => evidence(`metadata of ${d.id}`, d.doc.response, { pointer: '/authorization_response_iss_parameter_supported', expected: true, actual: said(d) ?? '(absent)' }));
       const silent = docs.filter((d) => said(d) !== true);
@@ -319,7 +313,7 @@ export const authChecks = [
         return violated(`${silent.map((d) => `${d.id}: authorization_response_iss_parameter_supported is ${JSON.stringify(said(d)) ?? 'absent'}`).join('; ')}: either its authorization responses carry no iss (a client cannot detect a mix-up), or they do and the metadata must say so`, ev);
       }
       return holds(`${docs.length} authorization server(s) advertise iss in authorization responses`, ev);
-    },
+    }),
   }),
   authCheck({
     id: 'auth.server-https',
@@ -328,9 +322,8 @@ export const authChecks = [
     level: 'MUST',
     versions: ALL_VERSIONS,
     spec: SPEC.authorizationSecurity26,
-    judge(o) {
+    judge: gated([serverMetadataRead], (o) => {
       const docs = serverMetadata(o);
-      if (docs.length === 0) return NO_SERVER_METADATA;
       const plain: string[] = [];
       const local: string[] = [];
       const ev: Evidence[] = [];
@@ -349,7 +342,7 @@ export const authChecks = [
       if (plain.length) return violated(`not HTTPS: ${plain.slice(0, 4).join('; ')}${plain.length > 4 ? ` (and ${plain.length - 4} more)` : ''}; tokens and codes would cross the network in the clear`, ev);
       if (local.length) return skip(`the authorization server is on this machine (${local[0]}${local.length > 1 ? `, and ${local.length - 1} more` : ''}): plain HTTP on the loopback interface is how one tests locally; HTTPS is judged on an authorization server reached over the network`);
       return holds(`${docs.length} authorization server(s), every endpoint HTTPS`, docs.map(({ id, doc }) => evidence(`metadata of ${id}`, doc.response)));
-    },
+    }),
   }),
 ];
 
