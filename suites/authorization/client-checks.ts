@@ -678,7 +678,7 @@ export const authClientChecks = [
         const stale = new Set(first.map((r) => r.clientId));
         const reused = atNew.filter((r) => r.clientId !== undefined && stale.has(r.clientId));
         const ev = firstOffenders(reused).map((r) => oauthEvidence(`client_id ${r.clientId} from the previous authorization server`, r));
-        if (reused.length) return violated(`the client presented client_id ${reused[0].clientId}, registered at ${first[0].server}, to the new authorization server ${o.oauth.identifier}: ${reused.slice(0, 3).map((r) => `${r.method} ${r.path}`).join(', ')}`, ev);
+        if (reused.length) return violated(`the client presented client_id ${reused[0].clientId}, registered at ${first[0].server}, to the new authorization server ${o.oauth.identifier}: ${firstOffenders(reused).map((r) => `${r.method} ${r.path}`).join(', ')}`, ev);
         const steps = atNew.filter(isFlowStep);
         if (steps.length === 0) return untestable(`the client did not go on to the new authorization server ${o.oauth.identifier}`);
         const registered = steps.some((r) => r.method === 'POST' && r.path === `${newServer}/register`);
