@@ -37,6 +37,25 @@ describe('the folder import graph', () => {
     expect(wrong).toEqual([]);
   });
 
+  it('has no import cycle between files either (type-only imports included)', () => {
+    const files = ORDER.flatMap((layer) => sources(join(ROOT, layer))).concat(join(ROOT, 'index.ts'));
+    const graph = new Map(files.map((f) => [f, imports(f).map((spec) => resolve(dirname(f), spec.replace(/\.js$/, '.ts')))]));
+    const state = new Map<string, 'open' | 'done'>();
+    const cycles: string[] = [];
+    const visit = (file: string, stack: string[]): void => {
+      state.set(file, 'open');
+      stack.push(file);
+      for (const next of graph.get(file) ?? []) {
+        if (state.get(next) === 'open') cycles.push(stack.slice(stack.indexOf(next)).concat(next).map((f) => relative(ROOT, f)).join(' -> '));
+        else if (!state.has(next) && graph.has(next)) visit(next, stack);
+      }
+      stack.pop();
+      state.set(file, 'done');
+    };
+    for (const f of files) if (!state.has(f)) visit(f, []);
+    expect(cycles).toEqual([]);
+  });
+
   it('keeps the reference client independent of mcpspec code', () => {
     const dir = join(ROOT, 'fixtures', 'clients', 'reference');
     const wrong = sources(dir).flatMap((f) => imports(f).filter((s) => !resolve(dirname(f), s).startsWith(dir)).map((s) => `${relative(ROOT, f)} imports ${s}`));

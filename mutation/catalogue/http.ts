@@ -324,13 +324,15 @@ export const HTTP_MUTATIONS: Mutation[] = [
     httpAsk(ask, ctx) {
       const sid = ask.headers['mcp-session-id'];
       if (ask.method !== 'DELETE' || sid === undefined) return undefined;
-      ctx.state.deleting = true;
+      // A count, not a flag: sessions end side by side, and each refused DELETE must be turned into 200.
+      ctx.state.deleting = ((ctx.state.deleting as number | undefined) ?? 0) + 1;
       // The server is asked to end a session that does not exist, so the real one stays.
       return { ...ask, headers: { ...ask.headers, 'mcp-session-id': `${sid}-mcpspec-kept` } };
     },
     httpAnswer(a, ctx) {
-      if (a.method !== 'DELETE' || ctx.state.deleting !== true || (a.status !== 404 && a.status !== 400)) return undefined;
-      ctx.state.deleting = false;
+      const deleting = (ctx.state.deleting as number | undefined) ?? 0;
+      if (a.method !== 'DELETE' || deleting === 0 || (a.status !== 404 && a.status !== 400)) return undefined;
+      ctx.state.deleting = deleting - 1;
       return { ...a, status: 200, headers: {}, messages: [EMPTY], sse: false };
     },
   }),
