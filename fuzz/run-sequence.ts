@@ -3,7 +3,7 @@
 // an invalid message (the wire.schema oracle's wireProblems), a changed id, an internal error where
 // the spec names a code, a notification answered, a near-valid request served as valid.
 
-import type { RequestId } from '../protocol/jsonrpc.js';
+import { isStrictNotification, type RequestId } from '../protocol/jsonrpc.js';
 import { isModernVersion, type SpecVersion } from '../protocol/versions.js';
 import { unusualId, type IdStyle, type ListedRef } from '../arbitraries/sequences.js';
 import { isTransportStep, type FuzzStep } from '../arbitraries/fuzz-sequences.js';
@@ -388,8 +388,9 @@ async function stepJudge(step: FuzzStep, r: Resolved, i: number, ex: Exchange, s
   const add = (check: string, message: string, evidence: Observation['evidence'] = {}) => out.push(observationOf(check, method, i, message, evidence));
   const request = clipJson(ex.request);
   if (ex.aborted || ex.closed) return true;
-  // A message without an id is a notification only when it is one otherwise (JSON-RPC 2.0, a method name).
-  const isNotification = step.kind === 'notify' || (step.kind === 'raw' && isObj(ex.request) && !('id' in ex.request) && ex.request.jsonrpc === '2.0' && typeof ex.request.method === 'string');
+  // A raw message without an id is a notification only when it is a clean one: a near-valid request
+  // that lost its id but kept an extra member may be refused as an Invalid Request (id null).
+  const isNotification = step.kind === 'notify' || (step.kind === 'raw' && isStrictNotification(ex.request));
   if (ex.timedOut && ex.response === undefined && !isNotification) {
     // Silent for its whole timeout: is the target still answering? (robustness.keeps-answering judges the probes.)
     const mark = recorder.lastSeq();

@@ -28,6 +28,17 @@ export function isNotification(v: unknown): v is Record<string, unknown> & { met
   return isJsonRpcMessage(v) && typeof v.method === 'string' && !('id' in v);
 }
 
+/**
+ * A notification exactly as JSON-RPC 2.0 defines one: `jsonrpc: "2.0"`, a method name, params (if
+ * any) structured, and no member JSON-RPC does not define. Only such a message must go unanswered
+ * (JR-07); one with extra members may be refused as an Invalid Request (-32600, id null).
+ */
+export function isStrictNotification(v: unknown): boolean {
+  if (!isObj(v) || v.jsonrpc !== '2.0' || typeof v.method !== 'string' || 'id' in v) return false;
+  if ('params' in v && !(typeof v.params === 'object' && v.params !== null)) return false;
+  return Object.keys(v).every((k) => k === 'jsonrpc' || k === 'method' || k === 'params');
+}
+
 /** The id a response carries, when it is a usable one (a string or a number). */
 export function responseId(msg: unknown): RequestId | undefined {
   if (!isObj(msg)) return undefined;

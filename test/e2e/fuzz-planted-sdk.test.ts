@@ -112,23 +112,26 @@ describe.concurrent('planted bugs in real SDK servers', () => {
     });
   }
 
-  // The twins: a 60 s campaign finds nothing planted. What remains is the SDKs' own: a request whose
-  // envelope is sound but whose params are malformed is dropped without an answer (JR-04), which the
-  // suite's jsonrpc.answers-requests reports on these SDKs too.
+  // The twins: a 60 s campaign finds nothing planted. What remains is the SDKs' own, both on near-valid
+  // requests: one whose envelope is sound but whose params are malformed is dropped without an answer
+  // (JR-04, jsonrpc.answers-requests, as the suite reports on these SDKs too), and one whose only break
+  // is a string `format` (e.g. clientInfo.websiteUrl not a URI) is served (a SHOULD warning). Which of
+  // them a campaign reaches in 60 s depends on the machine's speed; none is a planted kind.
   const twins: Pick<Case, 'server' | 'transport'>[] = [
     { server: 'sdk2', transport: 'stdio' },
     { server: 'sdk2', transport: 'http' },
     { server: 'sdk1', transport: 'stdio' },
   ];
   for (const t of twins) {
-    it(`${t.server} ${t.transport} twin: a 60 s campaign finds nothing but the SDK's silence to malformed requests`, { timeout: 300_000 }, async () => {
+    it(`${t.server} ${t.transport} twin: a 60 s campaign finds nothing planted, only the SDK's own answers to near-valid requests`, { timeout: 300_000 }, async () => {
       const out = join(dir, `${t.server}-${t.transport}-twin`);
       const r = await campaign(['--seed', '1', '--time', '60s', '--timeout', '5s', '--out', out, ...target(t)]);
       expect([0, 1]).toContain(r.code);
       const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
       const found = report.findings.filter((f: { kind: string }) => ['crash', 'hang', 'violation'].includes(f.kind));
       for (const f of found) {
-        expect(f.data.check, JSON.stringify(f.data)).toBe('jsonrpc.answers-requests');
+        expect(['jsonrpc.answers-requests', 'robustness.rejects-near-valid'], JSON.stringify(f.data)).toContain(f.data.check);
+        if (f.data.check === 'robustness.rejects-near-valid') expect(String(f.data.sequence.at(-1)), JSON.stringify(f.data)).toMatch(/near-valid \(\S+ format\)$/);
         expect(String(f.data.sequence.at(-1)), JSON.stringify(f.data)).toMatch(/near-valid/);
       }
     });
