@@ -73,6 +73,25 @@ describe('sharding, merge and verify on the reference fixture', () => {
     expect(r.out.match(/: was /g)).toHaveLength(1);
   });
 
+  it('verify: a check judged in one run only is a coverage difference, not a contradiction: noted (exit 0), refused with --strict (exit 1)', async () => {
+    const edited = structuredClone(full);
+    const c = edited.checks.find((x) => x.id === 'tools.unknown-tool') ?? edited.checks[0];
+    const was = c.status;
+    c.status = 'untestable';
+    edited.digest = verdictDigest(edited.checks, edited.era.judgedBy);
+    const file = join(dir, 'coverage.json');
+    writeFileSync(file, JSON.stringify(edited));
+    const r = await cli(['verify', file, '--', ...REF]);
+    expect(r.code, r.out + r.err).toBe(0);
+    expect(r.out).toMatch(/^verified: \d+ verdicts match; recorded sha256:/m);
+    expect(r.out).toContain('1 check was judged in one run only');
+    expect(r.out).toContain(`${c.id}: was untestable, now ${was}`);
+    const strict = await cli(['verify', file, '--strict', '--', ...REF]);
+    expect(strict.code, strict.out + strict.err).toBe(1);
+    expect(strict.out).toMatch(/^NOT VERIFIED: what could be judged differs \(--strict\)/m);
+    expect(strict.out).toContain(`${c.id}: was untestable, now ${was}`);
+  });
+
   it('verify: a tampered report (digest not matching its verdicts) is refused before any run', async () => {
     const tampered = structuredClone(full);
     tampered.checks[0].status = 'fail';

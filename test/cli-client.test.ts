@@ -57,6 +57,23 @@ describe('mcpspec client', () => {
     expect(report.target).toMatchObject({ role: 'client', transport: 'http' });
   });
 
+  it('verify re-runs a client report on the client named after --: the same faulty client matches (exit 0), the fixed one contradicts it (exit 1, the check named)', async () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'mcpspec-client-')), 'r');
+    const faulty = ['node', REF, '--fault', 'client.http-accept', '--http', '{url}'];
+    const run = await cli(['client', '--http', '--seed', '5', '--only', 'client.http-*', '--out', out, '--', ...faulty]);
+    expect(run.code, run.out + run.err).toBe(1);
+    const same = await cli(['verify', join(out, 'report.json'), '--', ...faulty]);
+    expect(same.code, same.out + same.err).toBe(0);
+    expect(same.out).toMatch(/^verified: \d+ verdicts match/m);
+    const fixed = await cli(['verify', join(out, 'report.json'), '--', 'node', REF, '--http', '{url}']);
+    expect(fixed.code, fixed.out + fixed.err).toBe(1);
+    expect(fixed.out).toMatch(/^NOT VERIFIED: 1 verdict contradicts the report/m);
+    expect(fixed.out).toContain('client.http-accept: was fail, now pass');
+    const url = await cli(['verify', join(out, 'report.json'), '--url', 'http://127.0.0.1:1/mcp']);
+    expect(url.code).toBe(2);
+    expect(url.err).toMatch(/is a client report: name the client command after --/);
+  });
+
   it('{server-json} gives a config-file client the scripted server as {"command","args"}', async () => {
     const r = await cli(['client', '--stdio', '--only', 'client.meta-*', '--', 'node', resolve('test/helpers/json-config-client.mjs'), resolve(REF), '{server-json}']);
     expect(r.code, r.err).toBe(0);

@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { VERSION_CHOICES, type SpecVersion } from '../../protocol/versions.js';
 import { TOOL_VERSION } from '../../protocol/tool-version.js';
 import { renderConsole } from '../../reports/console.js';
-import { buildReport, exitCodeOf, type ReportOptions } from '../../reports/report.js';
+import { buildReport, exitCodeOf, type Report, type ReportOptions } from '../../reports/report.js';
 import type { RunEvent } from '../../results/run.js';
 import { ClientDriver, hasPlaceholder, placeholdersOf, type ClientTarget } from '../../runner/client-driver.js';
 import { runSuite } from '../../runner/engine.js';
@@ -48,6 +48,66 @@ function checkClientSelection(only: string[] | undefined, skip: string[] | undef
   if (!CLIENT_CHECKS.some((c) => matchesGlobs(c.id, only, skip))) throw new UsageError('--only/--skip leave no client check to run');
 }
 
+/** What one run of the client suite needs: the report's options and how the client is started. */
+export interface ClientRunRequest {
+  target: ClientTarget;
+  options: ReportOptions;
+  setEnv: Record<string, string>;
+  passEnv: string[];
+  cwd?: string;
+  concurrency: number;
+  /** NDJSON events on stdout instead of a progress line. */
+  json: boolean;
+}
+
+/** Run the client suite once (signals end it promptly, the report kept); start failures are usage errors. */
+export async function executeClientRun(req: ClientRunRequest): Promise<{ report: Report; recording: string; interrupted?: NodeJS.Signals }> {
+  const { target, options, setEnv, passEnv, cwd, concurrency } = req;
+  const seed = options.seed;
+  const redactor = new Redactor([...secretValues(process.env), ...Object.values(setEnv)]);
+  const print = (e: unknown) => process.stdout.write(`${redactor.text(JSON.stringify(e))}\n`);
+  const interrupt = new AbortController();
+  let interrupted: NodeJS.Signals | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (interrupted) process.exit(signalExitCode(signal));
+    interrupted = signal;
+    interrupt.abort(new Error('interrupted'));
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  const progress = req.json ? undefined : new Progress(process.stderr).start();
+  // The report's options, split by who uses them: the driver (and its scenarios), then the engine.
+  const driver = new ClientDriver(target, {
+    specVersion: options.specVersion as SpecVersion | 'auto',
+    env: { set: setEnv, pass: passEnv },
+    cwd,
+    timing: timingOf(options),
+    safety: safetyOf(options),
+    generation: generationOf(options),
+  });
+  let run;
+  try {
+    run = await runSuite(driver, {
+      selection: { only: options.only, skip: options.skip, traffic: CLIENT_ORACLE_TRAFFIC },
+      schedule: { deadlineMs: options.deadlineMs, concurrency, signal: interrupt.signal },
+      reporting: { onEvent: req.json ? (e: RunEvent) => print(e) : undefined, onProgress: progress ? (p) => progress.update(p) : undefined },
+      seed,
+    });
+  } catch (e) {
+    if (e instanceof TargetStartError) {
+      if (interrupted) throw new UsageError(`interrupted (${interrupted}) before the client was judged`, signalExitCode(interrupted));
+      throw new UsageError(redactor.text(`cannot test the client: ${e.message}`));
+    }
+    throw e;
+  } finally {
+    progress?.stop();
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+  const report = redactor.json(buildReport(run, options, TOOL_VERSION));
+  return { report, recording: redactor.text(JSON.stringify(run.recording.toJSON())), interrupted };
+}
+
 /** Run the client suite; resolves to the exit code. */
 export async function runClientCommand(args: ClientArgs): Promise<number> {
   if (!(VERSION_CHOICES as readonly string[]).includes(args['spec-version'])) throw new UsageError(`unknown --spec-version ${args['spec-version']}; choose one of ${VERSION_CHOICES.join(', ')}`);
@@ -80,54 +140,14 @@ export async function runClientCommand(args: ClientArgs): Promise<number> {
   if (args.out) checkOutDir(args.out);
   const formats = outputFormats(args.format, args.out);
 
-  const redactor = new Redactor([...secretValues(process.env), ...Object.values(setEnv)]);
-  const print = (e: unknown) => process.stdout.write(`${redactor.text(JSON.stringify(e))}\n`);
-  const interrupt = new AbortController();
-  let interrupted: NodeJS.Signals | undefined;
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (interrupted) process.exit(signalExitCode(signal));
-    interrupted = signal;
-    interrupt.abort(new Error('interrupted'));
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  const progress = args.json ? undefined : new Progress(process.stderr).start();
-  // The report's options, split by who uses them: the driver (and its scenarios), then the engine.
-  const driver = new ClientDriver(target, {
-    specVersion: options.specVersion as SpecVersion | 'auto',
-    env: { set: setEnv, pass: passEnv },
-    cwd,
-    timing: timingOf(options),
-    safety: safetyOf(options),
-    generation: generationOf(options),
-  });
-  let run;
-  try {
-    run = await runSuite(driver, {
-      selection: { only: args.only, skip: args.skip, traffic: CLIENT_ORACLE_TRAFFIC },
-      schedule: { deadlineMs: options.deadlineMs, concurrency, signal: interrupt.signal },
-      reporting: { onEvent: args.json ? (e: RunEvent) => print(e) : undefined, onProgress: progress ? (p) => progress.update(p) : undefined },
-      seed,
-    });
-  } catch (e) {
-    if (e instanceof TargetStartError) {
-      if (interrupted) throw new UsageError(`interrupted (${interrupted}) before the client was judged`, signalExitCode(interrupted));
-      throw new UsageError(redactor.text(`cannot test the client: ${e.message}`));
-    }
-    throw e;
-  } finally {
-    progress?.stop();
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-  }
-  const report = redactor.json(buildReport(run, options, TOOL_VERSION));
+  const { report, recording, interrupted } = await executeClientRun({ target, options, setEnv, passEnv, cwd, concurrency, json: args.json });
   if (args.json) process.stdout.write(`${JSON.stringify({ type: 'run-end', summary: report.summary, digest: report.digest, seed, ...(interrupted ? { interrupted } : {}) })}\n`);
   else {
     console.log(renderConsole(report, { color: args.color ?? process.stdout.isTTY === true }));
     console.log(`seed: ${seed} (repeat with --seed ${seed})`);
   }
   if (args.out) {
-    await writeReportFolder(args.out, report, redactor.text(JSON.stringify(run.recording.toJSON())), formats);
+    await writeReportFolder(args.out, report, recording, formats);
     if (!args.json) console.log(`report: ${join(args.out, 'report.json')}`);
   }
   if (interrupted) {

@@ -1,24 +1,28 @@
 // `mcpspec verify report.json -- <command>` / `--url URL`: re-run a report's recorded options against
-// the target the user names (never the command stored in the report) and compare verdicts check by
-// check. A compliance badge built from the report can be re-checked this way by anyone.
+// the target the user names (never the command stored in the report; for a client report, the client
+// command) and compare verdicts check by check. A compliance badge built from the report can be
+// re-checked this way by anyone.
 
 import type { Argv } from 'yargs';
 import type { Report } from '../../reports/report.js';
 import { UsageError } from '../usage-error.js';
 import { checkDigest, readReport } from './read-report.js';
 import { checkOutDir, executeRun, makeDirs, parseEnv, positiveInt, signalExitCode, targetOf } from './server.js';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { clientTargetOf, executeClientRun } from './client.js';
 
 export function verifyOptions(y: Argv) {
   return y
-    .usage('mcpspec verify report.json -- <command> [args...]\nmcpspec verify report.json --url http://127.0.0.1:3000/mcp')
+    .usage('mcpspec verify report.json -- <command> [args...]\nmcpspec verify report.json --url http://127.0.0.1:3000/mcp\nmcpspec verify client-report.json -- <client command with {url} or {server}>')
     .positional('report', { type: 'string', describe: 'the report.json to verify' })
     .option('url', { type: 'string', describe: 'a Streamable HTTP endpoint to re-run against' })
     .option('header', { type: 'array', string: true, describe: 'extra HTTP header "Name: value"' })
     .option('env', { type: 'array', string: true, describe: 'set a variable for the stdio target: K=V' })
     .option('pass-env', { type: 'array', string: true, describe: "pass one of mcpspec's own variables to the stdio target by name" })
     .option('concurrency', { type: 'number', default: 4, describe: 'scenarios run at once' })
+    .option('strict', { type: 'boolean', default: false, describe: 'also refuse the report when a check was judged in one run and could not be in the other (untestable, skip)' })
+    .option('cwd', { type: 'string', describe: "client reports: the client's working directory" })
     .option('out', { type: 'string', describe: 'write the new report.json into this folder' });
 }
 
@@ -29,16 +33,37 @@ export interface VerifyArgs {
   env?: string[];
   'pass-env'?: string[];
   concurrency: number;
+  strict?: boolean;
+  cwd?: string;
   out?: string;
   '--'?: (string | number)[];
 }
 
-/** id: was X, now Y for every check whose verdict differs (or that is in only one of the two). */
-export function verdictDifferences(was: Report, now: Report): string[] {
-  const before = new Map(was.checks.map((c) => [c.id, c.status]));
-  const after = new Map(now.checks.map((c) => [c.id, c.status]));
-  const ids = [...new Set([...before.keys(), ...after.keys()])];
-  return ids.filter((id) => before.get(id) !== after.get(id)).map((id) => `${id}: was ${before.get(id) ?? 'absent'}, now ${after.get(id) ?? 'absent'}`);
+/** Verdicts that judged the target; the others say it could not be judged (or mcpspec failed). */
+const JUDGED = new Set(['pass', 'fail', 'warn']);
+
+/** How two runs' verdicts differ, check by check (`id: was X, now Y`). */
+export interface VerdictDifferences {
+  /** Both runs judged the check and disagree (pass against fail or warn): the report is refused. */
+  contradictions: string[];
+  /**
+   * One run judged the check and the other could not (untestable, skip, error, or absent), or both
+   * could not for different reasons: what could be judged differs, not the judgement.
+   */
+  coverage: string[];
+}
+
+export function verdictDifferences(was: Report, now: Report): VerdictDifferences {
+  const before = new Map(was.checks.map((c) => [c.id, c.status as string]));
+  const after = new Map(now.checks.map((c) => [c.id, c.status as string]));
+  const out: VerdictDifferences = { contradictions: [], coverage: [] };
+  for (const id of [...new Set([...before.keys(), ...after.keys()])]) {
+    const a = before.get(id) ?? 'absent';
+    const b = after.get(id) ?? 'absent';
+    if (a === b) continue;
+    (JUDGED.has(a) && JUDGED.has(b) ? out.contradictions : out.coverage).push(`${id}: was ${a}, now ${b}`);
+  }
+  return out;
 }
 
 export async function runVerify(args: VerifyArgs): Promise<number> {
@@ -46,12 +71,21 @@ export async function runVerify(args: VerifyArgs): Promise<number> {
   if (!file) throw new UsageError('name the report to verify: mcpspec verify report.json -- <command> (or --url <endpoint>)');
   const recorded = readReport(file);
   checkDigest(recorded, file);
-  if (recorded.role !== 'server') throw new UsageError(`${file} is a ${recorded.role} report; verify re-runs server reports`);
   const command = (args['--'] ?? []).map(String);
-  if (command.length === 0 && !args.url) throw new UsageError('say which server to verify against: mcpspec verify report.json -- <command> or --url <endpoint>');
-  const target = targetOf({ stdio: command.length > 0, url: args.url, header: args.header, '--': command });
-  if ((target.kind === 'stdio') !== (recorded.target.transport === 'stdio')) {
+  if (recorded.role === 'client') {
+    if (args.url) throw new UsageError(`${file} is a client report: name the client command after -- (with {url} or {server}), not --url`);
+    if (command.length === 0) throw new UsageError(`say which client to verify: mcpspec verify ${file} -- <client command with ${recorded.target.transport === 'http' ? '{url}' : '{server}'}>`);
+  } else if (command.length === 0 && !args.url) throw new UsageError('say which server to verify against: mcpspec verify report.json -- <command> or --url <endpoint>');
+  const server = recorded.role === 'server' ? targetOf({ stdio: command.length > 0, url: args.url, header: args.header, '--': command }) : undefined;
+  const client = recorded.role === 'client' ? clientTargetOf({ http: recorded.target.transport === 'http', stdio: recorded.target.transport === 'stdio', '--': command }) : undefined;
+  if (server && (server.kind === 'stdio') !== (recorded.target.transport === 'stdio')) {
     throw new UsageError(`${file} was recorded over ${recorded.target.transport}; verify it over the same transport`);
+  }
+  let cwd: string | undefined;
+  if (args.cwd !== undefined) {
+    if (!client) throw new UsageError('--cwd is for client reports (a server run gets its folder from --env or its command)');
+    cwd = resolve(args.cwd);
+    if (!existsSync(cwd) || !statSync(cwd).isDirectory()) throw new UsageError(`--cwd ${args.cwd} is not a folder`);
   }
   const setEnv = parseEnv(args.env ?? []);
   const concurrency = positiveInt(args.concurrency, 'concurrency');
@@ -60,15 +94,10 @@ export async function runVerify(args: VerifyArgs): Promise<number> {
   const notGiven = (recorded.options.env ?? []).filter((n) => !given.has(n));
   if (notGiven.length) console.log(`note: the recorded run gave the target ${notGiven.join(', ')}; pass them with --env or --pass-env if it needs them`);
   console.log(`verifying ${file} (${recorded.digest}, seed ${recorded.options.seed}${recorded.shard ? `, shard ${recorded.shard.index}/${recorded.shard.count}` : ''})`);
-  const { report, recording, interrupted } = await executeRun({
-    target,
-    options: recorded.options,
-    setEnv,
-    passEnv: args['pass-env'] ?? [],
-    concurrency,
-    shard: recorded.shard,
-    json: false,
-  });
+  const passEnv = args['pass-env'] ?? [];
+  const { report, recording, interrupted } = client
+    ? await executeClientRun({ target: client, options: recorded.options, setEnv, passEnv, cwd, concurrency, json: false })
+    : await executeRun({ target: server!, options: recorded.options, setEnv, passEnv, concurrency, shard: recorded.shard, json: false });
   if (args.out) {
     makeDirs(args.out);
     writeFileSync(join(args.out, 'report.json'), JSON.stringify(report, null, 2));
@@ -78,12 +107,21 @@ export async function runVerify(args: VerifyArgs): Promise<number> {
     console.error(`mcpspec: interrupted (${interrupted}): nothing verified`);
     return signalExitCode(interrupted);
   }
-  const diffs = verdictDifferences(recorded, report);
-  if (diffs.length === 0 && report.digest === recorded.digest) {
-    console.log(`verified: ${report.checks.length} verdicts match; digest ${report.digest}`);
-    return 0;
+  const { contradictions, coverage } = verdictDifferences(recorded, report);
+  const refused = contradictions.length > 0 || (args.strict === true && coverage.length > 0);
+  const digests = report.digest === recorded.digest ? `digest ${report.digest}` : `recorded ${recorded.digest}, now ${report.digest}`;
+  const matching = report.checks.length - coverage.length - contradictions.length;
+  if (!refused) {
+    console.log(`verified: ${matching} verdict${matching === 1 ? '' : 's'} match; ${digests}`);
+  } else {
+    const why = contradictions.length ? `${contradictions.length} verdict${contradictions.length === 1 ? ' contradicts' : 's contradict'} the report` : `what could be judged differs (--strict)`;
+    console.log(`NOT VERIFIED: ${why} (${digests})`);
+    for (const d of contradictions) console.log(`  ${d}`);
   }
-  console.log(`NOT VERIFIED: ${diffs.length} verdict${diffs.length === 1 ? ' differs' : 's differ'} (recorded ${recorded.digest}, now ${report.digest})`);
-  for (const d of diffs) console.log(`  ${d}`);
-  return 1;
+  if (coverage.length) {
+    // Not a different judgement: the target did (or mcpspec could see) something in one run only.
+    console.log(`${refused && args.strict ? '' : 'note: '}${coverage.length} check${coverage.length === 1 ? ' was' : 's were'} judged in one run only (coverage differs${args.strict ? '' : '; --strict refuses this'}):`);
+    for (const d of coverage) console.log(`  ${d}`);
+  }
+  return refused ? 1 : 0;
 }
