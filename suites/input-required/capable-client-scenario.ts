@@ -3,7 +3,8 @@
 // - 2026-07-28: each input_required flow is driven to its end, then round 1 is retried wrongly on
 //   purpose (input-required.ts).
 // - 2025-era: the capabilities are declared in initialize and the requests go one at a time, so the
-//   server's requests to the client belong to the call they came during (server-requests.ts).
+//   server's requests to the client belong to the call they came during (server-requests.ts); the
+//   session stays open a little while, for what the server asks on its own clock.
 // One scenario (one connection) for all of it: a server without these features costs one list and
 // one request per item.
 
@@ -11,7 +12,7 @@ import { ALL_VERSIONS } from '../../protocol/versions.js';
 import { scenario } from '../kit/scenario.js';
 import { drive, probe, requestsToTry, type Flow } from './flows.js';
 import { progressOf, progressToken, type ProgressObs } from '../progress/scenario.js';
-import { callOneByOne, LEGACY_CAPABLE_CLIENT, type Call } from '../server-requests/scenario.js';
+import { callOneByOne, LEGACY_CAPABLE_CLIENT, stayOpen, type Call } from '../server-requests/scenario.js';
 import { cancelWhileAsked, type CancelObs } from '../cancellation/legacy-scenario.js';
 
 export interface CapableClientObs extends ProgressObs {
@@ -37,6 +38,7 @@ export const capableClientScenario = scenario<CapableClientObs>({
   startEarly: true,
   async run(ctx) {
     const { session, options } = ctx;
+    const openedAt = Date.now();
     const { starts, notTried } = await requestsToTry(ctx);
     const meta = (i: number) => ({ progressToken: progressToken(i) });
     let flows: Flow[] = [];
@@ -53,6 +55,7 @@ export const capableClientScenario = scenario<CapableClientObs>({
     // The first call that made the server ask something, again, cancelled while it waits.
     const asking = calls.findIndex((c) => c.asked.length > 0 && c.exchange.response !== undefined);
     const cancel = asking >= 0 ? await cancelWhileAsked(ctx, starts[asking]) : undefined;
+    if (session.era === 'legacy') await stayOpen(ctx, openedAt);
     return { ...progress, flows, calls, tried: starts.length, notTried, cancel };
   },
 });

@@ -11,6 +11,7 @@ import { check, holds, oracle, untestable, violated } from '../kit/check.js';
 import { clipJson, evidence, isObj, outcome } from '../kit/exchange.js';
 import { every, firstOffenders } from '../kit/judge.js';
 import { capableClientScenario } from '../input-required/capable-client-scenario.js';
+import type { Call } from './scenario.js';
 
 const ANY = { anyCapability: ['tools', 'prompts', 'resources'] };
 /** The client capability each server-to-client request needs. */
@@ -32,6 +33,12 @@ function requestsWithDeclared(events: WireEvent[]): { e: WireEvent & { message: 
 }
 
 const NONE = 'the server sent the client no requests (mcpspec declared elicitation, sampling and roots and tried its tools, prompts and resources)';
+
+/** Requests that came during a call but not again when it was repeated: the server's own clock. */
+function unconfirmedNote(calls: Call[]): string {
+  const off = calls.flatMap((c) => (c.unconfirmed ?? []).map((m) => `${isObj(m) ? String(m.method) : '?'} during ${c.target}`));
+  return off.length ? ` (${firstOffenders(off).join(', ')} came once, not again when the call was repeated)` : '';
+}
 
 export const asksChecks = [
   oracle({
@@ -111,7 +118,7 @@ export const asksChecks = [
     spec: SPEC.basic25,
     judge({ calls }) {
       return every(calls.filter((c) => c.asked.length > 0 && !c.exchange.aborted), {
-        none: calls.length ? `none of ${calls.length} calls made the server ask the client anything` : 'nothing could be tried',
+        none: calls.length ? `none of ${calls.length} calls made the server ask the client anything${unconfirmedNote(calls)}` : 'nothing could be tried',
         offends: (c) => !c.exchange.response,
         violated: (bad, asking) => `${bad.length} of ${asking.length} calls got no answer after mcpspec answered the server's requests; first: ${bad[0].target} -> ${outcome(bad[0].exchange)}`,
         evidence: (c) => evidence(c.target, c.exchange, { actual: clipJson(c.asked), expected: 'the response, once the server\'s requests were answered' }),
