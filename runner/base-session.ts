@@ -6,7 +6,7 @@ import { serializeBody, type RequestId } from '../protocol/jsonrpc.js';
 import type { Implementation } from '../protocol/meta.js';
 import type { Era } from '../protocol/versions.js';
 import type { CloseInfo, WireEvent } from '../results/wire.js';
-import type { EraDetection, Exchange, InputEnd, NotifyOptions, ProbeOptions, RequestOptions, Session } from '../suites/ports/session.js';
+import { GAVE_UP_REASON, type EraDetection, type Exchange, type InputEnd, type NotifyOptions, type ProbeOptions, type RequestOptions, type Session } from '../suites/ports/session.js';
 import type { Recorder } from './recorder.js';
 import type { ExchangeOptions, ExchangeResult, Transport } from './transport.js';
 
@@ -190,7 +190,7 @@ export abstract class BaseSession implements Session {
     // CN-01: a request given up on is cancelled. Modern HTTP: closing the request's stream was the
     // cancellation (CN-02); elsewhere it takes a notification.
     if (ex.aborted && opts.signal?.aborted && !opts.cancelSent && !this.signal?.aborted && !(this.era === 'modern' && this.kind === 'http')) {
-      void this.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'mcpspec gave up on this request' } }, { timeoutMs: this.timeoutMs, until: Promise.resolve() }, undefined, 'notifications/cancelled');
+      void this.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: GAVE_UP_REASON } }, { timeoutMs: this.timeoutMs, until: Promise.resolve() }, undefined, 'notifications/cancelled');
     }
     return ex;
   }

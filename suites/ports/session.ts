@@ -7,6 +7,13 @@ import type { Era } from '../../protocol/versions.js';
 import type { TransportKind } from '../../results/check-record.js';
 import type { CloseInfo, WireEvent } from '../../results/wire.js';
 
+/**
+ * The reason of the `notifications/cancelled` the runner sends for a request a scenario gave up on
+ * (a straggler, say): whether a slow call becomes one depends on the machine's timing, so no verdict
+ * rests on those cancellations; checks judge the ones scenarios send on purpose.
+ */
+export const GAVE_UP_REASON = 'mcpspec gave up on this request';
+
 export interface HttpOutcome {
   status: number;
   headers: Record<string, string>;

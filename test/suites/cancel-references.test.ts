@@ -5,6 +5,7 @@ import type { WireEvent } from '../../results/wire.js';
 import { CHECKS } from '../../suites/catalogue.js';
 import type { JudgeContext } from '../../suites/kit/check.js';
 import type { RunObservations } from '../../suites/kit/observations.js';
+import { GAVE_UP_REASON } from '../../suites/ports/session.js';
 
 const check = CHECKS.find((c) => c.id === 'cancel.server-references')!;
 const ctx: JudgeContext = { era: 'legacy', version: '2025-11-25', transport: 'stdio', capabilities: {} };
@@ -92,6 +93,19 @@ describe('cancel.modern-no-late-answer', () => {
     const events = [ev('out', { id: 1, method: 'tools/call' }), mine(1), ev('out', { id: 2, method: 'ping' }), ev('in', { id: 2, result: {} }), ev('out', { id: 1, method: 'tools/list' }), ev('in', { id: 1, result: { tools: [] } })];
     expect(judge(events).outcome).toBe('holds');
   });
+});
+
+describe('cancellations of requests mcpspec gave up on (stragglers) are not judged: a slow enough run makes them', () => {
+  const gaveUp = (requestId: unknown) => ev('out', { method: 'notifications/cancelled', params: { requestId, reason: GAVE_UP_REASON } });
+  for (const id of ['cancel.modern-no-late-answer', 'cancel.legacy-no-late-answer']) {
+    it(id, () => {
+      const c = CHECKS.find((x) => x.id === id)!;
+      const jctx: JudgeContext = id.includes('modern') ? { ...ctx, era: 'modern', version: '2026-07-28' } : ctx;
+      const o = (events: WireEvent[]): RunObservations => ({ ...obs(events), version: jctx.version });
+      const answered = [ev('out', { id: 1, method: 'tools/call' }), gaveUp(1), ev('in', { id: 1, error: { code: -32800, message: 'Request cancelled' } })];
+      expect(c.judge(o(answered), jctx).outcome).toBe('untestable');
+    });
+  }
 });
 
 describe('cancel.legacy-no-late-answer', () => {
