@@ -75,6 +75,13 @@ describe('malformed invocations: exit 2, one stderr line, no stack trace', () =>
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/^mcpspec: say which server to verify against/);
     expect(r.err.trim().split('\n')).toHaveLength(1);
+    // The target is named as mcpspec server names it (--stdio -- cmd), over the report's transport.
+    const http = await cli(['verify', join(report, 'report.json'), '--http', '--', 'node', 'client.js', '{url}']);
+    expect(http.code).toBe(2);
+    expect(http.err).toMatch(/^mcpspec: .*was recorded over stdio; verify it over the same transport \(not --http\)$/m);
+    const bare = await cli(['verify', join(report, 'report.json'), '--stdio']);
+    expect(bare.code).toBe(2);
+    expect(bare.err).toMatch(/^mcpspec: --stdio needs the command after --/);
   });
 });
 

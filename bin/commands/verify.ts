@@ -16,6 +16,8 @@ export function verifyOptions(y: Argv) {
   return y
     .usage('mcpspec verify report.json -- <command> [args...]\nmcpspec verify report.json --url http://127.0.0.1:3000/mcp\nmcpspec verify client-report.json -- <client command with {url} or {server}>')
     .positional('report', { type: 'string', describe: 'the report.json to verify' })
+    .option('stdio', { type: 'boolean', describe: 'the command after -- is the target over stdio (as in mcpspec server and client; implied by the command)' })
+    .option('http', { type: 'boolean', describe: 'client reports: the client command after -- speaks Streamable HTTP to {url} (implied by the report)' })
     .option('url', { type: 'string', describe: 'a Streamable HTTP endpoint to re-run against' })
     .option('header', { type: 'array', string: true, describe: 'extra HTTP header "Name: value"' })
     .option('env', { type: 'array', string: true, describe: 'set a variable for the stdio target: K=V' })
@@ -28,6 +30,8 @@ export function verifyOptions(y: Argv) {
 
 export interface VerifyArgs {
   report: string;
+  stdio?: boolean;
+  http?: boolean;
   url?: string;
   header?: string[];
   env?: string[];
@@ -72,6 +76,11 @@ export async function runVerify(args: VerifyArgs): Promise<number> {
   const recorded = readReport(file);
   checkDigest(recorded, file);
   const command = (args['--'] ?? []).map(String);
+  const said = args.stdio ? 'stdio' : args.http ? 'http' : undefined;
+  if (args.stdio && args.http) throw new UsageError('give either --stdio or --http, not both');
+  if (said && said !== recorded.target.transport) throw new UsageError(`${file} was recorded over ${recorded.target.transport}; verify it over the same transport (not --${said})`);
+  if (args.stdio && command.length === 0) throw new UsageError(`--stdio needs the command after --, e.g. mcpspec verify ${file} --stdio -- node server.js`);
+  if (args.http && recorded.role === 'server') throw new UsageError('--http is for client reports; a server report over HTTP is verified with --url <endpoint>');
   if (recorded.role === 'client') {
     if (args.url) throw new UsageError(`${file} is a client report: name the client command after -- (with {url} or {server}), not --url`);
     if (command.length === 0) throw new UsageError(`say which client to verify: mcpspec verify ${file} -- <client command with ${recorded.target.transport === 'http' ? '{url}' : '{server}'}>`);
