@@ -206,11 +206,11 @@ export const jsonrpcChecks = [
         return req && (!deliberate(ex) || soundEnvelope(ex.request)) && !ex.aborted && !ex.closed && !ex.streamBroken && !ex.ambiguous && !MAY_STAY_OPEN.has(req.method);
       });
       if (judgedHere.length === 0) return untestable('no well-formed request was sent');
-      // Silence is the server's only where it kept answering meanwhile: a request sent later was answered
-      // before this one's timeout ran out, or one sent once it had run out (the liveness fence) was
-      // answered while this one never was, not even late. A server slowed down as a whole (a loaded
-      // machine) is not blamed: it answers in order, late. Same connection only: a server process that
-      // hung (a finding of its own) is not judged here.
+      // Silence is the server's only where it kept answering meanwhile (a request sent later was
+      // answered before this one's timeout ran out, or one sent once it had run out, the liveness
+      // fence, was) and this one was never answered, not even late: an answer after the timeout is an
+      // answer (JR-04), and whether a slow request beats the timeout depends on the machine's load.
+      // Same connection only: a server process that hung (a finding of its own) is not judged here.
       const sourceOf = new Map(events.map((e) => [e.seq, e.source]));
       const session = (ex: (typeof judgedHere)[number]) => sourceOf.get(ex.seq[0]);
       const answeredAt = judgedHere.filter((ex) => ex.response !== undefined).map((ex) => ({ session: session(ex), sent: ex.startedAt, at: ex.startedAt + ex.elapsedMs }));
@@ -221,7 +221,7 @@ export const jsonrpcChecks = [
       const keptAnswering = (ex: Exchange) => {
         const deadline = ex.startedAt + ex.timeoutMs;
         const mine = answeredAt.filter((a) => a.session === session(ex) && a.sent > ex.startedAt);
-        return mine.some((a) => a.at < deadline) || (mine.some((a) => a.sent >= deadline) && !answeredLate(ex));
+        return (mine.some((a) => a.at < deadline) || mine.some((a) => a.sent >= deadline)) && !answeredLate(ex);
       };
       const silent = judgedHere.filter((ex) => ex.timedOut && ex.response === undefined && keptAnswering(ex));
       // Each kind of silence (method, and whether mcpspec broke the request on purpose) shows before repeats.

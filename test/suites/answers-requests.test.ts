@@ -26,3 +26,20 @@ describe('jsonrpc.answers-requests evidence', () => {
     expect(whats.slice(0, 2)).toEqual(['tools/list (a request broken on purpose): no response within 1000 ms', 'tools/list: no response within 1000 ms']);
   });
 });
+
+describe('jsonrpc.answers-requests: an answer after the timeout is an answer', () => {
+  const ctx = { era: 'legacy', version: '2025-11-25', transport: 'stdio', capabilities: {} } as const;
+  const slow = sent(1, 'resources/read', 0, false);
+  const later = sent(2, 'ping', 100, true);
+  const out = [slow, later].map((ex) => ({ seq: ex.seq[0], t: 0, dir: 'out', channel: 'stdio', raw: '', source: 's' })) as WireEvent[];
+  const judge = (events: WireEvent[]) => check.judge({ exchanges: [slow, later], events, deliberate: () => false } as never, ctx).outcome;
+
+  it('silent for its whole timeout while a later request was answered, and never answered: violated', () => {
+    expect(judge(out)).toBe('violated');
+  });
+
+  it('the same request answered late (a slow read on a loaded machine): holds', () => {
+    const late = { seq: 9, t: 0, dir: 'in', channel: 'stdio', raw: '', kind: 'message', source: 's', message: { jsonrpc: '2.0', id: 1, result: { contents: [] } } } as WireEvent;
+    expect(judge([...out, late])).toBe('holds');
+  });
+});
