@@ -27,8 +27,15 @@ export interface CancelObs {
 
 const MAX_ROUNDS = 8;
 
-/** Cancel `start` while the server waits for the client; undefined when it did not ask this time. */
-export async function cancelWhileAsked(ctx: ScenarioContext, start: Start): Promise<CancelObs | undefined> {
+/**
+ * Cancel `start` while the server waits for the client; undefined when it did not ask this time.
+ * `methods`: what the call asked before (again when repeated): a request of another method (one the
+ * server sends on its own clock) is answered as usual and does not trigger the cancellation.
+ * `baselineMs`: how long the call took uncancelled; on stdio its answer is waited for until twice
+ * that after the cancellation (at most the timeout), so a server that answers a cancelled call after
+ * some work of its own is caught in every run, not only in slow ones.
+ */
+export async function cancelWhileAsked(ctx: ScenarioContext, start: Start, methods: ReadonlySet<string>, baselineMs: number): Promise<CancelObs | undefined> {
   const { session, options } = ctx;
   if (!ctx.whenAsked) return undefined;
   const id: RequestId = 'mcpspec-cancelled-1';
@@ -40,14 +47,15 @@ export async function cancelWhileAsked(ctx: ScenarioContext, start: Start): Prom
   ctx.whenAsked({
     before: async (req) => {
       seen++;
-      if (first !== undefined) return;
+      if (first !== undefined || !methods.has(req.method)) return;
       first = req.method;
       firstId = req.id;
       await session.notify('notifications/cancelled', { requestId: id, reason: 'mcpspec cancels the call while the server waits for it' });
     },
-    after: () => {
+    after: (req) => {
       answered++;
-      wake?.();
+      // Only a question of the call's own kind means it is in flight for certain.
+      if (first !== undefined || methods.has(req.method)) wake?.();
     },
   });
   const giveUp = new AbortController();
@@ -62,6 +70,7 @@ export async function cancelWhileAsked(ctx: ScenarioContext, start: Start): Prom
   try {
     const firstAnswer = new Promise<'answered'>((r) => (wake = () => r('answered')));
     if ((await Promise.race([firstAnswer, settled])) === 'settled') return undefined; // answered without asking this time
+    const cancelledAt = Date.now();
     if (session.kind === 'http') {
       // HTTP: the call's own stream carries its questions and its end; nothing orders it against a
       // fence on another request, so the call is waited for (its stream ends, or its timeout passes).
@@ -80,6 +89,13 @@ export async function cancelWhileAsked(ctx: ScenarioContext, start: Start): Prom
           quiet = 0;
           await allAnswered();
         }
+      }
+      // A late answer may need the work the server does for the call (its own timing, not the fences').
+      const windowMs = Math.min(timeoutMs, 2 * Math.max(baselineMs, 50)) - (Date.now() - cancelledAt);
+      if (windowMs > 0 && fences[fences.length - 1]?.response) {
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([settled, new Promise((r) => (timer = setTimeout(r, windowMs)))]);
+        clearTimeout(timer);
       }
     }
   } finally {

@@ -54,7 +54,8 @@ export const capableClientScenario = scenario<CapableClientObs>({
     await Promise.all(flows.map((f) => probe(ctx, f)));
     // The first call that made the server ask something, again, cancelled while it waits.
     const asking = calls.findIndex((c) => c.asked.length > 0 && c.exchange.response !== undefined);
-    const cancel = asking >= 0 ? await cancelWhileAsked(ctx, starts[asking]) : undefined;
+    const askedMethods = new Set(asking >= 0 ? calls[asking].asked.map((m) => String((m as { method?: unknown }).method)) : []);
+    const cancel = asking >= 0 ? await cancelWhileAsked(ctx, starts[asking], askedMethods, calls[asking].exchange.elapsedMs) : undefined;
     if (session.era === 'legacy') await stayOpen(ctx, openedAt);
     return { ...progress, flows, calls, tried: starts.length, notTried, cancel };
   },
