@@ -42,6 +42,19 @@ function ofListen(l: Listen): Listen['window'] {
   return l.window.filter((m) => subscriptionIdOf(m.message) === l.id || (LISTEN_TYPES.has(String(m.message.method)) && subscriptionIdOf(m.message) === undefined));
 }
 
+/**
+ * The first message surely of this listen: over HTTP the first notification on its own stream; on
+ * stdio the first naming its id (an untagged one may be another listen's, or the server's own clock:
+ * subscriptions.ids judges those).
+ */
+function firstOfListen(l: Listen, transport: string): Listen['window'][number] | undefined {
+  if (transport === 'http') {
+    const own = new Set(l.exchange.messages.filter((m) => isObj(m) && typeof m.method === 'string' && !('id' in m)).map((m) => JSON.stringify(m)));
+    return ofListen(l).find((m) => own.has(JSON.stringify(m.message)));
+  }
+  return ofListen(l).find((m) => subscriptionIdOf(m.message) === l.id);
+}
+
 /** Whether the filter asked for this notification (SB-01, TB-17). */
 function requested(filter: Record<string, unknown>, m: Record<string, unknown>): boolean {
   const p = isObj(m.params) ? m.params : {};
@@ -174,11 +187,11 @@ export const subscriptionsChecks = [
     level: 'MUST',
     versions: MODERN,
     spec: SUB26,
-    judge: gated([listening], (obs) => {
+    judge: gated([listening], (obs, ctx) => {
       const bad: Evidence[] = [];
       const live = listensOf(obs).filter((l) => !refused(l));
       for (const l of live) {
-        const first = ofListen(l)[0];
+        const first = firstOfListen(l, ctx.transport);
         if (!first) {
           bad.push(evidence(`listen ${l.id}: no acknowledgement`, l.exchange, { expected: `${ACK} within ${l.boundMs} ms` }));
           continue;
