@@ -88,6 +88,8 @@ export class HttpTransport implements Transport {
   private readonly replies = new Set<Promise<void>>();
   /** Answered SSE streams still open, read on in the background (see drainRest), if the run wants that. */
   private readonly drains?: BackgroundReads;
+  /** Set once close() began: streams that end from then on may have been ended by it. */
+  private closing = false;
   private readonly maxBody: number;
   private readonly auxTimeoutMs: number;
   private readonly paramHeaders: ParamHeaderBook;
@@ -531,13 +533,16 @@ export class HttpTransport implements Transport {
       const timer = setTimeout(() => finish('open'), waitMs);
       if (signal?.aborted) return finish(undefined);
       signal?.addEventListener('abort', onAbort, { once: true });
-      // A stream cut by the server (a reset) after its response has ended too; one past the body cap is unknown.
-      reading.then((o) => finish(o.overflow ? undefined : 'ended'), () => finish('ended'));
+      // A stream cut by the server (a reset) after its response has ended too; one past the body cap is
+      // unknown, and so is one that ended once mcpspec was closing the session (its DELETE ends held
+      // streams: how long a session lives after an answer is timing, not the server's doing).
+      reading.then((o) => finish(o.overflow || this.closing ? undefined : 'ended'), () => finish(this.closing ? undefined : 'ended'));
     });
     this.drains?.add(drained, () => finish(undefined));
   }
 
   async close(): Promise<CloseInfo | undefined> {
+    this.closing = true;
     const standalone = this.standalone;
     if (standalone) {
       standalone.controller.abort();
