@@ -216,7 +216,7 @@ export class ClientDriver implements Driver {
         handle: (h) => endpoint.handle(h),
         send: (m) => relay?.send(m) ?? false,
         waitFor: (match, ms) => endpoint.waitFor(match, ms),
-        quiet: (q, ms) => endpoint.quiet(q, ms),
+        pause: (ms) => endpoint.pause(ms),
         received: () => endpoint.received(),
         runClient: (timeoutMs = this.opts.timing.timeoutMs) => this.runClient(argv, sandbox, timeoutMs, stop.signal, name, recorder),
         freshClientState: () => {

@@ -13,8 +13,7 @@ export class ScriptedEndpoint {
   private handler: ScriptedHandler = () => undefined;
   private readonly entries: Received[] = [];
   private waiters: Waiter[] = [];
-  private lastArrival = Date.now();
-  private quietWaiters = new Set<() => void>();
+  private pauses = new Set<() => void>();
 
   constructor(private readonly signal?: AbortSignal) {
     signal?.addEventListener('abort', () => this.release(), { once: true });
@@ -39,12 +38,10 @@ export class ScriptedEndpoint {
   log(entry: Received): void {
     entry.at ??= Date.now();
     this.entries.push(entry);
-    this.lastArrival = Date.now();
     for (const w of this.waiters.filter((w) => w.match(entry))) {
       this.waiters.splice(this.waiters.indexOf(w), 1);
       w.resolve(entry);
     }
-    for (const q of [...this.quietWaiters]) q();
   }
 
   waitFor(match: (r: Received) => boolean, timeoutMs: number): Promise<Received | undefined> {
@@ -67,24 +64,16 @@ export class ScriptedEndpoint {
     });
   }
 
-  quiet(quietMs: number, timeoutMs: number): Promise<void> {
-    const until = Date.now() + timeoutMs;
+  pause(ms: number): Promise<void> {
+    if (this.signal?.aborted) return Promise.resolve();
     return new Promise((resolve) => {
-      let timer: NodeJS.Timeout;
       const done = () => {
         clearTimeout(timer);
-        this.quietWaiters.delete(arm);
+        this.pauses.delete(done);
         resolve();
       };
-      const arm = () => {
-        clearTimeout(timer);
-        if (this.signal?.aborted) return done();
-        const wait = Math.min(quietMs - (Date.now() - this.lastArrival), until - Date.now());
-        if (wait <= 0) return done();
-        timer = setTimeout(arm, wait);
-      };
-      this.quietWaiters.add(arm);
-      arm();
+      const timer = setTimeout(done, ms);
+      this.pauses.add(done);
     });
   }
 
@@ -92,6 +81,6 @@ export class ScriptedEndpoint {
   release(): void {
     for (const w of this.waiters) w.resolve(undefined);
     this.waiters = [];
-    for (const q of [...this.quietWaiters]) q();
+    for (const p of [...this.pauses]) p();
   }
 }

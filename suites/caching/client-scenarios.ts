@@ -14,17 +14,28 @@ const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
 export interface CachingObs extends ClientObs {
   /** tools/list requests: Received seq and arrival time. */
   lists: { seq: number; at: number }[];
-  /** When notifications/tools/list_changed went out on a listen stream (after the first tools/list was answered). */
-  invalidatedAt?: number;
+  /**
+   * How many tools/list requests had arrived when notifications/tools/list_changed went out on a
+   * listen stream (changeAfterMs after the first was answered); undefined when it never went out.
+   */
+  listedBeforeChange?: number;
   /** The client opened a subscriptions/listen stream for toolsListChanged. */
   subscribed: boolean;
 }
 
 /**
+ * When list_changed goes out after the first tools/list answer: a fixed time, not the client's
+ * pace, long beside a client's own quick refetch and short beside the run's timeout.
+ */
+export function changeAfterMs(timeoutMs: number): number {
+  return Math.min(1000, Math.floor(timeoutMs / 4));
+}
+
+/**
  * Caching (SEP-2549): tools/list is fresh for an hour (ttlMs 3600000). A client that opens a
- * subscriptions/listen stream for toolsListChanged is told, once its first tools/list has been
- * answered, that the list changed: it may refetch then (CA-10); refetching a fresh list without
- * such a notification is what CA-04 advises against.
+ * subscriptions/listen stream for toolsListChanged is told, changeAfterMs after its first tools/list
+ * was answered, that the list changed: it may refetch once then (CA-10); refetching a fresh list
+ * without such a notification is what CA-04 advises against.
  */
 export const cachingServer = clientScenario<CachingObs>({
   id: 'client-caching',
@@ -32,7 +43,7 @@ export const cachingServer = clientScenario<CachingObs>({
   versions: MODERN,
   async run(ctx) {
     const lists: CachingObs['lists'] = [];
-    let invalidatedAt: number | undefined;
+    let listedBeforeChange: number | undefined;
     let subscribed = false;
     let firstListed: () => void = () => undefined;
     const listed = new Promise<void>((r) => (firstListed = r));
@@ -60,11 +71,11 @@ export const cachingServer = clientScenario<CachingObs>({
           yield { jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { _meta: sub, notifications: wanted ? { toolsListChanged: true } : {} } };
           if (!wanted) return;
           await Promise.race([listed, ended]);
-          // Told only once the client has been quiet a moment after its first list: a client that
-          // refetches on its own does so before it, one that waits for the notification after it.
-          await ctx.server.quiet(150, ctx.options.timeoutMs);
-          if (ctx.signal.aborted || invalidatedAt !== undefined) return;
-          invalidatedAt = Date.now();
+          // A fixed time after the first answer: a client's own refetch (its pace) cannot move it.
+          await ctx.server.pause(changeAfterMs(ctx.options.timeoutMs));
+          if (ctx.signal.aborted || listedBeforeChange !== undefined) return;
+          // Counted, not timed: the write follows this yield with no I/O in between.
+          listedBeforeChange = lists.length;
           yield { jsonrpc: '2.0', method: 'notifications/tools/list_changed', params: { _meta: sub } };
           await ended;
         }
@@ -72,6 +83,6 @@ export const cachingServer = clientScenario<CachingObs>({
       },
     });
     const observed = await observe(ctx, log);
-    return { ...observed, lists, invalidatedAt, subscribed };
+    return { ...observed, lists, listedBeforeChange, subscribed };
   },
 });

@@ -25,8 +25,11 @@ export interface ScriptOptions {
   legacy: boolean;
   /** Answer every request as an SSE stream (HTTP). */
   sse?: boolean;
-  /** Hold the initialize answer until the client has been quiet this long (LC-06 gets a chance to show). */
-  holdInitializeMs?: number;
+  /**
+   * Hold each initialize answer for initializeHoldMs(timeoutMs) from its arrival (LC-06 gets a chance
+   * to show): a fixed time, not the client's pace, so a client that does not wait is seen in every run.
+   */
+  holdInitialize?: boolean;
   /** Legacy: before answering the first request after notifications/initialized, send ping and the declared server->client requests. */
   serverRequests?: boolean;
   /** The request timeout (waits for the client's answers). */
@@ -130,11 +133,21 @@ export interface ScriptLog {
   serverRequests: { id: string; method: string; declared: boolean }[];
   /** -32022 answers: the request id and the version refused. */
   refused: { id: unknown; version: unknown; supported: string[] }[];
+  /** How long each initialize answer was held (ScriptOptions.holdInitialize). */
+  initializeHeldMs?: number;
+}
+
+/**
+ * How long a held initialize answer waits: long beside any client's own turnaround (a client that
+ * does not wait sends its next message well inside it), short beside the run's timeout.
+ */
+export function initializeHoldMs(timeoutMs: number): number {
+  return Math.min(1000, Math.floor(timeoutMs / 4));
 }
 
 /** Install the scripted server on the port (the handler lives as long as the scenario). */
 export function runScript(server: ScriptedServer, opts: ScriptOptions): ScriptLog {
-  const log: ScriptLog = { serverRequests: [], refused: [] };
+  const log: ScriptLog = { serverRequests: [], refused: [], ...(opts.holdInitialize ? { initializeHeldMs: initializeHoldMs(opts.timeoutMs) } : {}) };
   const sessions = new Map<string, { version: string; capabilities: Record<string, unknown>; initialized: boolean; requestsSent: boolean }>();
   let nextServerId = 1;
   const http = server.kind === 'http';
@@ -225,7 +238,7 @@ export function runScript(server: ScriptedServer, opts: ScriptOptions): ScriptLo
     sessions.set(key, { version, capabilities, initialized: false, requestsSent: false });
     const response = ok(req.id, { protocolVersion: version, capabilities: opts.legacyCapabilities ?? CAPS, serverInfo: SCRIPTED_INFO });
     const reply: ScriptedReply = { scripted: true, response, headers: http ? { 'Mcp-Session-Id': SESSION_ID } : undefined };
-    if (opts.holdInitializeMs) reply.response = server.quiet(opts.holdInitializeMs, opts.timeoutMs).then(() => response);
+    if (log.initializeHeldMs) reply.response = server.pause(log.initializeHeldMs).then(() => response);
     return reply;
   }
 

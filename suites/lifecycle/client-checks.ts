@@ -164,11 +164,14 @@ const initWait = check(legacyServer, {
   judge(o) {
     const inits = o.received.filter((r) => isRequest(r.message) && r.message.method === 'initialize' && r.replySeq !== undefined);
     if (inits.length === 0) return untestable('the client never got an initialize result');
+    // Each answer was held a fixed time from its arrival (not from the client's last message), so a
+    // client that does not wait sends inside the hold in every run.
+    const held = o.log.initializeHeldMs ? ` (each held ${o.log.initializeHeldMs} ms)` : '';
     for (const init of inits) {
       const early = o.received.filter((r) => r.seq > init.seq && r.seq < init.replySeq! && r.connection === init.connection && r.httpMethod !== 'DELETE' && r.httpMethod !== 'GET' && !(isObj(r.message) && r.message.method === 'ping'));
-      if (early.length) return violated(`the client sent ${early.length} message(s) while its initialize was unanswered; first: ${String((early[0].message as Msg)?.method ?? 'a body')}`, [ev('initialize', init), ...firstOffenders(early).map((r) => ev('sent before the initialize result', r))]);
+      if (early.length) return violated(`the client sent ${early.length} message(s) while its initialize was unanswered${held}; first: ${String((early[0].message as Msg)?.method ?? 'a body')}`, [ev('initialize', init), ...firstOffenders(early).map((r) => ev('sent before the initialize result', r))]);
     }
-    return holds(`nothing but ping was sent before ${inits.length} initialize result(s)`);
+    return holds(`nothing but ping was sent before ${inits.length} initialize result(s)${held}`);
   },
 });
 

@@ -18,15 +18,16 @@ export const modernServer = clientScenario<ClientObs>({
 
 /**
  * A legacy-only server: server/discover is an unknown method (-32601), initialize negotiates, the
- * initialize answer is held until the client has been quiet briefly (so a client that does not wait
- * for it shows), and the first request after notifications/initialized is answered only after the
- * server has pinged the client and asked what it declared (roots, sampling, elicitation).
+ * initialize answer is held a fixed time from its arrival (initializeHoldMs: a client that does not
+ * wait for it shows, whatever its pace), and the first request after notifications/initialized is
+ * answered only after the server has pinged the client and asked what it declared (roots, sampling,
+ * elicitation).
  */
 export const legacyServer = clientScenario<ClientObs>({
   id: 'client-legacy',
   title: 'a legacy-only scripted server (discover -32601, initialize, server-to-client requests)',
   versions: ALL_VERSIONS,
-  run: (ctx) => playScript(ctx, { modern: false, legacy: true, holdInitializeMs: 40, serverRequests: true }),
+  run: (ctx) => playScript(ctx, { modern: false, legacy: true, holdInitialize: true, serverRequests: true }),
 });
 
 /** How a 1.x SDK server refuses a request outside a session: 400, -32000, a null id (no modern error). */

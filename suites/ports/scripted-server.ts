@@ -93,8 +93,11 @@ export interface ScriptedServer {
   send(message: unknown): boolean;
   /** The first received message matching, waiting at most timeoutMs (undefined if none came or the run ended). */
   waitFor(match: (r: Received) => boolean, timeoutMs: number): Promise<Received | undefined>;
-  /** Resolves once nothing has arrived for quietMs (at most timeoutMs): a scripted server may hold an answer. */
-  quiet(quietMs: number, timeoutMs: number): Promise<void>;
+  /**
+   * Resolves after ms, or sooner when the run ends: a scripted server holds an answer or a
+   * notification a fixed time (never the client's pace, which would make verdicts depend on timing).
+   */
+  pause(ms: number): Promise<void>;
   /** Start the client under test against this server; resolves when it exits (or is stopped at the timeout). */
   runClient(timeoutMs?: number): Promise<ClientExit>;
   /** Everything the client sent, in order. */

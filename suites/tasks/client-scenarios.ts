@@ -10,7 +10,9 @@ import { observe, type ClientObs } from '../client/client-run.js';
 import { discoverResult, inputRequestsFor, MODERN_VERSION, runScript, SCRIPTED_INFO, TOOL } from '../client/scripted-server.js';
 
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
-export const TASK_POLL_MS = 100;
+// Long beside mcpspec's own event-loop jitter in stamping arrivals, so a fixed tolerance
+// (client-checks.ts) absorbs it; a client that ignores the interval still polls far sooner.
+export const TASK_POLL_MS = 500;
 
 /** One task the script created, and what each tasks/get of it was answered. */
 export interface TaskLog {
@@ -31,7 +33,7 @@ const declaresTasks = (caps: Record<string, unknown>) => isObj(caps.extensions) 
 
 /**
  * The SEP-2663 tasks extension: server/discover advertises it; tools/call from a request that declares
- * it creates a task (pollIntervalMs 100). tasks/get answers working, then input_required with the input
+ * it creates a task (pollIntervalMs 500). tasks/get answers working, then input_required with the input
  * requests the client declared (until tasks/update answers them), then completed with the result.
  */
 export const tasksServer = clientScenario<TasksObs>({
@@ -79,7 +81,7 @@ export const tasksServer = clientScenario<TasksObs>({
   },
 });
 
-export const LEGACY_TASK_POLL_MS = 100;
+export const LEGACY_TASK_POLL_MS = 500;
 
 export interface LegacyTaskObs extends ClientObs {
   /** Tasks created for task-augmented tools/call requests, with each tasks/get answer. */
@@ -89,7 +91,7 @@ export interface LegacyTaskObs extends ClientObs {
 /**
  * 2025-11-25 tasks (the core flavour): the legacy server declares tasks.requests.tools.call and its
  * tool taskSupport "optional"; a task-augmented tools/call (params.task) creates a task (pollInterval
- * 100 ms) that tasks/get shows working, then completed; tasks/result returns the tool's result.
+ * 500 ms) that tasks/get shows working, then completed; tasks/result returns the tool's result.
  */
 export const legacyTasksServer = clientScenario<LegacyTaskObs>({
   id: 'client-tasks-legacy',
