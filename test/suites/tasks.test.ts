@@ -107,3 +107,51 @@ describe('tasks.modern-create: a task labelled with another resultType (RT-07)',
     expect(judgeCreate({ resultType: 'complete', content: [], taskId: 'x', status: 'done' })).not.toMatchObject({ outcome: 'violated' });
   });
 });
+
+// Verdicts that must not follow timing: a fast task ending before a request arrives, answers arriving
+// out of order over HTTP streams.
+type Ex = { id: number; method: string; request: unknown; response: unknown; messages: unknown[]; timedOut: boolean; elapsedMs: number; startedAt: number; timeoutMs: number; seq: number[] };
+let nextId = 1;
+function ex(method: string, params: Record<string, unknown>, answer: { result: Record<string, unknown> } | { error: { code: number; message: string } }, seq: [number, number]): Ex {
+  const id = nextId++;
+  return { id, method, request: { jsonrpc: '2.0', id, method, params }, response: { jsonrpc: '2.0', id, ...answer }, messages: [], timedOut: false, elapsedMs: 1, startedAt: 0, timeoutMs: 1000, seq };
+}
+const stamps = { createdAt: '2026-12-05T00:00:00Z', lastUpdatedAt: '2026-12-05T00:00:00Z' };
+const refused = (message: string) => ({ error: { code: -32603, message } });
+
+describe('tasks.modern-acks: an error for tasks/update or tasks/cancel of a task that may have ended is not judged', () => {
+  const c = CHECKS.find((x) => x.id === 'tasks.modern-acks')!;
+  const ctx = { era: 'modern', version: '2026-07-28', transport: 'stdio', capabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } } } as const;
+  const task = (status: string) => ({ taskId: 'c0ffee-task-3', status, ...stamps, ttlMs: 60000 });
+  const ack = { result: { resultType: 'complete' } };
+  const judge = (update: Parameters<typeof ex>[2], afterUpdate: string, cancel: Parameters<typeof ex>[2], after: string) => {
+    const get = (status: string, seq: [number, number]) => ex('tasks/get', { taskId: 'c0ffee-task-3' }, { result: { resultType: 'complete', ...task(status) } }, seq);
+    const run = { tool: 't', args: {}, create: ex('tools/call', { name: 't' }, { result: { resultType: 'task', ...task('working') } }, [1, 2]), taskId: 'c0ffee-task-3', polls: [] };
+    const obs = {
+      tools: [], notCalled: [], probes: [], undeclared: [], unknown: {},
+      update: ex('tasks/update', { taskId: 'c0ffee-task-3' }, update, [3, 4]), afterUpdate: get(afterUpdate, [5, 6]),
+      cancelled: { run, cancel: ex('tasks/cancel', { taskId: 'c0ffee-task-3' }, cancel, [7, 8]), after: get(after, [9, 10]) },
+    };
+    return c.judge(obs as never, ctx);
+  };
+
+  it('both refused, the task completed before either: untestable, saying why', () => {
+    expect(judge(refused('done'), 'completed', refused('done'), 'completed')).toMatchObject({ outcome: 'untestable', message: expect.stringContaining('may have ended (completed)') });
+  });
+  it('update acknowledged while working, cancel refused after the task completed: holds on the update, the cancel not judged', () => {
+    expect(judge(ack, 'working', refused('done'), 'completed')).toMatchObject({ outcome: 'holds', message: expect.stringContaining('not judged: tasks/cancel') });
+  });
+  it('an update refused while the task was still working is a violation, even if it completed later', () => {
+    expect(judge(refused('no'), 'working', ack, 'completed').outcome).toBe('violated');
+  });
+  it('a cancel refused while the task worked on (or got cancelled) is a violation', () => {
+    expect(judge(ack, 'working', refused('no'), 'working').outcome).toBe('violated');
+    expect(judge(ack, 'working', refused('no'), 'cancelled').outcome).toBe('violated');
+  });
+  it('an ack that is not empty is a violation even for a finished task', () => {
+    expect(judge(ack, 'completed', { result: { resultType: 'complete', status: 'completed' } }, 'completed').outcome).toBe('violated');
+  });
+  it('both acknowledged: holds', () => {
+    expect(judge(ack, 'completed', ack, 'completed').outcome).toBe('holds');
+  });
+});
