@@ -119,6 +119,35 @@ function ex(method: string, params: Record<string, unknown>, answer: { result: R
 const stamps = { createdAt: '2026-12-05T00:00:00Z', lastUpdatedAt: '2026-12-05T00:00:00Z' };
 const refused = (message: string) => ({ error: { code: -32603, message } });
 
+describe('tasks.cancel: a task that ended before the cancel arrived is not judged, whatever error the cancel got', () => {
+  const c = CHECKS.find((x) => x.id === 'tasks.cancel')!;
+  const ctx = { era: 'legacy', version: '2025-11-25', transport: 'stdio', capabilities: { tasks: { cancel: {}, requests: { tools: { call: {} } } } } } as const;
+  const task = (status: string) => ({ taskId: 'c0ffee-task-2', status, ...stamps, ttl: 60000 });
+  const judge = (cancel: Ex, afterStatus: string) => {
+    const run = { tool: 't', args: {}, create: ex('tools/call', { name: 't', task: {} }, { result: { task: task('working') } }, [1, 2]), taskId: 'c0ffee-task-2', polls: [] };
+    const after = ex('tasks/get', { taskId: 'c0ffee-task-2' }, { result: task(afterStatus) }, [5, 6]);
+    const obs = { declared: { list: false, cancel: true, toolsCall: true }, tools: [], notCalled: [], unknown: {}, cancelled: { run, cancel, after } };
+    return c.judge(obs as never, ctx);
+  };
+  const cancel = (answer: Parameters<typeof ex>[2]) => ex('tasks/cancel', { taskId: 'c0ffee-task-2' }, answer, [3, 4]);
+
+  it('an error other than -32602 is excused when the task shows completed right after', () => {
+    expect(judge(cancel(refused('already done')), 'completed')).toMatchObject({ outcome: 'untestable', message: expect.stringContaining('may have ended (completed)') });
+    expect(judge(cancel({ error: { code: -32602, message: 'terminal' } }), 'failed').outcome).toBe('untestable');
+  });
+  it('an answer reporting the task already completed is excused too (tasks.cancel-terminal judges it)', () => {
+    expect(judge(cancel({ result: task('completed') }), 'completed').outcome).toBe('untestable');
+  });
+  it('an error for a task still working (or cancelled) right after is a violation', () => {
+    expect(judge(cancel(refused('no')), 'working').outcome).toBe('violated');
+    expect(judge(cancel(refused('no')), 'cancelled').outcome).toBe('violated');
+  });
+  it('an answer with the task still working is a violation; cancelled and staying so holds', () => {
+    expect(judge(cancel({ result: task('working') }), 'cancelled').outcome).toBe('violated');
+    expect(judge(cancel({ result: task('cancelled') }), 'cancelled').outcome).toBe('holds');
+  });
+});
+
 describe('tasks.modern-acks: an error for tasks/update or tasks/cancel of a task that may have ended is not judged', () => {
   const c = CHECKS.find((x) => x.id === 'tasks.modern-acks')!;
   const ctx = { era: 'modern', version: '2026-07-28', transport: 'stdio', capabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } } } as const;
