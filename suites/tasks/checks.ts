@@ -34,11 +34,15 @@ export interface Snapshot {
   task: Obj;
   /** Where it came from: the method whose answer carried it, or a notification. */
   where: string;
+  /** When it arrived (the last message of its exchange). */
   seq: number;
+  /** When the request it answers was sent (none for a notification). */
+  sent?: number;
   ex?: Exchange;
 }
 
 const lastSeq = (ex: Exchange) => (ex.seq.length ? Math.max(...ex.seq) : 0);
+const firstSeq = (ex: Exchange) => (ex.seq.length ? Math.min(...ex.seq) : 0);
 
 function sentTask(ex: Exchange): boolean {
   const p = sentRequest(ex)?.params;
@@ -49,7 +53,7 @@ function sentTask(ex: Exchange): boolean {
 export function snapshots(obs: RunObservations, legacy: boolean): Snapshot[] {
   const out: Snapshot[] = [];
   const add = (task: unknown, where: string, seq: number, ex?: Exchange) => {
-    if (isObj(task) && typeof task.taskId === 'string') out.push({ taskId: task.taskId, status: task.status, task, where, seq, ex });
+    if (isObj(task) && typeof task.taskId === 'string') out.push({ taskId: task.taskId, status: task.status, task, where, seq, sent: ex && firstSeq(ex), ex });
   };
   for (const ex of obs.exchanges) {
     const req = sentRequest(ex);
@@ -69,14 +73,8 @@ export function snapshots(obs: RunObservations, legacy: boolean): Snapshot[] {
   return out.sort((a, b) => a.seq - b.seq);
 }
 
-const NEXT: Record<string, Set<string>> = {
-  working: new Set(['working', 'input_required', 'completed', 'failed', 'cancelled']),
-  input_required: new Set(['input_required', 'working', 'completed', 'failed', 'cancelled']),
-  completed: new Set(['completed']),
-  failed: new Set(['failed']),
-  cancelled: new Set(['cancelled']),
-};
-const TASK_STATUSES = new Set(Object.keys(NEXT));
+// working and input_required may go to any status; the terminal ones (TERMINAL) never change.
+const TASK_STATUSES = new Set(['working', 'input_required', 'completed', 'failed', 'cancelled']);
 
 function snapEvidence(s: Snapshot, what: string): Evidence {
   return { what, actual: clipJson(s.task), seq: [s.seq] };
@@ -475,11 +473,20 @@ const sharedOracles = [
       if (followed.length === 0) return untestable(snaps.length ? 'no task was seen more than once' : 'the server sent no task');
       const bad: Evidence[] = [];
       const notes: string[] = [];
+      const change = (a: Snapshot, b: Snapshot): Evidence => ({ what: `task ${a.taskId}: ${String(a.status)} (${a.where}) then ${String(b.status)} (${b.where})`, actual: [clipJson(a.task), clipJson(b.task)], seq: [a.seq, b.seq] });
       for (const list of followed) {
-        for (let i = 1; i < list.length; i++) {
-          const [a, b] = [list[i - 1], list[i]];
-          const allowed = NEXT[String(a.status)];
-          if (allowed && !allowed.has(String(b.status))) bad.push({ what: `task ${a.taskId}: ${String(a.status)} (${a.where}) then ${String(b.status)} (${b.where})`, actual: [clipJson(a.task), clipJson(b.task)], seq: [a.seq, b.seq] });
+        // Arrival order is not the server's order: over HTTP a working answer written before the end can
+        // arrive after a notification of the end on another stream. So: two different terminal statuses
+        // are a change whatever their order; a non-terminal report counts only if it was asked for after
+        // a terminal one had arrived.
+        const ends = list.filter((s) => TERMINAL.has(String(s.status)));
+        const conflict = ends.filter((s) => s.status !== ends[0].status);
+        if (conflict.length) for (const b of conflict) bad.push(change(ends[0], b));
+        else {
+          for (const b of list) {
+            const a = b.sent === undefined || TERMINAL.has(String(b.status)) ? undefined : ends.find((e) => e.seq < b.sent!);
+            if (a) bad.push(change(a, b));
+          }
         }
         if (!legacy && list[0].where === 'CreateTaskResult' && list[0].status !== 'working') notes.push(`task ${list[0].taskId} started ${String(list[0].status)} (typically working, TB-16: not required)`);
       }

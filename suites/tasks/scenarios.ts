@@ -257,6 +257,11 @@ export const legacyTasksScenario = scenario<LegacyTasksObs>({
         );
       }
       await Promise.all(work);
+      // Once more after everything above was answered: a terminal status must not change (TA-06).
+      // The polls, tasks/result and its get ran at once; only a report asked for after an end was seen shows a change.
+      for (const run of [main, extra]) {
+        if (run.taskId && run.settled && TERMINAL.has(run.settled)) run.polls.push(await session.request('tasks/get', { taskId: run.taskId }));
+      }
       if (declared.cancel && main.taskId && main.settled && TERMINAL.has(main.settled)) {
         obs.cancelTerminal = await ctx.deliberate(session.request('tasks/cancel', { taskId: main.taskId }));
       }

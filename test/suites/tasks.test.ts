@@ -119,6 +119,27 @@ function ex(method: string, params: Record<string, unknown>, answer: { result: R
 const stamps = { createdAt: '2026-12-05T00:00:00Z', lastUpdatedAt: '2026-12-05T00:00:00Z' };
 const refused = (message: string) => ({ error: { code: -32603, message } });
 
+describe('tasks.transitions: reports are compared in the order they were asked for, not the order they arrived in', () => {
+  const c = CHECKS.find((x) => x.id === 'tasks.transitions')!;
+  const ctx = { era: 'modern', version: '2026-07-28', transport: 'http', capabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } } } as const;
+  const task = (status: string) => ({ resultType: 'complete', taskId: 'c0ffee-task-1', status, ...stamps, ttlMs: 60000 });
+  const get = (status: string, sent: number, arrived: number) => ex('tasks/get', { taskId: 'c0ffee-task-1' }, { result: task(status) }, [sent, arrived]);
+  const note = (status: string, seq: number) => ({ seq, t: seq, dir: 'in', channel: 'http', raw: '', message: { jsonrpc: '2.0', method: 'notifications/tasks', params: task(status) } });
+  const judge = (exchanges: Ex[], events: ReturnType<typeof note>[] = []) => c.judge({ exchanges, events, version: '2026-07-28', transport: 'http', deliberate: () => false } as never, ctx);
+
+  it('a working answer asked for before the completed notification arrived, but arriving after it, is no change', () => {
+    expect(judge([get('working', 3, 6)], [note('completed', 5)]).outcome).toBe('holds');
+  });
+  it('a working answer asked for after a completed report arrived is a change', () => {
+    expect(judge([get('completed', 3, 4), get('working', 7, 8)])).toMatchObject({ outcome: 'violated', message: expect.stringContaining('completed (tasks/get) then working (tasks/get)') });
+    expect(judge([get('working', 7, 8)], [note('completed', 5)]).outcome).toBe('violated');
+  });
+  it('two different terminal statuses are a change whatever order they were asked for and arrived in', () => {
+    expect(judge([get('completed', 3, 8), get('failed', 4, 6)]).outcome).toBe('violated');
+    expect(judge([get('completed', 3, 4), get('completed', 5, 6)]).outcome).toBe('holds');
+  });
+});
+
 describe('tasks.cancel: a task that ended before the cancel arrived is not judged, whatever error the cancel got', () => {
   const c = CHECKS.find((x) => x.id === 'tasks.cancel')!;
   const ctx = { era: 'legacy', version: '2025-11-25', transport: 'stdio', capabilities: { tasks: { cancel: {}, requests: { tools: { call: {} } } } } } as const;
