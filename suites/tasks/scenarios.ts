@@ -55,8 +55,11 @@ export interface ModernTasksObs {
   main?: TaskRun;
   /** Task tools called again without the extension (TB-03). */
   undeclared: { tool: string; ex: Exchange }[];
-  cancelled?: { run: TaskRun; cancel?: Exchange };
+  /** The second task: tasks/update, a tasks/get, tasks/cancel, a tasks/get (both gets also in run.polls). */
+  cancelled?: { run: TaskRun; cancel?: Exchange; after?: Exchange };
   update?: Exchange;
+  /** tasks/get right after tasks/update (before tasks/cancel): had the task ended by then? */
+  afterUpdate?: Exchange;
   /** A call whose plain answer is an isError result, then made again as a task (TB-14). */
   isError?: { tool: string; plain: Exchange; run?: TaskRun; direct?: Exchange };
   unknown: { get: Exchange; update: Exchange; cancel: Exchange };
@@ -254,6 +257,11 @@ export const legacyTasksScenario = scenario<LegacyTasksObs>({
         );
       }
       await Promise.all(work);
+      // Once more after everything above was answered: a terminal status must not change (TA-06).
+      // The polls, tasks/result and its get ran at once; only a report asked for after an end was seen shows a change.
+      for (const run of [main, extra]) {
+        if (run.taskId && run.settled && TERMINAL.has(run.settled)) run.polls.push(await session.request('tasks/get', { taskId: run.taskId }));
+      }
       if (declared.cancel && main.taskId && main.settled && TERMINAL.has(main.settled)) {
         obs.cancelTerminal = await ctx.deliberate(session.request('tasks/cancel', { taskId: main.taskId }));
       }
@@ -343,9 +351,13 @@ export const modernTasksScenario = scenario<ModernTasksObs>({
           run.taskId = r.taskId;
           obs.getUndeclared = await ctx.deliberate(session.request('tasks/get', { taskId: r.taskId }));
           obs.update = await session.request('tasks/update', { taskId: r.taskId, inputResponses: {} }, ext);
+          // A fast tool may have ended by now: the gets after each request say whether it might have.
+          obs.afterUpdate = await session.request('tasks/get', { taskId: r.taskId }, ext);
+          run.polls.push(obs.afterUpdate);
           const cancel = await session.request('tasks/cancel', { taskId: r.taskId }, ext);
           obs.cancelled = { run, cancel };
-          run.polls.push(await session.request('tasks/get', { taskId: r.taskId }, ext));
+          obs.cancelled.after = await session.request('tasks/get', { taskId: r.taskId }, ext);
+          run.polls.push(obs.cancelled.after);
         })(),
       );
     }

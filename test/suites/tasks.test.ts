@@ -107,3 +107,101 @@ describe('tasks.modern-create: a task labelled with another resultType (RT-07)',
     expect(judgeCreate({ resultType: 'complete', content: [], taskId: 'x', status: 'done' })).not.toMatchObject({ outcome: 'violated' });
   });
 });
+
+// Verdicts that must not follow timing: a fast task ending before a request arrives, answers arriving
+// out of order over HTTP streams.
+type Ex = { id: number; method: string; request: unknown; response: unknown; messages: unknown[]; timedOut: boolean; elapsedMs: number; startedAt: number; timeoutMs: number; seq: number[] };
+let nextId = 1;
+function ex(method: string, params: Record<string, unknown>, answer: { result: Record<string, unknown> } | { error: { code: number; message: string } }, seq: [number, number]): Ex {
+  const id = nextId++;
+  return { id, method, request: { jsonrpc: '2.0', id, method, params }, response: { jsonrpc: '2.0', id, ...answer }, messages: [], timedOut: false, elapsedMs: 1, startedAt: 0, timeoutMs: 1000, seq };
+}
+const stamps = { createdAt: '2026-12-05T00:00:00Z', lastUpdatedAt: '2026-12-05T00:00:00Z' };
+const refused = (message: string) => ({ error: { code: -32603, message } });
+
+describe('tasks.transitions: reports are compared in the order they were asked for, not the order they arrived in', () => {
+  const c = CHECKS.find((x) => x.id === 'tasks.transitions')!;
+  const ctx = { era: 'modern', version: '2026-07-28', transport: 'http', capabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } } } as const;
+  const task = (status: string) => ({ resultType: 'complete', taskId: 'c0ffee-task-1', status, ...stamps, ttlMs: 60000 });
+  const get = (status: string, sent: number, arrived: number) => ex('tasks/get', { taskId: 'c0ffee-task-1' }, { result: task(status) }, [sent, arrived]);
+  const note = (status: string, seq: number) => ({ seq, t: seq, dir: 'in', channel: 'http', raw: '', message: { jsonrpc: '2.0', method: 'notifications/tasks', params: task(status) } });
+  const judge = (exchanges: Ex[], events: ReturnType<typeof note>[] = []) => c.judge({ exchanges, events, version: '2026-07-28', transport: 'http', deliberate: () => false } as never, ctx);
+
+  it('a working answer asked for before the completed notification arrived, but arriving after it, is no change', () => {
+    expect(judge([get('working', 3, 6)], [note('completed', 5)]).outcome).toBe('holds');
+  });
+  it('a working answer asked for after a completed report arrived is a change', () => {
+    expect(judge([get('completed', 3, 4), get('working', 7, 8)])).toMatchObject({ outcome: 'violated', message: expect.stringContaining('completed (tasks/get) then working (tasks/get)') });
+    expect(judge([get('working', 7, 8)], [note('completed', 5)]).outcome).toBe('violated');
+  });
+  it('two different terminal statuses are a change whatever order they were asked for and arrived in', () => {
+    expect(judge([get('completed', 3, 8), get('failed', 4, 6)]).outcome).toBe('violated');
+    expect(judge([get('completed', 3, 4), get('completed', 5, 6)]).outcome).toBe('holds');
+  });
+});
+
+describe('tasks.cancel: a task that ended before the cancel arrived is not judged, whatever error the cancel got', () => {
+  const c = CHECKS.find((x) => x.id === 'tasks.cancel')!;
+  const ctx = { era: 'legacy', version: '2025-11-25', transport: 'stdio', capabilities: { tasks: { cancel: {}, requests: { tools: { call: {} } } } } } as const;
+  const task = (status: string) => ({ taskId: 'c0ffee-task-2', status, ...stamps, ttl: 60000 });
+  const judge = (cancel: Ex, afterStatus: string) => {
+    const run = { tool: 't', args: {}, create: ex('tools/call', { name: 't', task: {} }, { result: { task: task('working') } }, [1, 2]), taskId: 'c0ffee-task-2', polls: [] };
+    const after = ex('tasks/get', { taskId: 'c0ffee-task-2' }, { result: task(afterStatus) }, [5, 6]);
+    const obs = { declared: { list: false, cancel: true, toolsCall: true }, tools: [], notCalled: [], unknown: {}, cancelled: { run, cancel, after } };
+    return c.judge(obs as never, ctx);
+  };
+  const cancel = (answer: Parameters<typeof ex>[2]) => ex('tasks/cancel', { taskId: 'c0ffee-task-2' }, answer, [3, 4]);
+
+  it('an error other than -32602 is excused when the task shows completed right after', () => {
+    expect(judge(cancel(refused('already done')), 'completed')).toMatchObject({ outcome: 'untestable', message: expect.stringContaining('may have ended (completed)') });
+    expect(judge(cancel({ error: { code: -32602, message: 'terminal' } }), 'failed').outcome).toBe('untestable');
+  });
+  it('an answer reporting the task already completed is excused too (tasks.cancel-terminal judges it)', () => {
+    expect(judge(cancel({ result: task('completed') }), 'completed').outcome).toBe('untestable');
+  });
+  it('an error for a task still working (or cancelled) right after is a violation', () => {
+    expect(judge(cancel(refused('no')), 'working').outcome).toBe('violated');
+    expect(judge(cancel(refused('no')), 'cancelled').outcome).toBe('violated');
+  });
+  it('an answer with the task still working is a violation; cancelled and staying so holds', () => {
+    expect(judge(cancel({ result: task('working') }), 'cancelled').outcome).toBe('violated');
+    expect(judge(cancel({ result: task('cancelled') }), 'cancelled').outcome).toBe('holds');
+  });
+});
+
+describe('tasks.modern-acks: an error for tasks/update or tasks/cancel of a task that may have ended is not judged', () => {
+  const c = CHECKS.find((x) => x.id === 'tasks.modern-acks')!;
+  const ctx = { era: 'modern', version: '2026-07-28', transport: 'stdio', capabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } } } as const;
+  const task = (status: string) => ({ taskId: 'c0ffee-task-3', status, ...stamps, ttlMs: 60000 });
+  const ack = { result: { resultType: 'complete' } };
+  const judge = (update: Parameters<typeof ex>[2], afterUpdate: string, cancel: Parameters<typeof ex>[2], after: string) => {
+    const get = (status: string, seq: [number, number]) => ex('tasks/get', { taskId: 'c0ffee-task-3' }, { result: { resultType: 'complete', ...task(status) } }, seq);
+    const run = { tool: 't', args: {}, create: ex('tools/call', { name: 't' }, { result: { resultType: 'task', ...task('working') } }, [1, 2]), taskId: 'c0ffee-task-3', polls: [] };
+    const obs = {
+      tools: [], notCalled: [], probes: [], undeclared: [], unknown: {},
+      update: ex('tasks/update', { taskId: 'c0ffee-task-3' }, update, [3, 4]), afterUpdate: get(afterUpdate, [5, 6]),
+      cancelled: { run, cancel: ex('tasks/cancel', { taskId: 'c0ffee-task-3' }, cancel, [7, 8]), after: get(after, [9, 10]) },
+    };
+    return c.judge(obs as never, ctx);
+  };
+
+  it('both refused, the task completed before either: untestable, saying why', () => {
+    expect(judge(refused('done'), 'completed', refused('done'), 'completed')).toMatchObject({ outcome: 'untestable', message: expect.stringContaining('may have ended (completed)') });
+  });
+  it('update acknowledged while working, cancel refused after the task completed: holds on the update, the cancel not judged', () => {
+    expect(judge(ack, 'working', refused('done'), 'completed')).toMatchObject({ outcome: 'holds', message: expect.stringContaining('not judged: tasks/cancel') });
+  });
+  it('an update refused while the task was still working is a violation, even if it completed later', () => {
+    expect(judge(refused('no'), 'working', ack, 'completed').outcome).toBe('violated');
+  });
+  it('a cancel refused while the task worked on (or got cancelled) is a violation', () => {
+    expect(judge(ack, 'working', refused('no'), 'working').outcome).toBe('violated');
+    expect(judge(ack, 'working', refused('no'), 'cancelled').outcome).toBe('violated');
+  });
+  it('an ack that is not empty is a violation even for a finished task', () => {
+    expect(judge(ack, 'completed', { result: { resultType: 'complete', status: 'completed' } }, 'completed').outcome).toBe('violated');
+  });
+  it('both acknowledged: holds', () => {
+    expect(judge(ack, 'completed', ack, 'completed').outcome).toBe('holds');
+  });
+});
