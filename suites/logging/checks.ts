@@ -73,10 +73,10 @@ export const loggingChecks = [
       if (!low || !high || !resultOf(low.set) || !resultOf(high.set)) return untestable('logging/setLevel was not acknowledged, so no level was in force');
       const bad: Evidence[] = high.logs
         .filter((l) => severity(l.params.level) < severity(high.level))
-        .map((l) => ({ what: `a ${String(l.params.level)} message after logging/setLevel ${high.level}`, actual: clipJson(l.params), expected: `${high.level} or above`, seq: [l.seq] }));
+        .map((l) => ({ what: `a ${String(l.params.level)} message after logging/setLevel ${high.level}`, actual: clipJson(l.params), expected: `${high.level} or above`, seq: l.seq }));
       if (bad.length) return violated(`${bad.length} of ${high.logs.length} log messages after logging/setLevel ${high.level} were below it; first: ${bad[0].what}`, firstOffenders(bad));
       const below = low.logs.filter((l) => severity(l.params.level) < severity(high.level)).length;
-      if (low.logs.length + high.logs.length === 0) return untestable(`the server sent no log message during ${low.requests.length + high.requests.length} requests at levels ${low.level} and ${high.level}`);
+      if (low.logs.length + high.logs.length === 0) return untestable(`the server sent no log message while answering ${low.requests.length + high.requests.length} requests at levels ${low.level} and ${high.level}`);
       if (below === 0) return untestable(`at ${low.level} the server sent ${low.logs.length} log message(s), none below ${high.level}, so the level's effect cannot be seen`);
       return holds(`at ${low.level} the server sent ${below} message(s) below ${high.level}; after logging/setLevel ${high.level} none (${high.logs.length} at or above)`);
     },
