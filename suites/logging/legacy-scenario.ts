@@ -1,17 +1,15 @@
 // Logging in 2025-era sessions (LG-02, 2025-11-25 server/utilities/logging): `logging/setLevel` is
 // session-wide. mcpspec sets `debug` and makes a few requests one at a time (to see whether the
-// server logs at all, and below which level), then sets `warning` and makes the same requests: from
-// that acknowledgement on, every notifications/message of the session is judged against `warning`.
-// Last, a level that does not exist (deliberately invalid). Only run against a server that declares
-// `logging`.
+// server logs at all, and below which level), then sets `warning` and makes the same requests; the
+// log messages judged against a level are those that surely came after the server applied it and
+// that the requests provoke, not a timer (see roundLogs). Last, a level that does not exist
+// (deliberately invalid). Only run against a server that declares `logging`.
 
 import { LEGACY } from '../../protocol/versions.js';
-import type { WireEvent } from '../../results/wire.js';
-import { isObj } from '../kit/exchange.js';
-import type { Exchange } from '../ports/session.js';
+import type { Exchange, Session } from '../ports/session.js';
 import { scenario } from '../kit/scenario.js';
 import { requestsToTry } from '../input-required/flows.js';
-import { LOG_LEVELS } from './scenario.js';
+import { LOG_LEVELS, tiedLogs } from './scenario.js';
 
 const MAX_ITEMS = 3;
 export const INVALID_LEVEL = 'mcpspec-not-a-level';
@@ -22,8 +20,8 @@ export interface LevelRound {
   set: Exchange;
   /** The requests made at this level. */
   requests: Exchange[];
-  /** notifications/message params received after the acknowledgement (until the next setLevel). */
-  logs: { params: Record<string, unknown>; seq: number }[];
+  /** notifications/message params surely sent at this level (see roundLogs), with where they were read. */
+  logs: { params: Record<string, unknown>; seq: number[] }[];
 }
 
 export interface LegacyLoggingObs {
@@ -32,10 +30,25 @@ export interface LegacyLoggingObs {
   invalid?: Exchange;
 }
 
-const isLog = (e: WireEvent) => e.dir === 'in' && e.kind === 'message' && isObj(e.message) && e.message.method === 'notifications/message' && !('id' in e.message);
-
 /** The index of a level in severity order, -1 when it is none of the eight. */
 export const severity = (level: unknown) => LOG_LEVELS.indexOf(String(level));
+
+/**
+ * The log messages of a round that surely came after the server applied its level. HTTP: those on
+ * the setLevel answer's stream after the answer, and on the streams of the requests made after it
+ * (the standalone GET stream is not ordered against POST answers: a log written there before the
+ * server handled setLevel can be read after the acknowledgement). stdio (read in order): those read
+ * while a request sent after the fence that followed the acknowledgement was outstanding. Logs
+ * between requests (a timer's) are left out, so whether a round has any does not rest on timing.
+ */
+function roundLogs(session: Session, set: Exchange, requests: Exchange[]): LevelRound['logs'] {
+  const of = (ex: Exchange, logs: { params: Record<string, unknown>; seq?: number }[]) => logs.map((l) => ({ params: l.params, seq: l.seq !== undefined ? [l.seq] : ex.seq.slice(0, 2) }));
+  const fromSet = session.kind === 'http' ? of(set, tiedLogs(session, set).after) : [];
+  return [...fromSet, ...requests.flatMap((ex) => {
+    const { before, after } = tiedLogs(session, ex);
+    return of(ex, [...before, ...after]);
+  })];
+}
 
 export const legacyLoggingScenario = scenario<LegacyLoggingObs>({
   id: 'logging-legacy',
@@ -48,17 +61,16 @@ export const legacyLoggingScenario = scenario<LegacyLoggingObs>({
     for (const level of ['debug', 'warning']) {
       if (ctx.signal.aborted) break;
       const set = await session.request('logging/setLevel', { level });
-      // Everything after the answer counts, a log written right behind it (and read before this line runs) included.
-      const answeredAt = set.seq.length ? Math.max(...set.seq) : session.events().at(-1)?.seq ?? 0;
+      // stdio: the requests go out once a fence sent behind the acknowledgement is answered, so a log
+      // the server queued before it applied the level has been written by then.
+      if (session.kind === 'stdio' && !ctx.signal.aborted) await session.fence();
       const requests: Exchange[] = [];
       for (const s of starts.slice(0, MAX_ITEMS)) {
         if (ctx.signal.aborted) break;
         const timeoutMs = s.method === 'tools/call' ? (options.toolTimeoutMs ?? options.timeoutMs) : options.timeoutMs;
         requests.push(await session.request(s.method, s.params, { timeoutMs }));
       }
-      // stdio: a log written after the last response shows before the fence's answer.
-      requests.push(await session.fence());
-      const logs = session.events().filter((e) => e.seq > answeredAt).filter(isLog).map((e) => ({ params: ((e.message as { params?: unknown }).params ?? {}) as Record<string, unknown>, seq: e.seq }));
+      const logs = roundLogs(session, set, requests);
       rounds.push({ level, set, requests, logs });
     }
     const invalid = ctx.signal.aborted ? undefined : await ctx.deliberate(session.request('logging/setLevel', { level: INVALID_LEVEL }));

@@ -1,11 +1,11 @@
 // Logging in 2026-07-28 (LG-01): a few tools, prompts and resources, one request at a time (so a log
-// message belongs to the request it came during), three times: without a log level, at `debug` and
+// message read while one is outstanding belongs to it), three times: without a log level, at `debug` and
 // at `warning`. Run on any server: one that does not declare `logging` must send no log message at all.
 
 import { MODERN } from '../../protocol/versions.js';
 import type { WireEvent } from '../../results/wire.js';
 import { isObj } from '../kit/exchange.js';
-import type { Exchange } from '../ports/session.js';
+import type { Exchange, Session } from '../ports/session.js';
 import { scenario } from '../kit/scenario.js';
 import { requestsToTry } from '../input-required/flows.js';
 
@@ -18,17 +18,47 @@ export interface LoggedCall {
   /** The level asked for, or undefined for none. */
   level?: string;
   exchange: Exchange;
-  /** notifications/message params received while it was outstanding. */
+  /** notifications/message params tied to it before its response (see tiedLogs). */
   logs: Record<string, unknown>[];
-  /** notifications/message params received after its response, before the next request went out (LG-01: too late). */
+  /** HTTP: notifications/message params on its stream after its response (LG-01: too late). */
   late: Record<string, unknown>[];
 }
 
 export interface LoggingObs {
   calls: LoggedCall[];
+  /** Log messages of the session tied to none of the calls (a timer's, or written between requests): not judged. */
+  untied?: number;
 }
 
-const isLog = (e: WireEvent) => e.dir === 'in' && e.kind === 'message' && isObj(e.message) && e.message.method === 'notifications/message' && !('id' in e.message);
+type Params = Record<string, unknown>;
+
+export const isLog = (e: WireEvent) => e.dir === 'in' && e.kind === 'message' && isObj(e.message) && e.message.method === 'notifications/message' && !('id' in e.message);
+const isLogMessage = (m: unknown): m is { params?: unknown } => isObj(m) && m.method === 'notifications/message' && !('id' in m);
+const paramsOf = (m: unknown) => (((m as { params?: unknown }).params ?? {}) as Params);
+
+/**
+ * The log messages that surely belong to one request, whatever a server logs on its own clock.
+ * HTTP: those on the request's own response stream (before and after its response). stdio: those
+ * read between the request and its response; one written behind the response cannot be told from
+ * a timer's, so none counts as after it.
+ */
+export function tiedLogs(session: Session, ex: Exchange): { before: { params: Params; seq?: number }[]; after: { params: Params; seq?: number }[] } {
+  const before: { params: Params; seq?: number }[] = [];
+  const after: { params: Params; seq?: number }[] = [];
+  if (session.kind === 'http') {
+    let answered = false;
+    for (const m of ex.messages) {
+      if (ex.response !== undefined && m === ex.response) answered = true;
+      else if (isLogMessage(m)) (answered ? after : before).push({ params: paramsOf(m) });
+    }
+    return { before, after };
+  }
+  if (ex.response === undefined || ex.seq.length < 2) return { before, after };
+  const from = Math.min(...ex.seq);
+  const to = Math.max(...ex.seq);
+  for (const e of session.events()) if (e.seq > from && e.seq < to && isLog(e)) before.push({ params: paramsOf(e.message), seq: e.seq });
+  return { before, after };
+}
 
 export const loggingScenario = scenario<LoggingObs>({
   id: 'logging',
@@ -38,37 +68,19 @@ export const loggingScenario = scenario<LoggingObs>({
     const { session, options } = ctx;
     const { starts } = await requestsToTry(ctx, { want: MAX_ITEMS });
     const calls: LoggedCall[] = [];
-    // Events are read from where the previous call's reading stopped, so a log written right behind a
-    // response (even in the same chunk) is seen and placed: before this request went out it is the
-    // previous call's late one; between this request and its response it is this call's; after the
-    // response, this call's late one.
-    let cursor = session.events().length;
-    const place = (events: WireEvent[], call: LoggedCall | undefined, prev: LoggedCall | undefined) => {
-      const sentAt = call ? events.findIndex((e) => e.dir === 'out' && isObj(e.message) && e.message.id === call.exchange.id && 'method' in e.message) : events.length;
-      const answeredAt = call ? events.findIndex((e) => e.dir === 'in' && isObj(e.message) && e.message.id === call.exchange.id && !('method' in e.message)) : -1;
-      events.forEach((e, i) => {
-        if (!isLog(e)) return;
-        const params = ((e.message as { params?: unknown }).params ?? {}) as Record<string, unknown>;
-        if (sentAt >= 0 && i < sentAt) prev?.late.push(params);
-        else if (call && answeredAt >= 0 && i > answeredAt) call.late.push(params);
-        else call?.logs.push(params);
-      });
-    };
+    const first = session.events().at(-1)?.seq ?? 0;
     for (const level of [undefined, 'debug', 'warning']) {
       for (const s of starts.slice(0, MAX_ITEMS)) {
         if (ctx.signal.aborted) break;
         const timeoutMs = s.method === 'tools/call' ? (options.toolTimeoutMs ?? options.timeoutMs) : options.timeoutMs;
         const params = level === undefined ? s.params : { ...s.params, _meta: { [LOG_LEVEL_META]: level } };
         const exchange = await session.request(s.method, params, { timeoutMs });
-        const call: LoggedCall = { target: s.target, level, exchange, logs: [], late: [] };
-        const events = session.events();
-        place(events.slice(cursor), call, calls.at(-1));
-        cursor = events.length;
-        calls.push(call);
+        const { before, after } = tiedLogs(session, exchange);
+        calls.push({ target: s.target, level, exchange, logs: before.map((l) => l.params), late: after.map((l) => l.params) });
       }
     }
-    // What came after the last response, while the requests above were being read.
-    place(session.events().slice(cursor), undefined, calls.at(-1));
-    return { calls };
+    const all = session.events().filter((e) => e.seq > first && isLog(e)).length;
+    const tied = calls.reduce((n, c) => n + c.logs.length + c.late.length, 0);
+    return { calls, untied: Math.max(0, all - tied) };
   },
 });
