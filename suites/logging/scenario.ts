@@ -20,7 +20,7 @@ export interface LoggedCall {
   exchange: Exchange;
   /** notifications/message params tied to it before its response (see tiedLogs). */
   logs: Record<string, unknown>[];
-  /** HTTP: notifications/message params on its stream after its response (LG-01: too late). */
+  /** After its response (LG-01: too late): HTTP on its stream; stdio read before the next request went out. */
   late: Record<string, unknown>[];
 }
 
@@ -39,8 +39,7 @@ const paramsOf = (m: unknown) => (((m as { params?: unknown }).params ?? {}) as 
 /**
  * The log messages that surely belong to one request, whatever a server logs on its own clock.
  * HTTP: those on the request's own response stream (before and after its response). stdio: those
- * read between the request and its response; one written behind the response cannot be told from
- * a timer's, so none counts as after it.
+ * read between the request and its response (the scenario adds those read right behind it).
  */
 export function tiedLogs(session: Session, ex: Exchange): { before: { params: Params; seq?: number }[]; after: { params: Params; seq?: number }[] } {
   const before: { params: Params; seq?: number }[] = [];
@@ -78,6 +77,18 @@ export const loggingScenario = scenario<LoggingObs>({
         const { before, after } = tiedLogs(session, exchange);
         calls.push({ target: s.target, level, exchange, logs: before.map((l) => l.params), late: after.map((l) => l.params) });
       }
+    }
+    // stdio: a log read right behind a response, before the next request went out (or, after the last,
+    // before a fence's answer), was written behind that response: too late for it (LG-01). The window is
+    // one turnaround, so a timer's rarely lands there; later gaps are not judged.
+    const fence = session.kind === 'stdio' && calls.length && !ctx.signal.aborted ? await session.fence() : undefined;
+    if (session.kind === 'stdio') {
+      calls.forEach((c, i) => {
+        const answered = c.exchange.response !== undefined && c.exchange.seq.length >= 2 ? Math.max(...c.exchange.seq) : undefined;
+        const next = i + 1 < calls.length ? Math.min(...calls[i + 1].exchange.seq) : fence?.response !== undefined ? Math.max(...fence.seq) : undefined;
+        if (answered === undefined || next === undefined) return;
+        for (const e of session.events()) if (e.seq > answered && e.seq < next && isLog(e)) c.late.push(paramsOf(e.message));
+      });
     }
     const all = session.events().filter((e) => e.seq > first && isLog(e)).length;
     const tied = calls.reduce((n, c) => n + c.logs.length + c.late.length, 0);
