@@ -74,7 +74,11 @@ describe('sharding, merge and verify on the reference fixture', () => {
   });
 
   it('verify: a check judged in one run only is a coverage difference, not a contradiction: noted (exit 0), refused with --strict (exit 1)', async () => {
-    const edited = structuredClone(full);
+    // A small run of its own: verify re-runs what the report ran, twice here.
+    const small = join(dir, 'small');
+    const run = await cli(['server', '--seed', '7', '--only', 'tools.unknown-tool', '--only', 'lifecycle.ping', '--out', small, '--stdio', '--', ...REF]);
+    expect(run.code, run.out + run.err).toBe(0);
+    const edited = structuredClone(readReport(join(small, 'report.json')));
     const c = edited.checks.find((x) => x.id === 'tools.unknown-tool') ?? edited.checks[0];
     const was = c.status;
     c.status = 'untestable';
