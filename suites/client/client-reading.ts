@@ -46,3 +46,8 @@ export const clientMessages = (obs: RunObservations): WireEvent[] => obs.events.
 const NEAR_VALID_SCENARIO = 'client-near-valid';
 /** Single messages the client sent outside the near-valid scenario: what it sends after near-valid answers may carry their broken values (client.near-valid-survives judges that). */
 export const judgedClientMessages = (obs: RunObservations): WireEvent[] => clientMessages(obs).filter((e) => !Array.isArray(e.message) && e.source !== NEAR_VALID_SCENARIO);
+
+/** A client's pings come on its own clock (a keepalive): how many fall in a run says nothing about it. */
+export function withoutPings(methods: readonly string[]): string[] {
+  return methods.filter((m) => m !== 'ping');
+}

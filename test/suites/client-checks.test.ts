@@ -302,3 +302,24 @@ describe('client.cancellations (CN-01, LC-09, TA-16)', () => {
     expect(c.judge(obs(modernTask), ctx).outcome).toBe('violated');
   });
 });
+
+describe('client.sse-responses and client.stderr-not-error: a client\'s own pings are not compared with the plain run', () => {
+  const msg = (seq: number, method: string) => ({ seq, connection: 0, replySeq: seq + 100, message: { jsonrpc: '2.0', id: seq, method, params: {} } });
+  const plain = { exit: exit({ exitCode: 0 }), methods: ['initialize', 'ping', 'tools/list', 'ping', 'tools/call'] };
+  const base = { exit: exit({ exitCode: 0 }), log: { serverRequests: [], refused: [] }, plain };
+
+  it('client.sse-responses: fewer pings on SSE answers hold; fewer requests still fail', () => {
+    const c = CHECKS.find((x) => x.id === 'client.sse-responses')!;
+    const ctx: JudgeContext = { era: 'legacy', version: '2025-11-25', transport: 'http', capabilities: {} };
+    const fewerPings = [msg(1, 'initialize'), msg(2, 'tools/list'), msg(3, 'tools/call')];
+    expect(c.judge({ ...base, transport: 'http', received: fewerPings }, ctx).outcome).toBe('holds');
+    expect(c.judge({ ...base, transport: 'http', received: [msg(1, 'initialize'), msg(2, 'ping'), msg(3, 'tools/list')] }, ctx).outcome).toBe('violated');
+  });
+
+  it('client.stderr-not-error: a ping missing beside a logging server holds; a missing request fails', () => {
+    const c = CHECKS.find((x) => x.id === 'client.stderr-not-error')!;
+    const ctx: JudgeContext = { era: 'legacy', version: '2025-11-25', transport: 'stdio', capabilities: {} };
+    expect(c.judge({ ...base, transport: 'stdio', received: [msg(1, 'initialize'), msg(2, 'tools/list'), msg(3, 'tools/call')] }, ctx).outcome).toBe('holds');
+    expect(c.judge({ ...base, transport: 'stdio', received: [msg(1, 'initialize'), msg(2, 'ping'), msg(3, 'tools/list')] }, ctx).outcome).toBe('violated');
+  });
+});

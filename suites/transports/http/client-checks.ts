@@ -18,7 +18,7 @@ import { every, firstOffenders } from '../../kit/judge.js';
 import type { RunObservations } from '../../kit/observations.js';
 import type { Received } from '../../ports/scripted-server.js';
 import type { ClientObs } from '../../client/client-run.js';
-import { endedBadly, ev, isRequest, sameId, targetOf, type Msg } from '../../client/client-reading.js';
+import { endedBadly, ev, isRequest, sameId, targetOf, withoutPings, type Msg } from '../../client/client-reading.js';
 import { modernMetaOf, SESSION_ID, TOOL } from '../../client/scripted-server.js';
 import { MRTR_METHODS } from '../../input-required/client-scenarios.js';
 import { legacyServer } from '../../lifecycle/client-scenarios.js';
@@ -89,10 +89,11 @@ const sseResponses = check(sseAnswers, {
     if (answered === 0) return untestable('no request was answered');
     const crashed = endedBadly(o, 'on SSE answers');
     if (crashed) return crashed;
-    const methods = o.received.map((r) => (isObj(r.message) && typeof r.message.method === 'string' ? r.message.method : undefined)).filter((m): m is string => m !== undefined);
-    const same = JSON.stringify(methods) === JSON.stringify(o.plain.methods);
-    if (o.exit.exitCode !== o.plain.exit.exitCode) return violated(`the client ${describeExit(o.exit)} on SSE answers but exited with code ${o.plain.exit.exitCode} on JSON ones`, [{ what: 'methods (SSE run)', actual: methods, expected: o.plain.methods }, { what: 'stderr', actual: o.exit.stderrTail.slice(-400) }]);
-    if (!same && methods.length < o.plain.methods.length) return violated(`the client stopped after ${methods.length} messages on SSE answers (${o.plain.methods.length} on JSON ones)`, [{ what: 'methods', actual: methods, expected: o.plain.methods }]);
+    const methods = withoutPings(o.received.map((r) => (isObj(r.message) && typeof r.message.method === 'string' ? r.message.method : undefined)).filter((m): m is string => m !== undefined));
+    const plainMethods = withoutPings(o.plain.methods);
+    const same = JSON.stringify(methods) === JSON.stringify(plainMethods);
+    if (o.exit.exitCode !== o.plain.exit.exitCode) return violated(`the client ${describeExit(o.exit)} on SSE answers but exited with code ${o.plain.exit.exitCode} on JSON ones`, [{ what: 'methods (SSE run)', actual: methods, expected: plainMethods }, { what: 'stderr', actual: o.exit.stderrTail.slice(-400) }]);
+    if (!same && methods.length < plainMethods.length) return violated(`the client stopped after ${methods.length} messages on SSE answers (${plainMethods.length} on JSON ones)`, [{ what: 'methods', actual: methods, expected: plainMethods }]);
     return holds(`${answered} SSE answers handled; the client ${describeExit(o.exit)} as on JSON answers`);
   },
 });

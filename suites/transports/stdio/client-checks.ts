@@ -9,7 +9,7 @@ import { check, holds, oracle, untestable, violated } from '../../kit/check.js';
 import { describeExit } from '../../kit/client-exit.js';
 import { every } from '../../kit/judge.js';
 import { clip } from '../../kit/exchange.js';
-import { endedBadly, ev, isRequest, targetOf, type Msg } from '../../client/client-reading.js';
+import { endedBadly, ev, isRequest, targetOf, withoutPings, type Msg } from '../../client/client-reading.js';
 import { dyingServer, stderrLogs } from './client-scenarios.js';
 
 const restartsDeadServer = check(dyingServer, {
@@ -56,7 +56,7 @@ const stderrIgnored = check(stderrLogs, {
     const crashed = endedBadly(o, 'beside a server logging to stderr');
     if (crashed) return crashed;
     const methods = o.received.map((r) => (isObj(r.message) && typeof r.message.method === 'string' ? r.message.method : undefined)).filter((m): m is string => m !== undefined);
-    const missing = [...new Set(o.plain.methods)].filter((m) => !methods.includes(m));
+    const missing = [...new Set(withoutPings(o.plain.methods))].filter((m) => !methods.includes(m));
     if (o.exit.exitCode !== o.plain.exit.exitCode || o.exit.timedOut !== o.plain.exit.timedOut) {
       return violated(`the client ${describeExit(o.exit)} when the server logged to stderr, but ${describeExit(o.plain.exit)} when it did not`, [{ what: 'methods (server logging to stderr)', actual: methods, expected: o.plain.methods }, { what: 'client stderr', actual: o.exit.stderrTail.slice(-400) }]);
     }
