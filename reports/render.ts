@@ -6,6 +6,7 @@ import { renderJunit } from './junit.js';
 import { renderMarkdown } from './markdown.js';
 import type { Report } from './report.js';
 import { renderSarif } from './sarif.js';
+import { renderTap } from './tap.js';
 import type { ReportFormat } from './formats.js';
 
 export { FILE_NAME, REPORT_FORMATS, type ReportFormat } from './formats.js';
@@ -25,6 +26,8 @@ export function renderReport(report: Report, format: ReportFormat): string {
       return renderBadge(report);
     case 'shields':
       return renderShields(report);
+    case 'tap':
+      return renderTap(report);
     case 'json':
       return JSON.stringify(report, null, 2);
   }

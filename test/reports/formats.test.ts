@@ -11,6 +11,7 @@ import { FINDINGS_SUITE, renderJunit } from '../../reports/junit.js';
 import { renderMarkdown } from '../../reports/markdown.js';
 import type { Report } from '../../reports/report.js';
 import { renderSarif } from '../../reports/sarif.js';
+import { renderTap } from '../../reports/tap.js';
 import { idsOfRun } from '../helpers/catalogue-counts.js';
 import { cli, realReports, type RealReport } from './real-reports.js';
 
@@ -209,6 +210,50 @@ describe('HTML', () => {
     expect(html.match(/<script/g)?.length).toBe(1);
     expect(html).not.toContain('<img src=x');
     expect(renderHtmlMatrix([hostile(everything.report), faulted.report])).not.toMatch(/<script|<img src=x/);
+  });
+});
+
+describe('TAP 14', () => {
+  /** The test points of a TAP text: number, ok, the check id (or finding), directive. */
+  const points = (text: string) =>
+    text.split('\n').flatMap((l) => {
+      const m = /^(not ok|ok) (\d+) - (\S+)(.*?)(?: # (SKIP|TODO)\b.*)?$/.exec(l);
+      return m ? [{ ok: m[1] === 'ok', n: Number(m[2]), name: m[3], directive: m[5] }] : [];
+    });
+
+  it.each([0, 1])('the plan, one point per check in order and one per crash/hang/harness finding, statuses as TAP reads them (report %i)', (i) => {
+    const [, report] = reports()[i];
+    const text = renderTap(report);
+    const lines = text.trimEnd().split('\n');
+    expect(lines[0]).toBe('TAP version 14');
+    const findings = report.findings.filter((f) => ['crash', 'hang', 'harness'].includes(f.kind));
+    expect(lines[1]).toBe(`1..${report.checks.length + findings.length}`);
+    const ps = points(text);
+    expect(ps.map((p) => p.n)).toEqual(ps.map((_, k) => k + 1));
+    expect(ps.slice(0, report.checks.length).map((p) => p.name)).toEqual(report.checks.map((c) => c.id));
+    report.checks.forEach((c, k) => {
+      const p = ps[k];
+      if (c.status === 'pass') expect(p).toMatchObject({ ok: true, directive: undefined });
+      else if (c.status === 'skip' || c.status === 'untestable') expect(p).toMatchObject({ ok: true, directive: 'SKIP' });
+      else if (c.status === 'warn') expect(p).toMatchObject({ ok: false, directive: report.options.strict ? undefined : 'TODO' });
+      else expect(p).toMatchObject({ ok: false, directive: undefined });
+    });
+    // What a TAP consumer counts as failed: not ok without a TODO.
+    const failed = ps.filter((p) => !p.ok && p.directive !== 'TODO').length;
+    expect(failed).toBe(report.summary.fail + report.summary.error + findings.length + (report.options.strict ? report.summary.warn : 0));
+    // Every line is TAP: a version, a plan, a point, a comment, or the YAML block under a point.
+    for (const l of lines) expect(l).toMatch(/^(TAP version 14|1\.\.\d+|(not )?ok \d+ - |# |  )/);
+  });
+
+  it('a warning fails only under --strict; hostile strings stay on their line', () => {
+    const strict = structuredClone(faulted.report);
+    strict.options.strict = true;
+    const warned = (r: Report) => points(renderTap(r)).find((p) => p.name === 'tools.unknown-tool');
+    expect(warned(faulted.report)).toMatchObject({ ok: false, directive: 'TODO' });
+    expect(warned(strict)).toMatchObject({ ok: false, directive: undefined });
+    const text = renderTap(hostile(everything.report));
+    for (const l of text.trimEnd().split('\n')) expect(l).toMatch(/^(TAP version 14|1\.\.\d+|(not )?ok \d+ - |# |  )/);
+    expect(points(text)[0]).toMatchObject({ ok: false, directive: undefined });
   });
 });
 
