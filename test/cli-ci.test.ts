@@ -10,6 +10,17 @@ const REF = ['node', 'dist/fixtures/servers/reference/main.js'];
 const tmp = () => mkdtempSync(join(tmpdir(), 'mcpspec-ci-'));
 const readReport = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as Report;
 
+/** A copy of a report with one check's status changed and the digest recomputed (an honest-looking edit), written to `file`. */
+function editVerdict(report: Report, status: Report['checks'][number]['status'], file: string): { id: string; was: string } {
+  const edited = structuredClone(report);
+  const c = edited.checks.find((x) => x.id === 'tools.unknown-tool') ?? edited.checks[0];
+  const was = c.status;
+  c.status = status;
+  edited.digest = verdictDigest(edited.checks, edited.era.judgedBy);
+  writeFileSync(file, JSON.stringify(edited));
+  return { id: c.id, was };
+}
+
 describe('sharding, merge and verify on the reference fixture', () => {
   const dir = tmp();
   let full: Report;
@@ -61,12 +72,8 @@ describe('sharding, merge and verify on the reference fixture', () => {
   });
 
   it('verify: a report with an edited verdict (digest recomputed) fails naming the check', async () => {
-    const edited = structuredClone(full);
-    const c = edited.checks.find((x) => x.id === 'tools.unknown-tool') ?? edited.checks[0];
-    c.status = 'fail';
-    edited.digest = verdictDigest(edited.checks, edited.era.judgedBy);
     const file = join(dir, 'edited.json');
-    writeFileSync(file, JSON.stringify(edited));
+    const c = editVerdict(full, 'fail', file);
     const r = await cli(['verify', file, '--', ...REF]);
     expect(r.code, r.out + r.err).toBe(1);
     expect(r.out).toContain(`${c.id}: was fail, now pass`);
@@ -78,13 +85,8 @@ describe('sharding, merge and verify on the reference fixture', () => {
     const small = join(dir, 'small');
     const run = await cli(['server', '--seed', '7', '--only', 'tools.unknown-tool', '--only', 'lifecycle.ping', '--out', small, '--stdio', '--', ...REF]);
     expect(run.code, run.out + run.err).toBe(0);
-    const edited = structuredClone(readReport(join(small, 'report.json')));
-    const c = edited.checks.find((x) => x.id === 'tools.unknown-tool') ?? edited.checks[0];
-    const was = c.status;
-    c.status = 'untestable';
-    edited.digest = verdictDigest(edited.checks, edited.era.judgedBy);
     const file = join(dir, 'coverage.json');
-    writeFileSync(file, JSON.stringify(edited));
+    const { was, ...c } = editVerdict(readReport(join(small, 'report.json')), 'untestable', file);
     const r = await cli(['verify', file, '--', ...REF]);
     expect(r.code, r.out + r.err).toBe(0);
     expect(r.out).toMatch(/^verified: \d+ verdicts match; recorded sha256:/m);

@@ -6,7 +6,7 @@ import { META_SERVER_INFO } from '../../protocol/meta.js';
 import { MODERN } from '../../protocol/versions.js';
 import { clientScenario } from '../kit/scenario.js';
 import { observe, type ClientObs } from '../client/client-run.js';
-import { discoverResult, MODERN_VERSION, runScript, SCRIPTED_INFO, TOOL } from '../client/scripted-server.js';
+import { clientPaceMs, discoverResult, MODERN_VERSION, runScript, SCRIPTED_INFO, TOOL } from '../client/scripted-server.js';
 
 export const LONG_TTL_MS = 3_600_000;
 const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
@@ -16,7 +16,7 @@ export interface CachingObs extends ClientObs {
   lists: { seq: number; at: number }[];
   /**
    * How many tools/list requests had arrived when notifications/tools/list_changed went out on a
-   * listen stream (changeAfterMs after the first was answered); undefined when it never went out.
+   * listen stream (clientPaceMs after the first was answered); undefined when it never went out.
    */
   listedBeforeChange?: number;
   /** The client opened a subscriptions/listen stream for toolsListChanged. */
@@ -24,16 +24,8 @@ export interface CachingObs extends ClientObs {
 }
 
 /**
- * When list_changed goes out after the first tools/list answer: a fixed time, not the client's
- * pace, long beside a client's own quick refetch and short beside the run's timeout.
- */
-export function changeAfterMs(timeoutMs: number): number {
-  return Math.min(1000, Math.floor(timeoutMs / 4));
-}
-
-/**
  * Caching (SEP-2549): tools/list is fresh for an hour (ttlMs 3600000). A client that opens a
- * subscriptions/listen stream for toolsListChanged is told, changeAfterMs after its first tools/list
+ * subscriptions/listen stream for toolsListChanged is told, clientPaceMs after its first tools/list
  * was answered, that the list changed: it may refetch once then (CA-10); refetching a fresh list
  * without such a notification is what CA-04 advises against.
  */
@@ -72,7 +64,7 @@ export const cachingServer = clientScenario<CachingObs>({
           if (!wanted) return;
           await Promise.race([listed, ended]);
           // A fixed time after the first answer: a client's own refetch (its pace) cannot move it.
-          await ctx.server.pause(changeAfterMs(ctx.options.timeoutMs));
+          await ctx.server.pause(clientPaceMs(ctx.options.timeoutMs));
           if (ctx.signal.aborted || listedBeforeChange !== undefined) return;
           // Counted, not timed: the write follows this yield with no I/O in between.
           listedBeforeChange = lists.length;

@@ -26,7 +26,7 @@ export interface ScriptOptions {
   /** Answer every request as an SSE stream (HTTP). */
   sse?: boolean;
   /**
-   * Hold each initialize answer for initializeHoldMs(timeoutMs) from its arrival (LC-06 gets a chance
+   * Hold each initialize answer for clientPaceMs(timeoutMs) from its arrival (LC-06 gets a chance
    * to show): a fixed time, not the client's pace, so a client that does not wait is seen in every run.
    */
   holdInitialize?: boolean;
@@ -138,16 +138,16 @@ export interface ScriptLog {
 }
 
 /**
- * How long a held initialize answer waits: long beside any client's own turnaround (a client that
- * does not wait sends its next message well inside it), short beside the run's timeout.
+ * A wait of the scripted server's own (a held initialize answer, a list_changed sent later): a fixed
+ * time, not the client's pace, long beside any client's own turnaround and short beside the timeout.
  */
-export function initializeHoldMs(timeoutMs: number): number {
+export function clientPaceMs(timeoutMs: number): number {
   return Math.min(1000, Math.floor(timeoutMs / 4));
 }
 
 /** Install the scripted server on the port (the handler lives as long as the scenario). */
 export function runScript(server: ScriptedServer, opts: ScriptOptions): ScriptLog {
-  const log: ScriptLog = { serverRequests: [], refused: [], ...(opts.holdInitialize ? { initializeHeldMs: initializeHoldMs(opts.timeoutMs) } : {}) };
+  const log: ScriptLog = { serverRequests: [], refused: [], ...(opts.holdInitialize ? { initializeHeldMs: clientPaceMs(opts.timeoutMs) } : {}) };
   const sessions = new Map<string, { version: string; capabilities: Record<string, unknown>; initialized: boolean; requestsSent: boolean }>();
   let nextServerId = 1;
   const http = server.kind === 'http';

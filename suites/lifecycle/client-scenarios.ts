@@ -18,7 +18,7 @@ export const modernServer = clientScenario<ClientObs>({
 
 /**
  * A legacy-only server: server/discover is an unknown method (-32601), initialize negotiates, the
- * initialize answer is held a fixed time from its arrival (initializeHoldMs: a client that does not
+ * initialize answer is held a fixed time from its arrival (clientPaceMs: a client that does not
  * wait for it shows, whatever its pace), and the first request after notifications/initialized is
  * answered only after the server has pinged the client and asked what it declared (roots, sampling,
  * elicitation).

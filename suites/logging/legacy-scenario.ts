@@ -9,7 +9,7 @@ import { LEGACY } from '../../protocol/versions.js';
 import type { Exchange, Session } from '../ports/session.js';
 import { scenario } from '../kit/scenario.js';
 import { requestsToTry } from '../input-required/flows.js';
-import { isLog, LOG_LEVELS, tiedLogs } from './scenario.js';
+import { LOG_LEVELS, logsBetween, tiedLogs } from './scenario.js';
 
 const MAX_ITEMS = 3;
 export const INVALID_LEVEL = 'mcpspec-not-a-level';
@@ -55,7 +55,7 @@ function behindAck(session: Session, set: Exchange, fence: Exchange): LevelRound
   if (set.response === undefined || fence.response === undefined || set.seq.length < 2 || fence.seq.length < 2) return [];
   const from = Math.max(...set.seq);
   const to = Math.max(...fence.seq);
-  return session.events().filter((e) => e.seq > from && e.seq < to && isLog(e)).map((e) => ({ params: ((e.message as { params?: unknown }).params ?? {}) as Record<string, unknown>, seq: [e.seq] }));
+  return logsBetween(session, from, to).map((l) => ({ params: l.params, seq: [l.seq] }));
 }
 
 export const legacyLoggingScenario = scenario<LegacyLoggingObs>({

@@ -36,6 +36,11 @@ export const isLog = (e: WireEvent) => e.dir === 'in' && e.kind === 'message' &&
 const isLogMessage = (m: unknown): m is { params?: unknown } => isObj(m) && m.method === 'notifications/message' && !('id' in m);
 const paramsOf = (m: unknown) => (((m as { params?: unknown }).params ?? {}) as Params);
 
+/** The log messages read strictly between two recording positions (stdio is read in the server's order). */
+export function logsBetween(session: Session, from: number, to: number): { params: Params; seq: number }[] {
+  return session.events().flatMap((e) => (e.seq > from && e.seq < to && isLog(e) ? [{ params: paramsOf(e.message), seq: e.seq }] : []));
+}
+
 /**
  * The log messages that surely belong to one request, whatever a server logs on its own clock.
  * HTTP: those on the request's own response stream (before and after its response). stdio: those
@@ -55,8 +60,7 @@ export function tiedLogs(session: Session, ex: Exchange): { before: { params: Pa
   if (ex.response === undefined || ex.seq.length < 2) return { before, after };
   const from = Math.min(...ex.seq);
   const to = Math.max(...ex.seq);
-  for (const e of session.events()) if (e.seq > from && e.seq < to && isLog(e)) before.push({ params: paramsOf(e.message), seq: e.seq });
-  return { before, after };
+  return { before: logsBetween(session, from, to), after };
 }
 
 export const loggingScenario = scenario<LoggingObs>({
@@ -87,7 +91,7 @@ export const loggingScenario = scenario<LoggingObs>({
         const answered = c.exchange.response !== undefined && c.exchange.seq.length >= 2 ? Math.max(...c.exchange.seq) : undefined;
         const next = i + 1 < calls.length ? Math.min(...calls[i + 1].exchange.seq) : fence?.response !== undefined ? Math.max(...fence.seq) : undefined;
         if (answered === undefined || next === undefined) return;
-        for (const e of session.events()) if (e.seq > answered && e.seq < next && isLog(e)) c.late.push(paramsOf(e.message));
+        c.late.push(...logsBetween(session, answered, next).map((l) => l.params));
       });
     }
     const all = session.events().filter((e) => e.seq > first && isLog(e)).length;
