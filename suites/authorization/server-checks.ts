@@ -8,7 +8,7 @@ import { SPEC } from '../../protocol/spec-links.js';
 import { ALL_VERSIONS } from '../../protocol/versions.js';
 import { bearerChallenge } from '../../protocol/www-authenticate.js';
 import type { Evidence } from '../../results/verdict.js';
-import { check, holds, skip, untestable, violated, type Check, type CheckDefinition } from '../kit/check.js';
+import { check, holds, skip, untestable, violated, type Check, type CheckDefinition, type Judgement } from '../kit/check.js';
 import { gated, type Precondition } from '../kit/judge.js';
 import type { PlainHttpResponse } from '../ports/plain-http.js';
 import { authorizationScenario, type AuthObs, type FetchedDocument, type ResourceMetadataFetch } from './server-scenario.js';
@@ -94,7 +94,7 @@ function authCheck(d: Omit<CheckDefinition<AuthObs>, 'requires'>): Check<AuthObs
 export const authChecks = [
   authCheck({
     id: 'auth.challenge',
-    title: 'a request without valid credentials gets 401 with a Bearer challenge (WWW-Authenticate)',
+    title: 'a request without credentials gets 401 (not 403) with a Bearer challenge (WWW-Authenticate); so does every 401 to an invalid, forged or malformed credential',
     requirements: ['AZ-05'],
     level: 'MUST',
     versions: ALL_VERSIONS,
@@ -103,14 +103,14 @@ export const authChecks = [
       if (o.anonymous.status === 403) {
         return violated('a request without credentials got 403, not 401 with a challenge (403 is for a token whose scope is not enough)', [evidence('without credentials', o.anonymous)]);
       }
-      const sent: [string, PlainHttpResponse | undefined][] = [['without credentials', o.anonymous], ['with an invalid token', o.bogus]];
+      const sent: [string, PlainHttpResponse | undefined][] = [['without credentials', o.anonymous], ['with an invalid token', o.bogus], ...o.forged.map((f): [string, PlainHttpResponse] => [`with ${f.credential.kind}`, f.response])];
       const answers = sent.filter((a): a is [string, PlainHttpResponse] => a[1]?.status === 401);
       const bare = answers.filter(([, r]) => !bearerChallenge(r.headers['www-authenticate']));
       if (bare.length) {
         const [what, r] = bare[0];
-        return violated(`the 401 to a request ${what} has no Bearer challenge (WWW-Authenticate: ${r.headers['www-authenticate'] ?? 'absent'})`, bare.map(([w, x]) => evidence(w, x)));
+        return violated(`${bare.length} of ${answers.length} 401 answers have no Bearer challenge; first, to a request ${what}: WWW-Authenticate: ${r.headers['www-authenticate'] ?? 'absent'}`, bare.slice(0, 4).map(([w, x]) => evidence(w, x)));
       }
-      return holds(`${answers.length} 401 answer(s), each with a Bearer challenge: ${o.anonymous.headers['www-authenticate']}`, answers.map(([w, r]) => evidence(w, r)));
+      return holds(`${answers.length} 401 answer(s), each with a Bearer challenge: ${o.anonymous.headers['www-authenticate']}`, answers.slice(0, 4).map(([w, r]) => evidence(w, r)));
     },
   }),
   authCheck({
@@ -144,6 +144,24 @@ export const authChecks = [
       if (error !== undefined) return violated(`the 401 challenge for a token no authorization server issued says error="${error}", not "invalid_token"`, ev);
       return violated(`the 401 for a token no authorization server issued has no error attribute (WWW-Authenticate: ${header ?? 'absent'}): a client cannot tell a bad token from a missing one`, ev);
     }),
+  }),
+  authCheck({
+    id: 'auth.forged-tokens',
+    title: 'forged bearer tokens are refused with 401: an unsigned JWT (alg "none"), one signed with a key of mcpspec\'s own, an expired one, one for another audience',
+    requirements: ['AZ-06', 'AZ-05'],
+    level: 'MUST',
+    versions: ALL_VERSIONS,
+    spec: SPEC.authorization26,
+    judge: (o) => judgeForged(o, false),
+  }),
+  authCheck({
+    id: 'auth.malformed-authorization',
+    title: 'an Authorization header with no usable bearer token (no token, not a token, Basic, no scheme) is refused: 401, or 400 for a malformed request',
+    requirements: ['AZ-06', 'AZ-05'],
+    level: 'MUST',
+    versions: ALL_VERSIONS,
+    spec: SPEC.authorization26,
+    judge: (o) => judgeForged(o, true),
   }),
   authCheck({
     id: 'auth.metadata-discovery',
@@ -352,4 +370,28 @@ function safeProtocol(x: unknown): string {
   } catch {
     return '';
   }
+}
+
+/**
+ * The requests with forged tokens (or, `malformed`, with malformed Authorization headers): none may be
+ * served; a refusal is 401 (a malformed header may get 400, RFC 6750 §3.1). The challenge every 401
+ * carries is auth.challenge's to judge.
+ */
+function judgeForged(o: AuthObs, malformed: boolean): Judgement {
+  const sent = o.forged.filter((f) => f.credential.malformed === malformed);
+  const what = malformed ? 'malformed Authorization header' : 'forged token';
+  if (sent.length === 0) return untestable(`no request with a ${what} was sent (the run ended first)`);
+  const answered = sent.filter((f) => f.response.status !== undefined);
+  if (answered.length === 0) return untestable(`no request with a ${what} was answered: ${described(sent[0].response)}`);
+  const bad: Evidence[] = [];
+  for (const { credential, response: r } of answered) {
+    const status = r.status!;
+    let why: string | undefined;
+    if (status >= 200 && status < 300) why = `served (HTTP ${status}): the server does not check what it is given`;
+    else if (status !== 401 && !(malformed && status === 400)) why = `HTTP ${status}, not 401${malformed ? ' (or 400 for a malformed request)' : ''}`;
+    if (why) bad.push(evidence(`${credential.kind}: ${why}`, r, { actual: `Authorization: ${credential.authorization.slice(0, 120)}` }));
+  }
+  if (bad.length) return violated(`${bad.length} of ${answered.length} requests with a ${what} were not refused as they must be; first: ${bad[0].what}`, bad.slice(0, 4));
+  const unanswered = sent.length - answered.length;
+  return holds(`${answered.length} request(s) with a ${what} refused (${[...new Set(answered.map((f) => f.response.status))].join(', ')})${unanswered ? `; ${unanswered} not answered: ${described(sent.find((f) => f.response.status === undefined)!.response)}` : ''}`, answered.slice(0, 4).map((f) => evidence(f.credential.kind, f.response)));
 }

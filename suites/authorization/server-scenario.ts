@@ -1,7 +1,8 @@
 // Authorization, black-box, as an OAuth client meets it: the first request without credentials, the
 // same request with a token no authorization server issued, then the Protected Resource Metadata
 // document (from the challenge's resource_metadata, else the well-known URIs) and each authorization
-// server's metadata. No MCP session is opened, so this runs against a server mcpspec has no token for.
+// server's metadata; last, as an attacker would, the same request with forged tokens and malformed
+// Authorization headers (./forged-credentials.ts). No MCP session is opened, so this runs against a server mcpspec has no token for.
 
 import { isObj, tryParseJson } from '../../protocol/jsonrpc.js';
 import { MCPSPEC_INFO, modernMeta } from '../../protocol/meta.js';
@@ -10,6 +11,7 @@ import { bearerChallenge } from '../../protocol/www-authenticate.js';
 import type { PlainHttpResponse } from '../ports/plain-http.js';
 import { endpointScenario, type EndpointScenarioContext } from '../kit/scenario.js';
 import { isLoopbackHost } from '../../protocol/loopback.js';
+import { forgedCredentials, type ForgedCredential } from './forged-credentials.js';
 
 export interface FetchedDocument {
   url: string;
@@ -41,6 +43,8 @@ export interface AuthObs {
   /** In the order tried, up to the first document found. */
   resourceMetadata: ResourceMetadataFetch[];
   servers: AuthServerMetadata[];
+  /** The same request with each forged or malformed credential (only when the first got 401 or 403). */
+  forged: { credential: ForgedCredential; response: PlainHttpResponse }[];
 }
 
 /** At most this many authorization servers are read (a document could list hundreds). */
@@ -150,13 +154,13 @@ async function readAuthServers(ctx: EndpointScenarioContext, listed: unknown): P
 
 export const authorizationScenario = endpointScenario<AuthObs>({
   id: 'authorization',
-  title: 'Authorization: a request without credentials and with an invalid token, the metadata documents a client reads',
+  title: 'Authorization: a request without credentials, with an invalid token, with forged and malformed credentials, and the metadata documents a client reads',
   versions: ALL_VERSIONS,
   async run(ctx) {
     const { body, headers } = firstRequest(ctx.version);
     // Without the Authorization header (the user's other headers stay: a gateway may need them).
     const anonymous = await ctx.http({ method: 'POST', body, headers: { ...headers, Authorization: undefined }, targetHeaders: true });
-    const obs: AuthObs = { endpoint: ctx.endpoint, anonymous, resourceMetadata: [], servers: [] };
+    const obs: AuthObs = { endpoint: ctx.endpoint, anonymous, resourceMetadata: [], servers: [], forged: [] };
     if (anonymous.status !== 401 && anonymous.status !== 403) {
       // Served without credentials: a legacy server may have opened a session for it; end it.
       const session = anonymous.headers['mcp-session-id'];
@@ -172,6 +176,17 @@ export const authorizationScenario = endpointScenario<AuthObs>({
     obs.resourceMetadata = resourceMetadata;
     const found = resourceMetadata.find((f) => f.document)?.document;
     obs.servers = await readAuthServers(ctx, found?.authorization_servers);
+    // Tokens that claim what a real one would: the issuer and resource the metadata names.
+    const listed = Array.isArray(found?.authorization_servers) ? found.authorization_servers.find((x): x is string => typeof x === 'string') : undefined;
+    const claims = { issuer: listed ?? new URL(ctx.endpoint).origin, audience: typeof found?.resource === 'string' ? found.resource : ctx.endpoint, scope: bearerChallenge(anonymous.headers['www-authenticate'])?.params.scope };
+    for (const credential of forgedCredentials(claims, ctx.options.seed)) {
+      if (ctx.signal.aborted) break;
+      const response = await ctx.http({ method: 'POST', body, headers: { ...headers, Authorization: credential.authorization }, targetHeaders: true });
+      obs.forged.push({ credential, response });
+      // Served all the same (a broken gate): a legacy server may have opened a session for it; end it.
+      const session = response.headers['mcp-session-id'];
+      if (session !== undefined) await ctx.http({ method: 'DELETE', headers: { 'Mcp-Session-Id': session, Authorization: credential.authorization }, targetHeaders: true });
+    }
     return obs;
   },
 });

@@ -177,8 +177,12 @@ describe('real servers from npm', () => {
     // Its demo token check (introspection) answers an unknown token with 500, not 401; its challenge names no scope.
     // auth.invalid-token-error: the 500 is no 401 whose challenge could say invalid_token.
     // auth.server-iss: its demo authorization server's metadata does not say responses carry iss (RFC 9207).
-    expect(verdicts(run)).toEqual({ fail: ['auth.invalid-token'], warn: ['auth.challenge-scope', 'auth.server-iss'], untestable: ['auth.invalid-token-error'], error: [] });
+    // The same 500 for every forged JWT and for a bearer "token" that is not one (the other malformed headers get 401).
+    expect(verdicts(run)).toEqual({ fail: ['auth.forged-tokens', 'auth.invalid-token', 'auth.malformed-authorization'], warn: ['auth.challenge-scope', 'auth.server-iss'], untestable: ['auth.invalid-token-error'], error: [] });
     expect(run.checks.find((c) => c.id === 'auth.invalid-token')?.message).toBe('a made-up bearer token got HTTP 500, not 401');
+    expect(run.checks.find((c) => c.id === 'auth.forged-tokens')?.message).toMatch(/^4 of 4 requests with a forged token were not refused as they must be; first: an unsigned JWT \(alg "none"\): HTTP 500, not 401/);
+    expect(run.checks.find((c) => c.id === 'auth.malformed-authorization')?.message).toMatch(/^1 of 4 requests with a malformed Authorization header were not refused as they must be; first: a bearer "token" with spaces/);
+
     expect(run.checks.filter((c) => c.status === 'pass').map((c) => c.id).sort()).toEqual(['auth.challenge', 'auth.metadata-discovery', 'auth.metadata-resource', 'auth.metadata-servers', 'auth.offline-access', 'auth.server-metadata', 'auth.server-pkce']);
     expect(run.checks.filter((c) => !c.id.startsWith('auth.')).every((c) => c.status === 'skip')).toBe(true);
   });

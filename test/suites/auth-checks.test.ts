@@ -4,6 +4,7 @@ import type { SpecVersion } from '../../protocol/versions.js';
 import { CHECKS } from '../../suites/catalogue.js';
 import type { PlainHttpResponse } from '../../suites/ports/plain-http.js';
 import { authServerMetadataUrls, wellKnown, type AuthObs } from '../../suites/authorization/server-scenario.js';
+import { forgedCredentials, OTHER_AUDIENCE } from '../../suites/authorization/forged-credentials.js';
 
 const ENDPOINT = 'http://127.0.0.1:4000/mcp';
 const PRM_URL = 'http://127.0.0.1:4000/.well-known/oauth-protected-resource/mcp';
@@ -29,10 +30,20 @@ function good(): AuthObs {
     bogus: answer(401, { headers: { 'www-authenticate': `Bearer error="invalid_token", ${CHALLENGE.slice('Bearer '.length)}` } }),
     resourceMetadata: [{ via: 'header', url: PRM_URL, response: answer(200, { url: PRM_URL, method: 'GET', body: PRM }), document: PRM }],
     servers: [{ identifier: AS, tried: [{ url: `${AS}/.well-known/oauth-authorization-server`, response: answer(200, { method: 'GET', body: AS_METADATA }), document: AS_METADATA }] }],
+    forged: forgedCredentials({ issuer: AS, audience: ENDPOINT, scope: 'mcp' }, 1).map((credential) => ({ credential, response: answer(credential.malformed ? 400 : 401, { headers: credential.malformed ? {} : { 'www-authenticate': `Bearer error="invalid_token", ${CHALLENGE.slice('Bearer '.length)}` } }) })),
   };
 }
 
-const IDS = ['auth.challenge', 'auth.invalid-token', 'auth.invalid-token-error', 'auth.metadata-discovery', 'auth.metadata-servers', 'auth.metadata-resource', 'auth.challenge-scope', 'auth.server-metadata', 'auth.server-pkce', 'auth.server-iss', 'auth.offline-access'];
+/** good() with the answer to the forged credential whose kind contains `kind` replaced. */
+function forgedAnswer(kind: string, response: PlainHttpResponse): AuthObs {
+  const o = good();
+  const i = o.forged.findIndex((f) => f.credential.kind.includes(kind));
+  if (i < 0) throw new Error(`no forged credential ${kind}`);
+  o.forged[i] = { ...o.forged[i], response };
+  return o;
+}
+
+const IDS = ['auth.challenge', 'auth.invalid-token', 'auth.forged-tokens', 'auth.malformed-authorization', 'auth.invalid-token-error', 'auth.metadata-discovery', 'auth.metadata-servers', 'auth.metadata-resource', 'auth.challenge-scope', 'auth.server-metadata', 'auth.server-pkce', 'auth.server-iss', 'auth.offline-access'];
 
 describe('the WWW-Authenticate parser', () => {
   it('reads schemes and their parameters, quoted or not, with escapes and several challenges', () => {
@@ -77,7 +88,9 @@ describe('auth.* judgements', () => {
 
   it('auth.challenge: a 401 without a Bearer challenge, or 403 to a request without credentials, fails', () => {
     const bare = { ...good(), bogus: answer(401) };
-    expect(judge('auth.challenge', bare)).toMatchObject({ outcome: 'violated', message: expect.stringContaining('with an invalid token has no Bearer challenge') });
+    expect(judge('auth.challenge', bare)).toMatchObject({ outcome: 'violated', message: expect.stringContaining('1 of 6 401 answers have no Bearer challenge; first, to a request with an invalid token') });
+    // A forged token's 401 needs the challenge too.
+    expect(judge('auth.challenge', forgedAnswer('alg "none"', answer(401)))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('with an unsigned JWT') });
     const basic = { ...good(), anonymous: answer(401, { headers: { 'www-authenticate': 'Basic realm="x"' } }) };
     expect(judge('auth.challenge', basic).outcome).toBe('violated');
     expect(judge('auth.challenge', { ...good(), anonymous: answer(403) })).toMatchObject({ outcome: 'violated', message: expect.stringContaining('403') });
@@ -88,6 +101,39 @@ describe('auth.* judgements', () => {
     expect(judge('auth.invalid-token', { ...good(), bogus: answer(500) })).toMatchObject({ outcome: 'violated', message: expect.stringContaining('HTTP 500, not 401') });
     expect(judge('auth.invalid-token', { ...good(), bogus: answer(403) }).outcome).toBe('violated');
     expect(judge('auth.invalid-token', { ...good(), bogus: { ...answer(0), status: undefined, timedOut: true } }).outcome).toBe('untestable');
+  });
+
+  it('the forged credentials: JWTs claiming the metadata\'s issuer and resource (unsigned, self-signed, expired, another audience), and malformed headers', () => {
+    const forged = forgedCredentials({ issuer: AS, audience: ENDPOINT, scope: 'mcp' }, 7, Date.UTC(2026, 0, 1));
+    const jwts = forged.filter((f) => !f.malformed).map((f) => f.authorization.replace(/^Bearer /, '').split('.'));
+    const decode = (part: string) => JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
+    expect(jwts.map(([h]) => decode(h).alg)).toEqual(['none', 'HS256', 'HS256', 'HS256']);
+    expect(jwts[0][2]).toBe('');
+    expect(jwts.every(([, p]) => decode(p).iss === AS && decode(p).scope === 'mcp')).toBe(true);
+    expect(jwts.map(([, p]) => decode(p).aud)).toEqual([ENDPOINT, ENDPOINT, ENDPOINT, OTHER_AUDIENCE]);
+    const now = Date.UTC(2026, 0, 1) / 1000;
+    expect(jwts.map(([, p]) => decode(p).exp > now)).toEqual([true, true, false, true]);
+    expect(forged.filter((f) => f.malformed).map((f) => f.authorization.split(' ')[0])).toEqual(['Bearer', 'Bearer', 'Basic', 'mcpspec-not-issued-7']);
+    // The same seed and time, the same credentials (a run can be repeated).
+    expect(forgedCredentials({ issuer: AS, audience: ENDPOINT, scope: 'mcp' }, 7, Date.UTC(2026, 0, 1))).toEqual(forged);
+  });
+
+  it('auth.forged-tokens: a forged token served, or refused with anything but 401, fails; 400 is no answer to a well-formed one', () => {
+    expect(judge('auth.forged-tokens', forgedAnswer('alg "none"', answer(200)))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('an unsigned JWT (alg "none"): served (HTTP 200)') });
+    expect(judge('auth.forged-tokens', forgedAnswer('expired', answer(200)))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('an expired JWT') });
+    expect(judge('auth.forged-tokens', forgedAnswer('another audience', answer(400)))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('HTTP 400, not 401') });
+    expect(judge('auth.forged-tokens', forgedAnswer('signed with a key', answer(500))).outcome).toBe('violated');
+    // A malformed header's answer is not this check's.
+    expect(judge('auth.forged-tokens', forgedAnswer('Basic', answer(200))).outcome).toBe('holds');
+    const none = { ...good(), forged: [] };
+    expect(judge('auth.forged-tokens', none).outcome).toBe('untestable');
+  });
+
+  it('auth.malformed-authorization: served fails; 401 or 400 holds; another status fails', () => {
+    expect(judge('auth.malformed-authorization', forgedAnswer('Basic', answer(200)))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('HTTP Basic credentials instead of a bearer token: served') });
+    expect(judge('auth.malformed-authorization', forgedAnswer('no scheme', answer(401, { headers: { 'www-authenticate': CHALLENGE } }))).outcome).toBe('holds');
+    expect(judge('auth.malformed-authorization', forgedAnswer('no token', answer(500)))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('HTTP 500, not 401 (or 400 for a malformed request)') });
+    expect(judge('auth.malformed-authorization', forgedAnswer('alg "none"', answer(200))).outcome).toBe('holds');
   });
 
   it('auth.invalid-token-error: a 401 for a bad token without error="invalid_token" (or with another error) warns; not a 401 is untestable', () => {
