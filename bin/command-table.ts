@@ -45,7 +45,7 @@ export const COMMANDS: CommandEntry[] = [
   },
   {
     command: 'baseline [report]',
-    describe: "print a baseline (expected failures, for server --baseline) from a report's failures",
+    describe: "print a baseline (expected failures, for server or client --baseline) from a report's failures",
     load: async () => {
       const m = await import('./commands/baseline.js');
       return { builder: m.baselineOptions as never, handler: m.runBaseline as never };

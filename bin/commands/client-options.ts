@@ -3,6 +3,7 @@
 
 import type { Argv } from 'yargs';
 import { VERSION_CHOICES } from '../../protocol/versions.js';
+import { BASELINE_OPTIONS, type BaselineArgs } from '../baseline-options.js';
 
 export const CLIENT_USAGE = [
   'mcpspec client --http -- <client command containing {url}>',
@@ -40,10 +41,11 @@ export function clientOptions(y: Argv) {
     .option('cwd', { type: 'string', describe: 'working directory of the client (default: a fresh temporary folder)' })
     .option('seed', { type: 'number', describe: 'seed for generated answers (printed, so a run can be repeated)' })
     .option('concurrency', { type: 'number', default: 4, describe: 'scenarios run at once, each with its own client process' })
+    .options(BASELINE_OPTIONS)
     .option('color', { type: 'boolean', describe: 'colour the console report (default: when stdout is a terminal)' });
 }
 
-export interface ClientArgs {
+export interface ClientArgs extends BaselineArgs {
   http: boolean;
   stdio: boolean;
   'spec-version': string;

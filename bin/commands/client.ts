@@ -15,6 +15,7 @@ import { Redactor, secretValues } from '../../runner/redact.js';
 import { TargetStartError } from '../../runner/transport.js';
 import { CHECKS, CLIENT_ORACLE_TRAFFIC } from '../../suites/catalogue.js';
 import { generationOf, safetyOf, timingOf } from '../../suites/kit/scenario.js';
+import { baselineEvent, exitCodeWithBaseline, judgeBaseline, loadBaselines, printBaseline } from '../baseline-judge.js';
 import { Progress } from '../progress.js';
 import { absoluteIfFile, checkOutDir, duration, parseEnv, requireGlobs } from '../target-args.js';
 import { outputFormats, writeReportFolder } from '../report-folder.js';
@@ -137,14 +138,19 @@ export async function runClientCommand(args: ClientArgs): Promise<number> {
     cwd = resolve(args.cwd);
     if (!existsSync(cwd) || !statSync(cwd).isDirectory()) throw new UsageError(`--cwd ${args.cwd} is not a folder`);
   }
+  const baseline = await loadBaselines(args, 'client');
   if (args.out) checkOutDir(args.out);
   const formats = outputFormats(args.format, args.out);
 
   const { report, recording, interrupted } = await executeClientRun({ target, options, setEnv, passEnv, cwd, concurrency, json: args.json });
-  if (args.json) process.stdout.write(`${JSON.stringify({ type: 'run-end', summary: report.summary, digest: report.digest, seed, ...(interrupted ? { interrupted } : {}) })}\n`);
-  else {
+  const judged = baseline && judgeBaseline(report, baseline);
+  if (args.json) {
+    const b = judged && baselineEvent(judged);
+    process.stdout.write(`${JSON.stringify({ type: 'run-end', summary: report.summary, digest: report.digest, seed, ...(b ? { baseline: b } : {}), ...(interrupted ? { interrupted } : {}) })}\n`);
+  } else {
     console.log(renderConsole(report, { color: args.color ?? process.stdout.isTTY === true }));
     console.log(`seed: ${seed} (repeat with --seed ${seed})`);
+    if (judged) printBaseline(judged);
   }
   if (args.out) {
     await writeReportFolder(args.out, report, recording, formats);
@@ -157,5 +163,6 @@ export async function runClientCommand(args: ClientArgs): Promise<number> {
   if (report.summary.pass + report.summary.fail + report.summary.warn === 0 && report.summary.error === 0) {
     throw new UsageError(`nothing was judged (${report.summary.skip} skipped, ${report.summary.untestable} untestable): the client gave no check a chance; a run that judges nothing is never conformant`);
   }
-  return exitCodeOf(report);
+  const code = exitCodeOf(report);
+  return judged ? exitCodeWithBaseline(code, judged) : code;
 }

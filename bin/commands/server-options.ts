@@ -3,6 +3,7 @@
 
 import type { Argv } from 'yargs';
 import { VERSION_CHOICES } from '../../protocol/versions.js';
+import { BASELINE_OPTIONS, type BaselineArgs } from '../baseline-options.js';
 
 export function serverOptions(y: Argv) {
   return y
@@ -28,11 +29,11 @@ export function serverOptions(y: Argv) {
     .option('runs', { type: 'number', default: 20, describe: 'generated cases per property' })
     .option('concurrency', { type: 'number', default: 4, describe: 'scenarios run at once, each on its own session (1 = one after another)' })
     .option('shard', { type: 'string', describe: 'run shard i of n of the scenarios (1/4); merge the reports with mcpspec merge' })
-    .option('baseline', { type: 'string', describe: 'a JSON list of { id, reason } expected to fail: only a new failure fails the run (write one with mcpspec baseline)' })
+    .options(BASELINE_OPTIONS)
     .option('color', { type: 'boolean', describe: 'colour the console report (default: when stdout is a terminal)' });
 }
 
-export interface ServerArgs {
+export interface ServerArgs extends BaselineArgs {
   stdio: boolean;
   url?: string;
   header?: string[];
@@ -55,7 +56,6 @@ export interface ServerArgs {
   concurrency: number;
   color?: boolean;
   shard?: string;
-  baseline?: string;
   '--'?: (string | number)[];
   _: (string | number)[];
 }

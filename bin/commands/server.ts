@@ -1,11 +1,9 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TOOL_VERSION } from '../../protocol/tool-version.js';
 import { VERSION_CHOICES, type VersionChoice } from '../../protocol/versions.js';
 import type { RunEvent } from '../../results/run.js';
 import { renderConsole } from '../../reports/console.js';
-import { BaselineError, baselineExitCode, compareBaseline, parseBaseline, type BaselineComparison, type BaselineEntry } from '../../reports/baseline.js';
 import { buildReport, exitCodeOf, type Report, type ReportOptions } from '../../reports/report.js';
 import { HandshakeError } from '../../runner/base-session.js';
 import { globToRegExp, matchesGlobs } from '../../runner/globs.js';
@@ -13,6 +11,7 @@ import { Redactor, secretValues } from '../../runner/redact.js';
 import { ServerDriver, type ServerTarget } from '../../runner/server-driver.js';
 import { TargetStartError } from '../../runner/transport.js';
 import { generationOf, safetyOf, timingOf } from '../../suites/kit/scenario.js';
+import { baselineEvent, exitCodeWithBaseline, judgeBaseline, loadBaselines, printBaseline } from '../baseline-judge.js';
 import { checkIds } from '../check-ids.js';
 import { Progress } from '../progress.js';
 import { absoluteIfFile, checkOutDir, duration, httpUrl, makeDirs, noHeadersForStdio, parseEnv, parseHeaders, requireGlobs } from '../target-args.js';
@@ -68,21 +67,6 @@ export function checkSelection(ids: readonly string[], only: string[] | undefine
     if (!ids.some((id) => re.test(id))) throw new UsageError(`--only ${g} matches no check (mcpspec list shows the ids)`);
   }
   if (!ids.some((id) => matchesGlobs(id, only, skip))) throw new UsageError(`--only ${(only ?? []).join(' ')} with --skip ${(skip ?? []).join(' ')} leaves no check to run`);
-}
-
-export function loadBaseline(file: string): BaselineEntry[] {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    throw new UsageError(`cannot read --baseline ${file}: ${((e as NodeJS.ErrnoException).code ?? (e as Error).message)}`);
-  }
-  try {
-    return parseBaseline(text, `--baseline ${file}`);
-  } catch (e) {
-    if (e instanceof BaselineError) throw new UsageError(e.message);
-    throw e;
-  }
 }
 
 /** One run, fully described: what verify repeats from a report's options. */
@@ -171,14 +155,6 @@ export async function executeRun(req: RunRequest): Promise<RunOutcome> {
   return { report, recording: redactor.text(JSON.stringify(run.recording.toJSON())), redactor, interrupted };
 }
 
-function printBaseline(c: BaselineComparison, baseline: string): void {
-  console.log(`baseline ${baseline}: ${c.expected.length} expected failure${c.expected.length === 1 ? '' : 's'}, ${c.unexpected.length + c.unexpectedTargetFailures.length} new`);
-  for (const r of c.unexpected) console.log(`  NEW ${r.id}: ${r.status}: ${r.message.split('\n')[0]}`);
-  for (const f of c.unexpectedTargetFailures) console.log(`  NEW ${f.kind}: ${f.message.split('\n')[0]}`);
-  for (const e of c.stale) console.log(`  STALE ${e.id}: expected to fail but now passes; remove it from the baseline`);
-  for (const e of c.notRun) console.log(`  NOT RUN ${e.id}: not judged in this run`);
-}
-
 /** Run the server suite; resolves to the exit code. */
 export async function runServerCommand(args: ServerArgs): Promise<number> {
   if (!(VERSION_CHOICES as readonly string[]).includes(args['spec-version'])) {
@@ -208,19 +184,19 @@ export async function runServerCommand(args: ServerArgs): Promise<number> {
   if (envNames.length) options.env = envNames;
   const concurrency = positiveInt(args.concurrency, 'concurrency');
   checkSelection(await checkIds(), args.only, args.skip);
-  const baseline = args.baseline !== undefined ? loadBaseline(args.baseline) : undefined;
+  const baseline = await loadBaselines(args, 'server');
   if (args.out) checkOutDir(args.out);
   const formats = outputFormats(args.format, args.out);
 
   const { report, recording, interrupted } = await executeRun({ target, options, setEnv, passEnv, concurrency, shard, json: args.json });
-  const comparison = baseline ? compareBaseline(report, baseline) : undefined;
+  const judged = baseline && judgeBaseline(report, baseline);
   if (args.json) {
-    const b = comparison && { expected: comparison.expected.map((c) => c.id), new: comparison.unexpected.map((c) => c.id), stale: comparison.stale.map((e) => e.id) };
+    const b = judged && baselineEvent(judged);
     process.stdout.write(`${JSON.stringify({ type: 'run-end', summary: report.summary, digest: report.digest, seed, ...(shard ? { shard } : {}), ...(b ? { baseline: b } : {}), ...(interrupted ? { interrupted } : {}) })}\n`);
   } else {
     console.log(renderConsole(report, { color: args.color ?? process.stdout.isTTY === true }));
     console.log(`seed: ${seed} (repeat with --seed ${seed})${shard ? `; shard ${shard.index}/${shard.count}` : ''}`);
-    if (comparison) printBaseline(comparison, args.baseline!);
+    if (judged) printBaseline(judged);
   }
   if (args.out) {
     await writeReportFolder(args.out, report, recording, formats);
@@ -236,6 +212,6 @@ export async function runServerCommand(args: ServerArgs): Promise<number> {
   const code = exitCodeOf(report);
   // The authorization checks passed, and nothing else could run: not a verdict on the server.
   if (code === 2 && report.limited && report.summary.conformant) throw new UsageError(report.limited);
-  if (comparison && code !== 2) return baselineExitCode(comparison);
+  if (judged) return exitCodeWithBaseline(code, judged);
   return code;
 }
