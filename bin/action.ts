@@ -101,6 +101,8 @@ function main(): void {
   mkdirSync(outDir, { recursive: true });
   const strict = /^(true|yes|1)$/i.test(input('strict'));
   const baseline = input('baseline');
+  const expectedFailures = input('expected-failures');
+  const strictBaseline = /^(true|yes|1)$/i.test(input('strict-baseline'));
   let extra: string[];
   let targetWords: string[];
   try {
@@ -109,7 +111,7 @@ function main(): void {
   } catch (e) {
     fail((e as Error).message);
   }
-  const args = ['server', '--out', outDir, '--spec-version', input('spec-version') || 'auto', ...(strict ? ['--strict'] : []), ...(baseline ? ['--baseline', baseline] : []), ...extra];
+  const args = ['server', '--out', outDir, '--spec-version', input('spec-version') || 'auto', ...(strict ? ['--strict'] : []), ...(baseline ? ['--baseline', baseline] : []), ...(expectedFailures ? ['--expected-failures', expectedFailures] : []), ...(strictBaseline ? ['--strict-baseline'] : []), ...extra];
   args.push(...(url ? ['--url', url] : ['--stdio', '--', ...targetWords]));
 
   process.stdout.write(`mcpspec ${args.join(' ')}\n`);
@@ -133,7 +135,7 @@ function main(): void {
   }
 
   const summary = process.env.GITHUB_STEP_SUMMARY;
-  if (summary) appendFileSync(summary, summaryMarkdown(report, code, baseline || undefined));
+  if (summary) appendFileSync(summary, summaryMarkdown(report, code, [baseline, expectedFailures].filter(Boolean).join(' and ') || undefined));
   setOutputs({
     conformant: String(report.summary.conformant),
     passed: String(report.summary.pass),

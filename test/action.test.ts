@@ -51,6 +51,15 @@ describe('the GitHub Action run step', () => {
     expect(b.code, b.stdout + b.stderr).toBe(0);
     expect(b.outputs.conformant).toBe('false');
     expect(b.summary).toContain('only expected failures');
+    // The official suite's YAML does the same; a stale entry fails the step only with strict-baseline.
+    const yaml = join(r.dir, 'expected.yml');
+    writeFileSync(yaml, 'server:\n  - sep-2164-resource-not-found\n  - resources-read-text\n');
+    const x = runAction({ ...inputs, 'expected-failures': yaml });
+    expect(x.code, x.stdout + x.stderr).toBe(0);
+    expect(x.stdout).toContain('--expected-failures');
+    const s = runAction({ ...inputs, 'expected-failures': yaml, 'strict-baseline': 'true' });
+    expect(s.code, s.stdout + s.stderr).toBe(1);
+    expect(s.stdout).toMatch(/STALE resources-read-text/);
   });
 
   it('no target: exit 2 with an error annotation', () => {
