@@ -157,11 +157,12 @@ export async function runSuite(driver: Driver, opts: EngineOptions): Promise<Run
     };
 
     // Gating, once, from the records: a check the peer's declarations rule out is a skip with its reason.
-    // Without a session (limited), only the checks of sessionless scenarios can run.
+    // Without a session (limited), only the checks of sessionless scenarios that need no access can run.
     const limited = driver.limited?.();
+    const runsLimited = (sc: Scenario | undefined) => !!sc?.sessionless && !sc.needsAccess;
     const gated = new Map<Check, string>();
     for (const c of selected) {
-      const why = limited && !c.scenario?.sessionless ? NO_SESSION : skipReason(c, peer.capabilities);
+      const why = limited && !runsLimited(c.scenario) ? NO_SESSION : skipReason(c, peer.capabilities);
       if (why) gated.set(c, why);
     }
     const plan = new Map<Scenario, Check[]>();
@@ -173,10 +174,10 @@ export async function runSuite(driver: Driver, opts: EngineOptions): Promise<Run
       plan.set(c.scenario, [...(plan.get(c.scenario) ?? []), c]);
     }
     if (selected.some((c) => c.kind === 'oracle')) {
-      const wanted = (c: Check) => belongsTo(c, driver.role, version, driver.transport) && matchesGlobs(c.id, undefined, selection.skip) && !skipReason(c, peer.capabilities) && (!limited || !!c.scenario?.sessionless);
+      const wanted = (c: Check) => belongsTo(c, driver.role, version, driver.transport) && matchesGlobs(c.id, undefined, selection.skip) && !skipReason(c, peer.capabilities) && (!limited || runsLimited(c.scenario));
       const traffic = selection.traffic ?? [...new Set(all.filter((c) => c.scenario && wanted(c)).map((c) => c.scenario!))];
       for (const s of traffic) {
-        if (plan.has(s) || (inShard && !inShard.has(s.id)) || (limited && !s.sessionless)) continue;
+        if (plan.has(s) || (inShard && !inShard.has(s.id)) || (limited && !runsLimited(s))) continue;
         if (s.versions.includes(version) && (!s.transports || s.transports.includes(driver.transport))) plan.set(s, []);
       }
     }

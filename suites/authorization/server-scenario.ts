@@ -5,11 +5,11 @@
 // Authorization headers (./forged-credentials.ts). No MCP session is opened, so this runs against a server mcpspec has no token for.
 
 import { isObj, tryParseJson } from '../../protocol/jsonrpc.js';
-import { MCPSPEC_INFO, modernMeta } from '../../protocol/meta.js';
-import { ALL_VERSIONS, isModernVersion, type SpecVersion } from '../../protocol/versions.js';
+import { ALL_VERSIONS, type SpecVersion } from '../../protocol/versions.js';
 import { bearerChallenge } from '../../protocol/www-authenticate.js';
 import type { PlainHttpResponse } from '../ports/plain-http.js';
 import { endpointScenario, type EndpointScenarioContext } from '../kit/scenario.js';
+import { firstRequest } from '../kit/first-request.js';
 import { isLoopbackHost } from '../../protocol/loopback.js';
 import { forgedCredentials, type ForgedCredential } from './forged-credentials.js';
 
@@ -49,17 +49,6 @@ export interface AuthObs {
 
 /** At most this many authorization servers are read (a document could list hundreds). */
 const MAX_SERVERS = 3;
-
-/** A request a client sends first: the handshake of the judged version. */
-function firstRequest(version: SpecVersion): { body: string; headers: Record<string, string> } {
-  const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
-  if (isModernVersion(version)) {
-    const body = { jsonrpc: '2.0', id: 'mcpspec-auth-1', method: 'server/discover', params: { _meta: modernMeta(version) } };
-    return { body: JSON.stringify(body), headers: { ...headers, 'MCP-Protocol-Version': version, 'Mcp-Method': 'server/discover' } };
-  }
-  const body = { jsonrpc: '2.0', id: 'mcpspec-auth-1', method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: MCPSPEC_INFO } };
-  return { body: JSON.stringify(body), headers };
-}
 
 /** RFC 9728 §3.1 / RFC 8414 §3.1: the suffix goes between the host and the path (a terminating slash dropped). */
 export function wellKnown(resource: URL, suffix: string): string {
@@ -157,7 +146,7 @@ export const authorizationScenario = endpointScenario<AuthObs>({
   title: 'Authorization: a request without credentials, with an invalid token, with forged and malformed credentials, and the metadata documents a client reads',
   versions: ALL_VERSIONS,
   async run(ctx) {
-    const { body, headers } = firstRequest(ctx.version);
+    const { body, headers } = firstRequest(ctx.version, 'mcpspec-auth-1');
     // Without the Authorization header (the user's other headers stay: a gateway may need them).
     const anonymous = await ctx.http({ method: 'POST', body, headers: { ...headers, Authorization: undefined }, targetHeaders: true });
     const obs: AuthObs = { endpoint: ctx.endpoint, anonymous, resourceMetadata: [], servers: [], forged: [] };

@@ -158,6 +158,11 @@ export interface Scenario<O = any, C = any> {
    * speaks plain HTTP to the endpoint (and to the documents it names).
    */
   sessionless?: boolean;
+  /**
+   * Sessionless, but it needs the endpoint to serve mcpspec: where mcpspec has no credentials for a
+   * server that requires them (a limited run), it is skipped like the scenarios that open a session.
+   */
+  needsAccess?: boolean;
   /** Longer scenarios start first so they overlap the rest. */
   startEarly?: boolean;
   run(ctx: C): Promise<O>;

@@ -164,7 +164,6 @@ async function poll(ctx: ScenarioContext, run: TaskRun, get: () => Promise<Excha
 
 async function legacyRun(ctx: ScenarioContext, tool: Tool, args: unknown, extra: Record<string, unknown> = {}): Promise<TaskRun> {
   const { session } = ctx;
-  const started = Date.now();
   const create = await session.request('tools/call', { name: tool.name, arguments: args, task: { ttl: 600_000 }, ...extra }, { timeoutMs: ctx.options.toolTimeoutMs ?? ctx.options.timeoutMs });
   const task = legacyTaskOf(resultOf(create));
   const run: TaskRun = { tool: tool.name, args, create, polls: [] };

@@ -82,9 +82,9 @@ describe('real servers from npm', () => {
     // (pass); it is never asked again for a repeated call, so it belongs to no call (asks.answered and
     // asks.on-request-stream untestable).
     expect(verdicts(run)).toEqual({
-      // -32700 where -32600 is due; a foreign Origin is served (2025-11-25 requires 403); a
-      // DELETEd session's id gets 400, not 404.
-      fail: ['http.origin', 'http.unknown-session', 'jsonrpc.invalid-request', 'jsonrpc.params-type', 'tasks.required-without-task'],
+      // -32700 where -32600 is due; a foreign Origin is served (2025-11-25 requires 403), so is a
+      // DNS-rebinding page (Host and Origin both foreign); a DELETEd session's id gets 400, not 404.
+      fail: ['http.origin', 'http.origin-rebinding', 'http.unknown-session', 'jsonrpc.invalid-request', 'jsonrpc.params-type', 'tasks.required-without-task'],
       warn: ['jsonrpc.batch', 'logging.set-level-invalid', 'pagination.invalid-cursor', 'prompts.get', 'resources.unknown-legacy', 'tasks.forbidden-with-task', 'tools.unknown-tool'],
       // It never closes an answer's stream early (no polling), so http.sse-retry and
       // http.resume-own-stream have nothing to judge.

@@ -11,6 +11,10 @@ import type { Exchange } from '../../ports/session.js';
 import { namesVersion, sentHeaders, sentRequest } from '../../kit/request-shape.js';
 import { httpScenario, STALE_EVENT_ID, STALE_SESSION_ID } from './scenario.js';
 import { paramHeadersScenario } from './param-headers-scenario.js';
+import { REBINDING_HOST, rebindingScenario, type RebindingObs } from './rebinding-scenario.js';
+import type { PlainHttpResponse } from '../../ports/plain-http.js';
+import type { Evidence } from '../../../results/verdict.js';
+import { gated, type Precondition } from '../../kit/judge.js';
 
 const HTTP = { transports: ['http' as const] };
 const NAME_FIELD: Record<string, string> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
@@ -32,6 +36,26 @@ function headerMismatches(ex: Exchange, headers: Record<string, string>): string
   if (field && hn !== undefined && typeof bodyName === 'string' && decodeHeaderValue(hn) !== bodyName) out.push(`Mcp-Name ${hn} with ${field} ${bodyName}`);
   return out;
 }
+
+/** What a plain HTTP request came to, when it got no status. */
+function plainOutcome(r: PlainHttpResponse): string {
+  if (r.aborted) return 'not answered before the run ended';
+  if (r.timedOut) return `not answered within the timeout (${Math.round(r.elapsedMs)} ms)`;
+  return `not answered: ${r.error ?? 'no status'}`;
+}
+
+function plainEvidence(what: string, r: PlainHttpResponse, expected: string): Evidence {
+  const e: Evidence = { what: `${what}: ${r.method} ${r.url}`, seq: r.seq, expected };
+  if (r.status !== undefined) e.http = { status: r.status, contentType: r.headers['content-type'], body: r.body.slice(0, 400) };
+  return e;
+}
+
+/** The first request without Origin was served: otherwise nothing tells an Origin refusal from any other. */
+const plainServed: Precondition<RebindingObs> = ({ plain }) => {
+  if (plain.status === undefined) return untestable(`the first request without Origin was ${plainOutcome(plain)}`);
+  if (plain.status >= 300) return untestable(`the first request without Origin got HTTP ${plain.status} (authorization required? give --header): no served request to compare with`);
+  return undefined;
+};
 
 /** The methods of some answers, each once, for messages. */
 function methodsOf(answers: Exchange[]): string {
@@ -55,6 +79,41 @@ export const httpChecks = [
       if (ctx.version === '2025-06-18' && status >= 400 && status < 500) return holds(`refused with HTTP ${status}`);
       return violated(`Origin: https://evil.example got ${outcome(foreignOrigin)}`, [evidence('foreign Origin', foreignOrigin, { expected: 'HTTP 403' })]);
     },
+  }),
+  check(rebindingScenario, {
+    id: 'http.origin-rebinding',
+    title: 'DNS rebinding: a request whose Host and Origin both name a hostile site is refused with 403 (2025-06-18: any 4xx); comparing Origin with Host is no Origin check',
+    requirements: ['HM-13'],
+    level: 'MUST',
+    versions: ALL_VERSIONS,
+    requires: HTTP,
+    spec: SPEC.http26,
+    judge: gated([plainServed], ({ rebinding }, ctx) => {
+      const r = rebinding!;
+      if (r.status === undefined) return untestable(`the rebinding request was ${plainOutcome(r)}`);
+      const ev = [plainEvidence(`Host: ${REBINDING_HOST}, Origin: http://${REBINDING_HOST}`, r, 'HTTP 403')];
+      if (r.status === 403) return holds('403', ev);
+      if (ctx.version === '2025-06-18' && r.status >= 400 && r.status < 500) return holds(`refused with HTTP ${r.status}`, ev);
+      if (r.status < 300) return violated(`a request with Host and Origin both ${REBINDING_HOST} was served (HTTP ${r.status}): an Origin that matches the Host is still foreign, the very request DNS rebinding makes`, ev);
+      return violated(`a request with Host and Origin both ${REBINDING_HOST} got HTTP ${r.status}, not 403`, ev);
+    }),
+  }),
+  check(rebindingScenario, {
+    id: 'http.origin-same',
+    title: 'a request whose Origin is the server\'s own origin (a browser client of the same origin) is served like one without Origin',
+    requirements: ['HM-13'],
+    // The spec refuses invalid Origins (MUST 403); refusing a valid one breaks browser clients without breaking that sentence.
+    level: 'SHOULD',
+    versions: ALL_VERSIONS,
+    requires: HTTP,
+    spec: SPEC.http26,
+    judge: gated([plainServed], ({ sameOrigin, origin }) => {
+      const r = sameOrigin!;
+      if (r.status === undefined) return untestable(`the request from the server's own origin was ${plainOutcome(r)}`);
+      const ev = [plainEvidence(`Origin: ${origin}`, r, 'served, as without Origin')];
+      if (r.status < 300) return holds(`Origin: ${origin} served (HTTP ${r.status})`, ev);
+      return violated(`a request from the server's own origin (Origin: ${origin}) got HTTP ${r.status}, while the same request without Origin was served`, ev);
+    }),
   }),
   check(httpScenario, {
     id: 'http.notification-202',
