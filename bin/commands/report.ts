@@ -11,7 +11,7 @@ import { packageRoot } from '../../protocol/package-root.js';
 import { renderHtmlMatrix } from '../../reports/html.js';
 import { FILE_NAME, REPORT_FORMATS, renderReport, type ReportFormat } from '../../reports/render.js';
 export { REPORT_FORMATS, renderReport, type ReportFormat };
-import { REPORT_VERSION, type Report } from '../../reports/report.js';
+import { REPORT_VERSION, traceReport, type Report } from '../../reports/report.js';
 import { UsageError } from '../usage-error.js';
 
 interface ReportArgs {
@@ -78,6 +78,12 @@ export async function runReport(args: ReportArgs): Promise<void> {
     throw new UsageError(format ? `unknown --format ${String(format)}; choose one of ${REPORT_FORMATS.join(', ')}` : `say which format: --format ${REPORT_FORMATS.join('|')}`);
   }
   const reports = inputs.map(readReport);
+  // Reports written before the traceability view: derived from their verdicts now, the catalogue
+  // saying why a requirement has no check (`--format json` prints the reports as they are).
+  if (format !== 'json' && reports.some((r) => !r.traceability)) {
+    const { CHECKS } = await import('../../suites/catalogue.js');
+    for (const r of reports) r.traceability ??= traceReport(r, CHECKS);
+  }
 
   // Outputs: one text per input, except html (several inputs make one matrix page) and json (an array).
   let outputs: { stem: string; text: string }[];
