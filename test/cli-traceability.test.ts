@@ -1,9 +1,16 @@
-// The traceability view on the command line (built CLI): `mcpspec list --traceability`.
-import { describe, expect, it } from 'vitest';
+// The traceability view on the command line (built CLI): `mcpspec list --traceability`, the report
+// folder's MUST-rate badges, and `mcpspec verify --badge` refusing a badge that is not the report's.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { REQUIREMENTS } from '../protocol/requirements.js';
+import { verdictDigest, type Report } from '../reports/report.js';
 import type { SuiteTraceability } from '../reports/suite-traceability.js';
 import { CHECKS } from '../suites/catalogue.js';
 import { cli } from './helpers/cli.js';
+
+const REF = ['node', 'dist/fixtures/servers/reference/main.js'];
 
 describe('mcpspec list --traceability', () => {
   it('text: every requirement under its section with the checks citing it, NO CHECK where none does, counts per section and per SEP', async () => {
@@ -50,5 +57,66 @@ describe('mcpspec list --traceability', () => {
       expect(r.err.trim().split('\n')).toHaveLength(1);
       expect(r.err).toMatch(message);
     }
+  });
+});
+
+describe('MUST-rate badges and verify --badge, on the reference fixture', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mcpspec-trace-'));
+  const out = join(dir, 'run');
+  let report: Report;
+  beforeAll(async () => {
+    const r = await cli(['server', '--seed', '7', '--only', 'discover.result', '--only', 'tools.unknown-tool', '--out', out, '--format', 'must-badge,must-shields,badge', '--stdio', '--', ...REF]);
+    expect(r.code, r.out + r.err).toBe(0);
+    report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as Report;
+  }, 120_000);
+
+  it('the run writes the badges beside report.json; the report carries its traceability', () => {
+    expect(report.traceability!.must).toMatchObject({ met: 1, judged: 1 });
+    expect(readFileSync(join(out, 'must-badge.svg'), 'utf8')).toContain(`<!-- mcpspec-digest: ${report.digest} -->`);
+    expect(JSON.parse(readFileSync(join(out, 'must-shields.json'), 'utf8'))).toMatchObject({ message: '100% (1/1)', mcpspecDigest: report.digest });
+    const caching = report.traceability!.requirements.find((q) => q.id === 'CA-01')!;
+    expect(caching).toMatchObject({ result: 'no-check', reasons: [expect.stringMatching(/were not part of this run \(--only, --skip\)$/)] });
+  });
+
+  it('genuine badges are verified with the report, the MUST rate recomputed from the re-run', async () => {
+    const r = await cli(['verify', join(out, 'report.json'), '--badge', join(out, 'must-badge.svg'), '--badge', join(out, 'must-shields.json'), '--badge', join(out, 'badge.svg'), '--stdio', '--', ...REF]);
+    expect(r.code, r.out + r.err).toBe(0);
+    expect(r.out).toContain(`badge ${join(out, 'must-badge.svg')}: matches the report; 1/1 MUST requirements met, as in the re-run`);
+    expect(r.out).toContain(`badge ${join(out, 'badge.svg')}: matches the report`);
+  });
+
+  it('a tampered badge, or one of another report, is refused before any run (exit 2, one line)', async () => {
+    const svg = readFileSync(join(out, 'must-badge.svg'), 'utf8');
+    const shields = JSON.parse(readFileSync(join(out, 'must-shields.json'), 'utf8')) as Record<string, unknown>;
+    const cases: [string, string, RegExp][] = [
+      ['edited.svg', svg.replace(/(<text[^>]*>)100% \(1\/1\)(<\/text>)/g, '$1100% (9/9)$2'), /edited\.svg has been altered: it shows "text 100% \(9\/9\)"/],
+      ['counts.json', JSON.stringify({ ...shields, mcpspecMustMet: 9, mcpspecMustJudged: 9, message: '100% (9/9)' }), /counts\.json has been altered: it counts 9\/9 MUST requirements met, the report gives 1\/1/],
+      ['other.json', JSON.stringify({ ...shields, mcpspecDigest: `sha256:${'0'.repeat(64)}` }), /other\.json was not made from .*report\.json: it names digest sha256:0+, the report has sha256:/],
+      ['plain.svg', '<svg xmlns="http://www.w3.org/2000/svg"><title>build: passing</title></svg>', /plain\.svg is not an mcpspec badge/],
+    ];
+    for (const [name, text, message] of cases) {
+      writeFileSync(join(dir, name), text);
+      const r = await cli(['verify', join(out, 'report.json'), '--badge', join(dir, name), '--', 'mcpspec-never-started']);
+      expect(r.code, r.out + r.err).toBe(2);
+      expect(r.err.trim().split('\n')).toHaveLength(1);
+      expect(r.err).toMatch(message);
+    }
+  });
+
+  it('a badge whose rate the re-run does not give is refused (exit 1), though the verdicts only differ in coverage', async () => {
+    // An honest-looking report (digest recomputed) in which discover.result could not be judged, and its badge.
+    const edited = structuredClone(report);
+    delete edited.traceability;
+    edited.checks.find((c) => c.id === 'discover.result')!.status = 'untestable';
+    edited.digest = verdictDigest(edited.checks, edited.era.judgedBy);
+    const file = join(dir, 'untestable.json');
+    writeFileSync(file, JSON.stringify(edited));
+    const badge = await cli(['report', file, '--format', 'must-badge', '--out', join(dir, 'untestable.svg')]);
+    expect(badge.code, badge.err).toBe(0);
+    const r = await cli(['verify', file, '--badge', join(dir, 'untestable.svg'), '--', ...REF]);
+    expect(r.code, r.out + r.err).toBe(1);
+    expect(r.out).toMatch(/^NOT VERIFIED: the MUST rate of the re-run differs from the badge's/m);
+    expect(r.out).toContain(`${join(dir, 'untestable.svg')} says 0/0 MUST requirements met; the re-run gives 1/1`);
+    expect(r.out).toContain('discover.result: was untestable, now pass');
   });
 });
