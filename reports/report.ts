@@ -1,5 +1,6 @@
 // report.json: the one versioned structure every reporter renders (docs/report-format.md, schema in
-// reports/report.schema.json). Built from a RunResult; reads only result types.
+// reports/report.schema.json). Built from a RunResult (result types) and, for the traceability view,
+// the vendored requirement rows.
 
 import { createHash } from 'node:crypto';
 import type { CheckResult, EraInfo, Finding, PeerInfo, RunResult, ScenarioResult, TargetInfo } from '../results/run.js';
