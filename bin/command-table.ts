@@ -77,7 +77,7 @@ export const COMMANDS: CommandEntry[] = [
   },
   {
     command: 'report <reports..>',
-    describe: 'render report.json files as junit, sarif, markdown, html (a matrix for several), badge, shields or json; report merge joins shards',
+    describe: 'render report.json files as junit, sarif, markdown, html (a matrix for several), badge, shields, must-badge, must-shields, tap or json; report merge joins shards',
     load: async () => {
       const m = await import('./commands/report.js');
       const c = m.reportCommand;

@@ -6,8 +6,9 @@
 import type { CheckResult } from '../results/run.js';
 import type { Status } from '../results/verdict.js';
 import { STATUSES } from '../results/verdict.js';
-import type { Report } from './report.js';
+import { traceabilityOf, type Report } from './report.js';
 import { byArea, countStatuses, evidenceLines, implementationName, oneLine, targetLabel, verdictWord } from './shared.js';
+import { areaKey, mustLine, percent, REQUIREMENT_RESULTS, RESULT_LABEL, type TraceCounts, type Traceability, type TracedRequirement } from './traceability.js';
 
 /** Escape for HTML text and attribute values. */
 export function esc(v: unknown): string {
@@ -55,6 +56,14 @@ table.matrix { border-collapse: collapse; font-size: .85em; }
 table.matrix th, table.matrix td { border:1px solid #d0d7de; padding:.2rem .35rem; text-align:center; }
 table.matrix th.check { writing-mode: vertical-rl; transform: rotate(180deg); font-weight: 500; font-family: ui-monospace, monospace; white-space: nowrap; }
 table.matrix th.impl { text-align:left; }
+table.trace { border-collapse: collapse; font-size: .85em; margin: .4rem 0 1rem; }
+table.trace th, table.trace td { border:1px solid #d0d7de; padding:.2rem .4rem; }
+table.trace td.n { text-align: right; }
+table.trace tbody th { text-align: left; font-weight: 500; }
+table.trace td.result { white-space: nowrap; }
+table.trace tr.sum th, table.trace tr.sum td { font-weight: 700; }
+table.trace tr.area-row th { text-align: left; background:#f6f8fa; }
+.r-met { background:#dafbe1; } .r-broken { background:#ffebe9; } .r-warned { background:#fff8c5; } .r-error { background:#fbefff; } .r-not-applicable, .r-not-testable, .r-no-check { color:#6e7781; }
 td.c-pass { background:#dafbe1; } td.c-fail { background:#ffebe9; } td.c-warn { background:#fff8c5; } td.c-error { background:#fbefff; } td.c-skip, td.c-untestable { background:#f6f8fa; color:#6e7781; }
 `;
 
@@ -167,6 +176,38 @@ function headerHtml(report: Report): string {
   ].join('\n');
 }
 
+function countsCells(c: TraceCounts): string {
+  return `${REQUIREMENT_RESULTS.map((k) => `<td class="n" data-result="${k}">${c[k] || '·'}</td>`).join('')}<td class="n rate">${esc(percent(c))}</td>`;
+}
+
+function countsTable(id: string, label: string, rows: [string, TraceCounts][], sums: [string, TraceCounts][] = []): string {
+  const head = `<tr><th>${esc(label)}</th>${REQUIREMENT_RESULTS.map((k) => `<th class="r-${k}">${esc(RESULT_LABEL[k])}</th>`).join('')}<th>pass rate</th></tr>`;
+  const body = [...rows.map(([name, c]) => `<tr><th scope="row">${esc(name)}</th>${countsCells(c)}</tr>`), ...sums.map(([name, c]) => `<tr class="sum"><th scope="row">${esc(name)}</th>${countsCells(c)}</tr>`)];
+  return `<table class="trace" id="${id}"><thead>${head}</thead><tbody>${body.join('')}</tbody></table>`;
+}
+
+function requirementRow(r: TracedRequirement): string {
+  const checks = r.checks.map((c) => `<code class="s-${esc(c.status)}">${esc(c.id)}</code> ${esc(c.status)}`).join(', ');
+  const reasons = (r.reasons ?? []).map((x) => esc(oneLine(x, 400))).join('<br>');
+  return `<tr data-requirement="${esc(r.id)}" data-result="${esc(r.result)}"><td><code>${esc(r.id)}</code></td><td>${esc(r.level)}</td><td>${esc(areaKey(r.area))}</td><td>${esc(r.seps.join(', '))}</td><td class="result r-${esc(r.result)}">${esc(RESULT_LABEL[r.result])}</td><td>${[checks, reasons].filter(Boolean).join('<br>')}</td></tr>`;
+}
+
+/** The traceability section: the MUST rate, counts per digest section and per SEP, and every requirement. */
+function traceabilityHtml(t: Traceability): string {
+  return [
+    '<section id="traceability">',
+    `<h2>Requirements: <span id="must-rate">${esc(mustLine(t))}</span></h2>`,
+    `<p class="meta">Each requirement of the ${esc(t.source)} with the checks of this run that cite it; ${t.total.judged} of ${t.total.total} judged, ${esc(percent(t.total))} of them met. Pass rate: met over judged (met, broken, warned); an mcpspec error never counts as broken.</p>`,
+    countsTable('trace-areas', 'section', t.areas.map((a) => [a.area, a]), [['total', t.total], ['MUST', t.must]]),
+    t.seps.length ? countsTable('trace-seps', 'SEP', t.seps.map((x) => [x.sep, x])) : '',
+    `<details id="trace-requirements"><summary>every requirement (${t.requirements.length})</summary>`,
+    '<table class="trace"><thead><tr><th>requirement</th><th>level</th><th>section</th><th>SEP</th><th>result</th><th>checks, reasons</th></tr></thead>',
+    `<tbody>${t.requirements.map(requirementRow).join('\n')}</tbody></table>`,
+    '</details>',
+    '</section>',
+  ].join('\n');
+}
+
 /** One report as a self-contained HTML page. */
 export function renderHtml(report: Report): string {
   const areas = [...byArea(report.checks).keys()];
@@ -183,7 +224,7 @@ export function renderHtml(report: Report): string {
   const scenarios = quiet.length
     ? `<section id="scenarios"><h2>Scenarios without a judgement</h2><ul>${quiet.map((s) => `<li><code>${esc(s.id)}</code>: ${esc(s.status)}${s.message ? ` (${esc(s.message)})` : ''}</li>`).join('')}</ul></section>`
     : '';
-  const body = [headerHtml(report), filters, `<section id="checks"><h2>Checks (${report.checks.length})</h2>`, ...report.checks.map(checkHtml), '</section>', scenarios, findingsHtml(report)].join('\n');
+  const body = [headerHtml(report), filters, `<section id="checks"><h2>Checks (${report.checks.length})</h2>`, ...report.checks.map(checkHtml), '</section>', traceabilityHtml(traceabilityOf(report)), scenarios, findingsHtml(report)].join('\n');
   return page(`mcpspec ${verdictWord(report)}: ${implementationName(report)}`, body, SCRIPT);
 }
 
@@ -198,15 +239,16 @@ export function renderHtmlMatrix(reports: Report[]): string {
       ids.push(c.id);
     }
   }
-  const head = `<tr><th class="impl">implementation</th><th>result</th><th>era</th><th>pass / fail / warn</th>${ids.map((id) => `<th class="check" scope="col">${esc(id)}</th>`).join('')}</tr>`;
-  const rows = reports.map((r) => {
+  const traces = reports.map(traceabilityOf);
+  const head = `<tr><th class="impl">implementation</th><th>result</th><th>era</th><th>pass / fail / warn</th><th>MUST requirements met</th>${ids.map((id) => `<th class="check" scope="col">${esc(id)}</th>`).join('')}</tr>`;
+  const rows = reports.map((r, k) => {
     const byId = new Map(r.checks.map((c) => [c.id, c]));
     const cells = ids.map((id) => {
       const c = byId.get(id);
       return c ? `<td class="c-${esc(c.status)}" data-check="${esc(id)}" title="${esc(`${id}: ${c.status}: ${oneLine(c.message, 300)}`)}">${esc(c.status)}</td>` : `<td class="c-none" data-check="${esc(id)}" title="${esc(`${id}: not in this run`)}">–</td>`;
     });
     const s = r.summary;
-    return `<tr class="impl-row" data-digest="${esc(r.digest)}"><th class="impl" scope="row">${esc(implementationName(r))}<div class="meta"><code>${esc(targetLabel(r))}</code></div></th><td>${verdictSpan(r).replace(' id="verdict"', '')}</td><td>${esc(r.era.version)}</td><td>${s.pass} / ${s.fail} / ${s.warn}</td>${cells.join('')}</tr>`;
+    return `<tr class="impl-row" data-digest="${esc(r.digest)}"><th class="impl" scope="row">${esc(implementationName(r))}<div class="meta"><code>${esc(targetLabel(r))}</code></div></th><td>${verdictSpan(r).replace(' id="verdict"', '')}</td><td>${esc(r.era.version)}</td><td>${s.pass} / ${s.fail} / ${s.warn}</td><td class="must-rate">${traces[k].must.met}/${traces[k].must.judged} (${esc(percent(traces[k].must))})</td>${cells.join('')}</tr>`;
   });
   const body = [
     `<h1>mcpspec matrix: ${reports.length} implementation${reports.length === 1 ? '' : 's'} × ${ids.length} checks</h1>`,
@@ -214,6 +256,51 @@ export function renderHtmlMatrix(reports: Report[]): string {
     `<thead>${head}</thead>`,
     `<tbody>${rows.join('\n')}</tbody>`,
     '</table></div>',
+    traceMatrixHtml(reports, traces),
   ].join('\n');
   return page(`mcpspec matrix (${reports.length} reports)`, body);
+}
+
+/** Requirements × implementations: per digest section the pass rate of each, then each requirement's result in each. */
+function traceMatrixHtml(reports: Report[], traces: Traceability[]): string {
+  const order: { id: string; level: string; area: string }[] = [];
+  const seen = new Set<string>();
+  for (const t of traces) {
+    for (const r of t.requirements) {
+      if (seen.has(r.id)) continue;
+      seen.add(r.id);
+      order.push(r);
+    }
+  }
+  const byId = traces.map((t) => new Map(t.requirements.map((r) => [r.id, r])));
+  const areaCounts = traces.map((t) => new Map(t.areas.map((a) => [a.area, a])));
+  const head = `<tr><th>requirement</th><th>level</th>${reports.map((r) => `<th class="impl" scope="col">${esc(implementationName(r))}</th>`).join('')}</tr>`;
+  const rows: string[] = [
+    `<tr class="sum"><th scope="row" colspan="2">MUST requirements met</th>${traces.map((t) => `<td class="n">${t.must.met}/${t.must.judged} (${esc(percent(t.must))})</td>`).join('')}</tr>`,
+  ];
+  let area: string | undefined;
+  for (const req of order) {
+    if (req.area !== area) {
+      area = req.area;
+      const a = area;
+      rows.push(`<tr class="area-row"><th scope="rowgroup" colspan="2">${esc(a)}</th>${areaCounts.map((m) => {
+        const c = m.get(a);
+        return `<td class="n" title="${esc(c ? `${c.met} met of ${c.judged} judged` : 'not in this report')}">${c ? esc(percent(c)) : '–'}</td>`;
+      }).join('')}</tr>`);
+    }
+    const cells = byId.map((m) => {
+      const r = m.get(req.id);
+      if (!r) return '<td>–</td>';
+      const title = [...r.checks.map((c) => `${c.id}: ${c.status}`), ...(r.reasons ?? [])].map((x) => oneLine(x, 200)).join('\n');
+      return `<td class="result r-${esc(r.result)}" data-requirement="${esc(req.id)}" title="${esc(title)}">${esc(RESULT_LABEL[r.result])}</td>`;
+    });
+    rows.push(`<tr><td><code>${esc(req.id)}</code></td><td>${esc(req.level)}</td>${cells.join('')}</tr>`);
+  }
+  return [
+    `<h2>Requirements × implementations</h2>`,
+    '<div class="scroll"><table class="trace" id="trace-matrix">',
+    `<thead>${head}</thead>`,
+    `<tbody>${rows.join('\n')}</tbody>`,
+    '</table></div>',
+  ].join('\n');
 }

@@ -4,10 +4,12 @@
 
 import type { CheckResult } from '../results/run.js';
 import { STATUSES } from '../results/verdict.js';
-import type { Report } from './report.js';
+import { traceabilityOf, type Report } from './report.js';
 import { byArea, countStatuses, evidenceLines, implementationName, oneLine, targetLabel, verdictWord } from './shared.js';
+import { areaKey, mustLine, percent, REQUIREMENT_RESULTS, RESULT_LABEL, type TraceCounts, type Traceability, type TracedRequirement } from './traceability.js';
 
 const ICON: Record<string, string> = { fail: '❌', warn: '⚠️', error: '💥' };
+const RESULT_ICON: Record<string, string> = { met: '✅', broken: '❌', warned: '⚠️', error: '💥' };
 
 /** HTML-escape (the text goes inside HTML tags, or into a table cell where raw HTML would render). */
 export function escapeHtml(s: string): string {
@@ -81,6 +83,7 @@ export function renderMarkdown(report: Report): string {
     out.push(`#### Failures, warnings and errors (${notable.length})`, '');
     for (const c of notable) out.push(detailsOf(c), '');
   }
+  out.push(...traceabilityMarkdown(traceabilityOf(report)));
   const quiet = report.scenarios.filter((x) => x.status !== 'judged' && x.status !== 'not-applicable');
   if (quiet.length) {
     out.push('#### Scenarios without a judgement', '');
@@ -97,4 +100,48 @@ export function renderMarkdown(report: Report): string {
   }
   out.push(`<sub>mcpspec ${mdText(report.tool.version)} · era ${mdText(report.era.reason)} · seed ${report.options.seed} · digest ${codeSpan(report.digest)}</sub>`, '');
   return out.join('\n');
+}
+
+function countsRow(name: string, c: TraceCounts, bold = false): string {
+  const cell = (v: string) => (bold ? `**${v}**` : v);
+  return `| ${bold ? `**${name}**` : name} | ${REQUIREMENT_RESULTS.map((k) => (c[k] ? cell(String(c[k])) : '·')).join(' | ')} | ${cell(percent(c))} |`;
+}
+
+function requirementCell(r: TracedRequirement): string {
+  const checks = r.checks.map((c) => `${codeSpan(c.id)} ${c.status}`).join(', ');
+  const why = (r.reasons ?? []).map((x) => mdText(x, 160)).join('; ');
+  return [checks, why].filter(Boolean).join(' · ') || '·';
+}
+
+/** The traceability view: counts per digest section and per SEP, the broken and warned requirements, and every requirement in <details>. */
+export function traceabilityMarkdown(t: Traceability): string[] {
+  const header = `| %s | ${REQUIREMENT_RESULTS.map((k) => RESULT_LABEL[k]).join(' | ')} | pass rate |`;
+  const rule = `|---|${REQUIREMENT_RESULTS.map(() => '---:').join('|')}|---:|`;
+  const out = [
+    `#### Requirements: ${mustLine(t)}; ${t.total.judged} of ${t.total.total} requirements judged, ${percent(t.total)} of them met`,
+    '',
+    `<sub>Each requirement of the ${mdText(t.source)} with the checks of this run that cite it. Pass rate: met over judged (met, broken, warned); an mcpspec error never counts as broken.</sub>`,
+    '',
+    header.replace('%s', 'area'),
+    rule,
+    ...t.areas.map((a) => countsRow(mdText(a.area), a)),
+    countsRow('total', t.total, true),
+    countsRow('MUST', t.must, true),
+    '',
+  ];
+  if (t.seps.length) out.push(header.replace('%s', 'SEP'), rule, ...t.seps.map((x) => countsRow(mdText(x.sep), x)), '');
+  const notable = t.requirements.filter((r) => r.result === 'broken' || r.result === 'warned' || r.result === 'error');
+  for (const r of notable) out.push(`- ${RESULT_ICON[r.result]} **${RESULT_LABEL[r.result]}** ${codeSpan(r.id)} [${mdText(r.level)}] (${mdText(areaKey(r.area))}): ${requirementCell(r)}`);
+  if (notable.length) out.push('');
+  out.push(
+    `<details><summary>Every requirement (${t.requirements.length})</summary>`,
+    '',
+    '| requirement | level | section | SEP | result | checks, reasons |',
+    '|---|---|---|---|---|---|',
+    ...t.requirements.map((r) => `| ${codeSpan(r.id)} | ${mdText(r.level)} | ${mdText(areaKey(r.area))} | ${r.seps.map((x) => mdText(x)).join(', ') || '·'} | ${RESULT_ICON[r.result] ? `${RESULT_ICON[r.result]} ` : ''}${RESULT_LABEL[r.result]} | ${requirementCell(r)} |`),
+    '',
+    '</details>',
+    '',
+  );
+  return out;
 }

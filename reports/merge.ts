@@ -4,7 +4,8 @@
 
 import type { CheckResult, Finding, ScenarioResult } from '../results/run.js';
 import type { Status } from '../results/verdict.js';
-import { summarize, verdictDigest, type Report } from './report.js';
+import { summarize, traceReport, verdictDigest, type Report } from './report.js';
+import type { CatalogueCheck } from './traceability.js';
 
 /** Why shards cannot be merged; one line for the user. */
 export class MergeError extends Error {
@@ -33,8 +34,8 @@ function same<T>(reports: Report[], what: string, key: (r: Report) => T): void {
   if (other) throw new MergeError(`the shards are of different ${what}: ${first} and ${JSON.stringify(key(other))}`);
 }
 
-/** Merge the reports of shards 1..n of one run; throws MergeError when they are not that. */
-export function mergeShards(reports: Report[], order: MergeOrder = {}): Report {
+/** Merge the reports of shards 1..n of one run; throws MergeError when they are not that. `suite` as for buildReport. */
+export function mergeShards(reports: Report[], order: MergeOrder = {}, suite?: readonly CatalogueCheck[]): Report {
   if (reports.length === 0) throw new MergeError('no reports to merge');
   const unsharded = reports.findIndex((r) => !r.shard);
   if (unsharded >= 0) throw new MergeError(`report ${unsharded + 1} is not a shard (it has no "shard" field)`);
@@ -102,6 +103,7 @@ export function mergeShards(reports: Report[], order: MergeOrder = {}): Report {
     scenarios,
     checks,
     findings,
+    traceability: traceReport({ ...first, checks }, suite),
   };
   delete merged.shard;
   return merged;

@@ -1,6 +1,6 @@
 // One report in any single-report format, and the file name each format is written to.
 
-import { renderBadge, renderShields } from './badge.js';
+import { renderBadge, renderMustBadge, renderMustShields, renderShields } from './badge.js';
 import { renderHtml } from './html.js';
 import { renderJunit } from './junit.js';
 import { renderMarkdown } from './markdown.js';
@@ -26,6 +26,10 @@ export function renderReport(report: Report, format: ReportFormat): string {
       return renderBadge(report);
     case 'shields':
       return renderShields(report);
+    case 'must-badge':
+      return renderMustBadge(report);
+    case 'must-shields':
+      return renderMustShields(report);
     case 'tap':
       return renderTap(report);
     case 'json':

@@ -1,10 +1,12 @@
 // report.json: the one versioned structure every reporter renders (docs/report-format.md, schema in
-// reports/report.schema.json). Built from a RunResult; reads only result types.
+// reports/report.schema.json). Built from a RunResult (result types) and, for the traceability view,
+// the vendored requirement rows.
 
 import { createHash } from 'node:crypto';
 import type { CheckResult, EraInfo, Finding, PeerInfo, RunResult, ScenarioResult, TargetInfo } from '../results/run.js';
 import type { Role } from '../results/check-record.js';
 import type { Status } from '../results/verdict.js';
+import { traceRequirements, type CatalogueCheck, type Traceability } from './traceability.js';
 
 export const REPORT_VERSION = 2;
 
@@ -62,6 +64,11 @@ export interface Report {
   scenarios: ScenarioResult[];
   checks: CheckResult[];
   findings: Finding[];
+  /**
+   * Every requirement with the checks citing it and the result they give (docs/traceability.md).
+   * Derived from `checks`, so not in the digest; absent from reports of earlier mcpspec versions.
+   */
+  traceability?: Traceability;
 }
 
 export function summarize(checks: CheckResult[], findings: Finding[], strict: boolean): Summary {
@@ -85,7 +92,18 @@ export function verdictDigest(checks: Pick<CheckResult, 'id' | 'status'>[], judg
   return `sha256:${createHash('sha256').update(JSON.stringify([judgedBy, pairs])).digest('hex')}`;
 }
 
-export function buildReport(run: RunResult, options: ReportOptions, toolVersion: string): Report {
+/** The traceability view of a report's verdicts; `suite` (the whole catalogue) says why a requirement has no check in it. */
+export function traceReport(report: Pick<Report, 'role' | 'era' | 'target' | 'checks'>, suite?: readonly CatalogueCheck[]): Traceability {
+  return traceRequirements({ role: report.role, judgedBy: report.era.judgedBy, transport: report.target.transport, checks: report.checks }, suite);
+}
+
+/** The report's own traceability section, or (a report written before it existed) one derived from its verdicts. */
+export function traceabilityOf(report: Report): Traceability {
+  return report.traceability ?? traceReport(report);
+}
+
+/** `suite`: the whole check catalogue, so that the traceability view can say why a requirement has no check in this run. */
+export function buildReport(run: RunResult, options: ReportOptions, toolVersion: string, suite?: readonly CatalogueCheck[]): Report {
   return {
     reportVersion: REPORT_VERSION,
     tool: { name: 'mcpspec', version: toolVersion },
@@ -102,6 +120,7 @@ export function buildReport(run: RunResult, options: ReportOptions, toolVersion:
     checks: run.checks,
     findings: run.findings,
     ...(run.limited ? { limited: run.limited } : {}),
+    traceability: traceReport(run, suite),
   };
 }
 

@@ -105,7 +105,7 @@ export async function executeClientRun(req: ClientRunRequest): Promise<{ report:
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
-  const report = redactor.json(buildReport(run, options, TOOL_VERSION));
+  const report = redactor.json(buildReport(run, options, TOOL_VERSION, CHECKS));
   return { report, recording: redactor.text(JSON.stringify(run.recording.toJSON())), interrupted };
 }
 

@@ -3,8 +3,11 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Argv } from 'yargs';
 import { packageRoot } from '../../protocol/package-root.js';
-import { isSpecVersion, SPEC_VERSIONS } from '../../protocol/versions.js';
+import { isSpecVersion, SPEC_VERSIONS, type SpecVersion } from '../../protocol/versions.js';
+import type { Role } from '../../results/check-record.js';
 import { catalogueMarkdown, type FaultNote } from '../../reports/catalogue-markdown.js';
+import { renderSuiteTraceability, traceSuite } from '../../reports/suite-traceability.js';
+import { requirementById } from '../../protocol/requirements.js';
 import { matchesGlobs } from '../../runner/globs.js';
 import { catalogue } from '../../suites/catalogue.js';
 import { UsageError } from '../usage-error.js';
@@ -18,7 +21,8 @@ export function listOptions(y: Argv) {
     .option('only', { type: 'string', array: true, describe: 'only checks whose id matches a glob (tools.*, *.unknown-*); repeatable or comma-separated' })
     .option('requirement', { type: 'string', array: true, describe: 'only checks citing a requirement ID (CA-02), from the requirements digest; repeatable or comma-separated' })
     .option('format', { type: 'string', default: 'text', choices: FORMATS as unknown as string[], describe: 'text, json, or md (the page docs/checks.md)' })
-    .option('json', { type: 'boolean', default: false, describe: 'same as --format json' });
+    .option('json', { type: 'boolean', default: false, describe: 'same as --format json' })
+    .option('traceability', { type: 'boolean', default: false, describe: 'per requirement of the digest, the checks citing it (or none), counted per section and per SEP; --role, --spec-version and --requirement narrow it' });
 }
 
 /** The reference fixture's fault catalogue, shipped beside the code in dist/. */
@@ -30,12 +34,13 @@ async function faults(kind: 'servers' | 'clients' = 'servers'): Promise<FaultNot
 }
 
 /** Print the check catalogue: id, level, requirement IDs, title. */
-export async function runList(args: { 'spec-version'?: string; json: boolean; format: string; role?: string; only?: string[]; requirement?: string[] }): Promise<void> {
+export async function runList(args: { 'spec-version'?: string; json: boolean; format: string; role?: string; only?: string[]; requirement?: string[]; traceability?: boolean }): Promise<void> {
   const v = args['spec-version'];
   if (v && !isSpecVersion(v)) throw new UsageError(`unknown --spec-version ${v}; known: ${SPEC_VERSIONS.join(', ')}`);
   const split = (xs: string[] | undefined) => (xs ?? []).flatMap((x) => x.split(',')).map((x) => x.trim()).filter(Boolean);
   const only = split(args.only);
   const requirements = new Set(split(args.requirement).map((r) => r.toUpperCase()));
+  if (args.traceability) return listTraceability(args, requirements, only);
   const filtered = only.length > 0 || requirements.size > 0 || args.role !== undefined;
   if (filtered && args.format === 'md') throw new UsageError('--format md prints the whole catalogue (docs/checks.md); drop --role, --only and --requirement, or use text or json');
   const rows = catalogue(v).filter((r) => (!args.role || r.role === args.role) && matchesGlobs(r.id, only, undefined) && (requirements.size === 0 || r.requirements.some((id) => requirements.has(id))));
@@ -55,4 +60,16 @@ export async function runList(args: { 'spec-version'?: string; json: boolean; fo
     console.log(`${r.id.padEnd(w)}  ${r.level.padEnd(6)}  ${r.requirements.join(',').padEnd(14)}  ${r.title}  [${where}]`);
   }
   console.log(`${rows.length} check${rows.length === 1 ? '' : 's'}`);
+}
+
+/** `--traceability`: the requirements and the checks citing them, instead of the checks. */
+function listTraceability(args: { 'spec-version'?: string; json: boolean; format: string; role?: string }, requirements: Set<string>, only: string[]): void {
+  if (only.length) throw new UsageError('--traceability lists requirements: narrow it with --role, --spec-version or --requirement, not --only');
+  if (args.format === 'md') throw new UsageError('--traceability prints text or json, not --format md');
+  const unknown = [...requirements].filter((id) => !requirementById(id));
+  if (unknown.length) throw new UsageError(`unknown --requirement ${unknown.join(', ')}: not an ID of the requirements digest or docs/requirements-authorization.md`);
+  const scope = { ...(args.role ? { role: args.role as Role } : {}), ...(args['spec-version'] ? { version: args['spec-version'] as SpecVersion } : {}) };
+  const view = traceSuite(catalogue(), scope, requirements.size ? requirements : undefined);
+  if (args.json || args.format === 'json') console.log(JSON.stringify(view, null, 2));
+  else process.stdout.write(renderSuiteTraceability(view));
 }

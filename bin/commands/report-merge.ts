@@ -23,7 +23,7 @@ export function mergeReports(files: string[]): Report {
     return r;
   });
   try {
-    return mergeShards(reports, { checks: CHECKS.map((c) => c.id), scenarios: SCENARIOS.map((s) => s.id) });
+    return mergeShards(reports, { checks: CHECKS.map((c) => c.id), scenarios: SCENARIOS.map((s) => s.id) }, CHECKS);
   } catch (e) {
     if (e instanceof MergeError) throw new UsageError(`cannot merge: ${e.message}`);
     throw e;

@@ -11,7 +11,7 @@ import { packageRoot } from '../../protocol/package-root.js';
 import { renderHtmlMatrix } from '../../reports/html.js';
 import { FILE_NAME, REPORT_FORMATS, renderReport, type ReportFormat } from '../../reports/render.js';
 export { REPORT_FORMATS, renderReport, type ReportFormat };
-import { REPORT_VERSION, type Report } from '../../reports/report.js';
+import { REPORT_VERSION, traceReport, type Report } from '../../reports/report.js';
 import { UsageError } from '../usage-error.js';
 
 interface ReportArgs {
@@ -78,6 +78,12 @@ export async function runReport(args: ReportArgs): Promise<void> {
     throw new UsageError(format ? `unknown --format ${String(format)}; choose one of ${REPORT_FORMATS.join(', ')}` : `say which format: --format ${REPORT_FORMATS.join('|')}`);
   }
   const reports = inputs.map(readReport);
+  // Reports written before the traceability view: derived from their verdicts now, the catalogue
+  // saying why a requirement has no check (`--format json` prints the reports as they are).
+  if (format !== 'json' && reports.some((r) => !r.traceability)) {
+    const { CHECKS } = await import('../../suites/catalogue.js');
+    for (const r of reports) r.traceability ??= traceReport(r, CHECKS);
+  }
 
   // Outputs: one text per input, except html (several inputs make one matrix page) and json (an array).
   let outputs: { stem: string; text: string }[];
@@ -112,20 +118,22 @@ export async function runReport(args: ReportArgs): Promise<void> {
     return;
   }
   const ext = extname(FILE_NAME[format]);
+  // The MUST-rate badges of several reports may share a folder with their compliance badges.
+  const suffix = format === 'must-badge' || format === 'must-shields' ? '-must' : '';
   const used = new Map<string, number>();
   for (const o of outputs) {
     const n = (used.get(o.stem) ?? 0) + 1;
     used.set(o.stem, n);
-    write(join(args.out, `${o.stem}${n > 1 ? `-${n}` : ''}${ext}`), o.text);
+    write(join(args.out, `${o.stem}${n > 1 ? `-${n}` : ''}${suffix}${ext}`), o.text);
   }
 }
 
 export const reportCommand: CommandModule<object, ReportArgs> = {
   command: 'report <reports..>',
-  describe: 'render saved report.json files as junit, sarif, markdown, html (several: a matrix), badge, shields or json',
+  describe: 'render saved report.json files as junit, sarif, markdown, html (several: a matrix), badge, shields, must-badge, must-shields, tap or json',
   builder: (y: Argv<object>) =>
     y
-      .usage('mcpspec report <report.json|DIR...> --format junit|sarif|markdown|html|badge|shields|json [--out FILE|DIR]')
+      .usage('mcpspec report <report.json|DIR...> --format junit|sarif|markdown|html|badge|shields|must-badge|must-shields|tap|json [--out FILE|DIR]')
       .positional('reports', { type: 'string', array: true, demandOption: true, describe: 'report.json files (or folders holding one) written by mcpspec server --out DIR' })
       .option('format', { type: 'string', choices: REPORT_FORMATS as unknown as string[], describe: 'output format (required, except for `report merge`)' })
       .option('out', { type: 'string', describe: 'write to this file, or into this folder (several outputs, or a path ending in /); default: stdout' }) as unknown as Argv<ReportArgs>,

@@ -150,7 +150,9 @@ export async function executeRun(req: RunRequest): Promise<RunOutcome> {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
-  const report = redactor.json(buildReport(run, options, TOOL_VERSION));
+  // Loaded with the engine already: the catalogue tells the traceability view why a requirement has no check here.
+  const { CHECKS } = await import('../../suites/catalogue.js');
+  const report = redactor.json(buildReport(run, options, TOOL_VERSION, CHECKS));
   if (req.shard) report.shard = req.shard;
   return { report, recording: redactor.text(JSON.stringify(run.recording.toJSON())), redactor, interrupted };
 }

@@ -1,12 +1,14 @@
 // `mcpspec verify report.json -- <command>` / `--url URL`: re-run a report's recorded options against
 // the target the user names (never the command stored in the report; for a client report, the client
 // command) and compare verdicts check by check. A compliance badge built from the report can be
-// re-checked this way by anyone.
+// re-checked this way by anyone; `--badge` also holds a badge file against the report and, for a
+// MUST-rate badge, its counts against the re-run (verify-badge.ts).
 
 import type { Argv } from 'yargs';
 import type { Report } from '../../reports/report.js';
 import { UsageError } from '../usage-error.js';
 import { checkDigest, readReport } from './read-report.js';
+import { badgeRefusals, checkBadges } from './verify-badge.js';
 import { checkOutDir, executeRun, makeDirs, parseEnv, positiveInt, signalExitCode, targetOf } from './server.js';
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -25,6 +27,7 @@ export function verifyOptions(y: Argv) {
     .option('concurrency', { type: 'number', default: 4, describe: 'scenarios run at once' })
     .option('strict', { type: 'boolean', default: false, describe: 'also refuse the report when a check was judged in one run and could not be in the other (untestable, skip)' })
     .option('cwd', { type: 'string', describe: "client reports: the client's working directory" })
+    .option('badge', { type: 'array', string: true, describe: 'a badge made from the report (badge.svg, shields.json, must-badge.svg, must-shields.json): refused unless it shows what the report gives and, for a MUST-rate badge, what the re-run gives' })
     .option('out', { type: 'string', describe: 'write the new report.json into this folder' });
 }
 
@@ -40,6 +43,7 @@ export interface VerifyArgs {
   strict?: boolean;
   cwd?: string;
   out?: string;
+  badge?: string[];
   '--'?: (string | number)[];
 }
 
@@ -75,6 +79,7 @@ export async function runVerify(args: VerifyArgs): Promise<number> {
   if (!file) throw new UsageError('name the report to verify: mcpspec verify report.json -- <command> (or --url <endpoint>)');
   const recorded = readReport(file);
   checkDigest(recorded, file);
+  const badges = checkBadges((args.badge ?? []).map(String), recorded, file);
   const command = (args['--'] ?? []).map(String);
   const said = args.stdio ? 'stdio' : args.http ? 'http' : undefined;
   if (args.stdio && args.http) throw new UsageError('give either --stdio or --http, not both');
@@ -117,15 +122,21 @@ export async function runVerify(args: VerifyArgs): Promise<number> {
     return signalExitCode(interrupted);
   }
   const { contradictions, coverage } = verdictDifferences(recorded, report);
-  const refused = contradictions.length > 0 || (args.strict === true && coverage.length > 0);
+  const badgeProblems = badgeRefusals(badges, report);
+  const refused = contradictions.length > 0 || (args.strict === true && coverage.length > 0) || badgeProblems.length > 0;
   const digests = report.digest === recorded.digest ? `digest ${report.digest}` : `recorded ${recorded.digest}, now ${report.digest}`;
   const matching = report.checks.length - coverage.length - contradictions.length;
   if (!refused) {
     console.log(`verified: ${matching} verdict${matching === 1 ? '' : 's'} match; ${digests}`);
+    for (const b of badges) console.log(`badge ${b.file}: matches the report${b.claims.must ? `; ${b.claims.must.met}/${b.claims.must.judged} MUST requirements met, as in the re-run` : ''}`);
   } else {
-    const why = contradictions.length ? `${contradictions.length} verdict${contradictions.length === 1 ? ' contradicts' : 's contradict'} the report` : `what could be judged differs (--strict)`;
+    const why = contradictions.length
+      ? `${contradictions.length} verdict${contradictions.length === 1 ? ' contradicts' : 's contradict'} the report`
+      : badgeProblems.length
+        ? `the MUST rate of the re-run differs from the badge's`
+        : `what could be judged differs (--strict)`;
     console.log(`NOT VERIFIED: ${why} (${digests})`);
-    for (const d of contradictions) console.log(`  ${d}`);
+    for (const d of [...contradictions, ...badgeProblems]) console.log(`  ${d}`);
   }
   if (coverage.length) {
     // Not a different judgement: the target did (or mcpspec could see) something in one run only.

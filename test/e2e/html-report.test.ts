@@ -94,6 +94,15 @@ describe.skipIf(missing !== undefined)(`the HTML report in chromium${missing ? `
     expect(await visible()).toHaveLength(checks.length);
   });
 
+  it('the requirements section shows the MUST rate and a row per requirement, each with its result', async () => {
+    const t = everything.report.traceability!;
+    await expect(page.locator('#must-rate').innerText()).resolves.toBe(`${t.must.met}/${t.must.judged} MUST requirements met (${t.must.judged ? `${Math.floor((t.must.met * 100) / t.must.judged)}%` : '–'})`);
+    await page.locator('#trace-requirements summary').click();
+    await expect(page.locator('#trace-requirements tbody tr').count()).resolves.toBe(t.requirements.length);
+    const broken = t.requirements.find((r) => r.result === 'broken') ?? t.requirements[0];
+    await expect(page.locator(`#trace-requirements tr[data-requirement="${broken.id}"]`).getAttribute('data-result')).resolves.toBe(broken.result);
+  });
+
   it('the matrix page shows one row per report, each cell the status of that check', async () => {
     await page.goto(pathToFileURL(matrix).href);
     const rows = page.locator('#matrix tbody tr');
@@ -104,6 +113,13 @@ describe.skipIf(missing !== undefined)(`the HTML report in chromium${missing ? `
       for (const c of r.report.checks.slice(0, 12)) {
         await expect(rows.nth(i).locator(`td[data-check="${c.id}"]`).innerText()).resolves.toBe(c.status);
       }
+    }
+    // Requirements × implementations: a column per report, each cell that report's result.
+    const trace = page.locator('#trace-matrix');
+    await expect(trace.locator('thead th.impl').count()).resolves.toBe(2);
+    for (const [i, r] of [everything, faulted].entries()) {
+      const req = r.report.traceability!.requirements.find((q) => q.result === 'met')!;
+      await expect(trace.locator(`td[data-requirement="${req.id}"]`).nth(i).getAttribute('class')).resolves.toContain('r-met');
     }
   });
 });

@@ -170,7 +170,10 @@ describe('Markdown', () => {
     for (const area of new Set(report.checks.map((c) => c.area))) expect(lines.some((l) => l.startsWith(`| ${area} | `))).toBe(true);
     expect(md).toContain(`| **total** | **${s.pass}** | **${s.fail}** | **${s.warn}** | **${s.skip}** | **${s.untestable}** | **${s.error}** |`);
     const notable = report.checks.filter((c) => c.status === 'fail' || c.status === 'warn');
-    expect(md.match(/<details>/g)?.length).toBe(notable.length);
+    // One <details> per failure and warning; one more holds every requirement (the traceability view).
+    expect(md.match(/<details><summary>\S+ (FAIL|WARN) <code>/g)?.length).toBe(notable.length);
+    expect(md.match(/<details>/g)?.length).toBe(notable.length + 1);
+    expect(md).toContain(`<details><summary>Every requirement (${report.traceability!.requirements.length})</summary>`);
     for (const c of notable) {
       expect(md).toContain(`<code>${c.id}</code> [${c.level}]`);
       if (c.evidence[0]) expect(md).toContain(`what      ${c.evidence[0].what}`);
