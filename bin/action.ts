@@ -95,8 +95,10 @@ function setOutputs(values: Record<string, string>): void {
 function main(): void {
   const command = input('target-command');
   const url = input('target-url');
+  const start = input('target-start');
   if (!command && !url) fail('set target-command or target-url');
   if (command && url) fail('set target-command or target-url, not both');
+  if (start && !url) fail('target-start goes with target-url: the endpoint the started server listens on');
   const outDir = resolve(input('out-dir') || 'mcpspec-report');
   mkdirSync(outDir, { recursive: true });
   const strict = /^(true|yes|1)$/i.test(input('strict'));
@@ -105,14 +107,17 @@ function main(): void {
   const strictBaseline = /^(true|yes|1)$/i.test(input('strict-baseline'));
   let extra: string[];
   let targetWords: string[];
+  let startWords: string[];
   try {
     extra = splitWords(input('args'));
     targetWords = command ? splitWords(command) : [];
+    startWords = start ? splitWords(start) : [];
   } catch (e) {
     fail((e as Error).message);
   }
   const args = ['server', '--out', outDir, '--spec-version', input('spec-version') || 'auto', ...(strict ? ['--strict'] : []), ...(baseline ? ['--baseline', baseline] : []), ...(expectedFailures ? ['--expected-failures', expectedFailures] : []), ...(strictBaseline ? ['--strict-baseline'] : []), ...extra];
-  args.push(...(url ? ['--url', url] : ['--stdio', '--', ...targetWords]));
+  // target-start: mcpspec starts the HTTP server before the run and stops it after (`{port}` = a free port).
+  args.push(...(url ? ['--url', url, ...(start ? ['--start', '--', ...startWords] : [])] : ['--stdio', '--', ...targetWords]));
 
   process.stdout.write(`mcpspec ${args.join(' ')}\n`);
   const run = spawnSync(process.execPath, [CLI, ...args], { stdio: 'inherit', env: { ...process.env, FORCE_COLOR: '0' } });

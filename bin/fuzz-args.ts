@@ -2,9 +2,12 @@
 // target (--stdio -- <cmd> or --url) and the command that starts an HTTP server afresh (--start).
 
 import type { ServerTarget } from '../runner/server-driver.js';
-import { PORT_PLACEHOLDER, urlForValidation, usesPortPlaceholder, type StartCommand } from '../runner/started-http.js';
+import { urlForValidation } from '../runner/started-server.js';
+import { checkStartFlags } from './start-args.js';
 import { absoluteIfFile, httpUrl, noHeadersForStdio, parseHeaders } from './target-args.js';
 import { UsageError } from './usage-error.js';
+
+export { startCommandOf } from './start-args.js';
 
 export interface FuzzArgs {
   role?: string;
@@ -39,11 +42,8 @@ export interface FuzzArgs {
 /** The server to fuzz or replay against: --stdio -- <cmd> or --url (with --start -- <cmd>: started afresh for each run). */
 export function serverTargetOf(args: { stdio?: boolean; url?: string; start?: boolean; header?: string[]; '--'?: (string | number)[] }, command = (args['--'] ?? []).map(String)): ServerTarget {
   if (args.stdio && args.url) throw new UsageError('give either --stdio -- <command> or --url, not both');
-  if (args.start && !args.url) throw new UsageError('--start goes with --url: mcpspec fuzz --url <endpoint> --start -- <command>');
+  checkStartFlags(args, command, 'mcpspec fuzz --url <endpoint> --start -- <command>');
   if (args.url) {
-    if (command.length && !args.start) throw new UsageError('a command after -- needs --stdio (or --start with --url)');
-    if (args.start && command.length === 0) throw new UsageError('--start needs the server command after --');
-    if (!args.start && usesPortPlaceholder(args.url, { command: '', args: [] })) throw new UsageError(`${PORT_PLACEHOLDER} in --url needs --start -- <command>`);
     httpUrl(urlForValidation(args.url));
     return { kind: 'http', url: args.url, headers: parseHeaders(args.header ?? []) };
   }
@@ -51,11 +51,3 @@ export function serverTargetOf(args: { stdio?: boolean; url?: string; start?: bo
   noHeadersForStdio(args.header);
   return { kind: 'stdio', command: absoluteIfFile(command[0]), args: command.slice(1).map(absoluteIfFile) };
 }
-
-/** `--start -- <cmd>`: the command that starts the HTTP server, paths made absolute (it runs in a temporary folder). */
-export function startCommandOf(args: { start?: boolean; '--'?: (string | number)[] }): StartCommand | undefined {
-  if (!args.start) return undefined;
-  const command = (args['--'] ?? []).map(String);
-  return { command: absoluteIfFile(command[0]), args: command.slice(1).map(absoluteIfFile) };
-}
-

@@ -25,7 +25,8 @@ export function renderConsole(report: Report, opts: { color: boolean; verbose?: 
   const c = (code: number, s: string) => color(opts.color, code, s);
   const out: string[] = [];
   const t = report.target;
-  out.push(c(1, `mcpspec ${report.tool.version}: ${'url' in t ? t.url : `${t.command} ${t.args.join(' ')}`} (${report.role} under test, ${t.transport})`));
+  const started = 'url' in t && t.start ? `, started with ${[t.start.command, ...t.start.args].join(' ')}` : '';
+  out.push(c(1, `mcpspec ${report.tool.version}: ${'url' in t ? t.url : `${t.command} ${t.args.join(' ')}`} (${report.role} under test, ${t.transport}${started})`));
   const info = report.peer.info as { name?: string; version?: string } | undefined;
   out.push(`${report.role}: ${info?.name ?? 'unnamed'} ${info?.version ?? ''} | era: ${report.era.era} ${report.era.version} (${report.era.reason}) | capabilities: ${Object.keys(report.peer.capabilities).join(', ') || 'none'}`);
   const areas = new Map<string, CheckResult[]>();

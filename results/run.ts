@@ -53,7 +53,8 @@ export interface Finding {
 
 export type TargetInfo =
   | { role: 'server'; transport: 'stdio'; command: string; args: string[] }
-  | { role: 'server'; transport: 'http'; url: string }
+  /** start: the command mcpspec started the server with for the run (--start), `{port}` as given. */
+  | { role: 'server'; transport: 'http'; url: string; start?: { command: string; args: string[] } }
   | { role: 'client'; transport: TransportKind; command: string; args: string[] };
 
 export interface EraInfo {

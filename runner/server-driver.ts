@@ -1,6 +1,7 @@
 // The driver for a server under test: mcpspec is its client. Each scenario gets a fresh session (a
 // fresh process on stdio); silence is decided only after the whole timeout, and a target that
-// stops answering even a fence request is declared hung once and restarted where it can be.
+// stops answering even a fence request is declared hung once and restarted where it can be. An
+// HTTP server given with a start command is started once for the run and stopped at its end.
 
 import { setMaxListeners } from 'node:events';
 import { DEFAULT_MODERN_VERSION, eraOf, isModernVersion, judgedVersion, type SpecVersion, type VersionChoice } from '../protocol/versions.js';
@@ -18,14 +19,19 @@ import { LanePool } from './probe-lanes.js';
 import { Recorder } from './recorder.js';
 import { openSession, STARTUP_ALLOWANCE_MS, STARTUP_FACTOR } from './session.js';
 import { ParamHeaderBook } from './param-header-book.js';
+import { ServerForRun } from './server-for-run.js';
+import { ServerStartError, settledWithin, type StartCommand } from './started-server.js';
 import { StdioTransport } from './stdio-transport.js';
 import { makeSandbox, type EnvOptions, type TargetSandbox } from './target-env.js';
 import { BackgroundReads } from './background-reads.js';
 import { plainHttp } from './plain-http.js';
 import { TargetStartError, type Transport, type TransportFactory } from './transport.js';
 
-/** What to start or connect to: a command over stdio, or an HTTP endpoint with the headers every request carries. */
-export type ServerTarget = { kind: 'stdio'; command: string; args: string[]; cwd?: string } | { kind: 'http'; url: string; headers?: Record<string, string> };
+/**
+ * What to start or connect to: a command over stdio, or an HTTP endpoint with the headers every
+ * request carries (and, for the server driver, the command that serves it: started once per run).
+ */
+export type ServerTarget = { kind: 'stdio'; command: string; args: string[]; cwd?: string } | { kind: 'http'; url: string; headers?: Record<string, string>; start?: StartCommand };
 
 /**
  * What the server driver takes besides the target: the options it uses itself or hands to the
@@ -44,7 +50,17 @@ export interface ServerDriverOptions {
   generation: GenerationOptions;
   /** Connections (its own session included) a scenario may use for id-less probes on stdio. Default 6. */
   maxLanes?: number;
+  /** An HTTP target with a start command: how long the server may take to accept connections. */
+  startTimeoutMs?: number;
 }
+
+/** The start timeout when none is given: the start-up allowance a stdio target gets, at least 10 s. */
+export function defaultStartTimeoutMs(timeoutMs: number): number {
+  return Math.min(STARTUP_ALLOWANCE_MS, Math.max(10_000, STARTUP_FACTOR * timeoutMs));
+}
+
+/** Why a scenario under way when the started server died has no verdicts. */
+const SERVER_DIED = 'the started server exited during this scenario (see the crash finding)';
 
 const LAST_SENT_CHARS = 2000;
 export class ServerDriver implements Driver {
@@ -83,6 +99,14 @@ export class ServerDriver implements Driver {
   /** Seeds the answers to the server's requests. */
   private readonly seed: number;
   private readonly maxLanes: number;
+  /** HTTP with a start command: the server mcpspec started for the run. */
+  private readonly server?: ServerForRun;
+  /** Scenarios cut short by the started server's death: their lost connections are that death, not crashes of their own. */
+  private readonly cutByDeath = new Set<string>();
+  /** HTTP: the endpoint every new session talks to (a started server's `{port}` filled, once it is up). */
+  private get endpoint(): string {
+    return this.server?.url ?? (this.spec.kind === 'http' ? this.spec.url : '');
+  }
 
   constructor(spec: ServerTarget, opts: ServerDriverOptions) {
     this.spec = spec;
@@ -92,8 +116,20 @@ export class ServerDriver implements Driver {
     this.forScenarios = scenarioOptions(opts.safety, opts.timing, opts.generation);
     this.seed = opts.generation.seed;
     this.maxLanes = opts.maxLanes ?? 6;
-    this.target = spec.kind === 'stdio' ? { role: 'server', transport: 'stdio', command: spec.command, args: spec.args } : { role: 'server', transport: 'http', url: spec.url };
+    // A started server's report names the URL and command as given (`{port}` kept): the same for every run and shard.
+    this.target =
+      spec.kind === 'stdio'
+        ? { role: 'server', transport: 'stdio', command: spec.command, args: spec.args }
+        : { role: 'server', transport: 'http', url: spec.url, ...(spec.start ? { start: { command: spec.start.command, args: spec.start.args } } : {}) };
     if (spec.kind === 'stdio') this.sandbox = makeSandbox(opts.env, spec.cwd);
+    else if (spec.start) {
+      // The started server gets what a stdio target gets: a temporary HOME and working folder, PATH and what the user passes.
+      const sandbox = makeSandbox(opts.env);
+      this.sandbox = sandbox;
+      this.server = new ServerForRun(spec.url, spec.start, this.recorder, { cwd: sandbox.cwd, env: sandbox.env, startTimeoutMs: opts.startTimeoutMs ?? defaultStartTimeoutMs(this.timeoutMs) });
+      // A legacy session kept for sharing died with its server: later scenarios open their own.
+      this.server.onDeath = () => void this.endShared();
+    }
     // Whichever session listed the tools, every HTTP tools/call of the run mirrors their x-mcp-header arguments.
     const paramHeaders = new ParamHeaderBook();
     const backgroundReads = this.backgroundReads;
@@ -101,7 +137,7 @@ export class ServerDriver implements Driver {
       // A pretty-printed message is read anyway (stdio.newline-framing still fails on the note), so one
       // framing mistake is reported once instead of as a cascade of timeouts.
       if (spec.kind === 'stdio') return new StdioTransport({ command: spec.command, args: spec.args, cwd: this.sandbox!.cwd, env: this.sandbox!.env }, recorder, { acceptMultiLine: true });
-      return new HttpTransport({ url: spec.url, headers: spec.headers }, recorder, { paramHeaders, backgroundReads });
+      return new HttpTransport({ url: this.endpoint, headers: spec.headers }, recorder, { paramHeaders, backgroundReads });
     };
   }
 
@@ -118,12 +154,20 @@ export class ServerDriver implements Driver {
   }
 
   private async reach(signal: AbortSignal): Promise<{ era: EraInfo; peer: PeerInfo }> {
+    await this.server?.launch(signal);
     let first: BaseSession;
     try {
       first = await openSession(this.factory, { specVersion: this.versionChoice, timeoutMs: this.timeoutMs, recorder: this.scenarioRecorder('handshake'), signal });
     } catch (e) {
       const unauthorized = this.unauthorized(e);
       if (unauthorized) return unauthorized;
+      // Accepting connections and then dying is a failed start too; "cannot reach" would hide why.
+      const lost = e instanceof TargetStartError || (e instanceof HandshakeError && e.kind === 'crash');
+      if (this.server && lost) await settledWithin(this.server.exited, 1000); // the exit may trail the reset a little
+      const died = this.server?.deathOf;
+      if (died && this.server) {
+        throw new ServerStartError(`${this.server.describe()} exited (code ${died.exitCode}, signal ${died.signal}) before mcpspec could open a session with it`, undefined, this.server.printed()?.slice(-2000));
+      }
       throw e;
     }
     this.exchanges.push(first.handshake);
@@ -171,6 +215,10 @@ export class ServerDriver implements Driver {
   }
 
   async runScenario(s: Scenario, runSignal: AbortSignal): Promise<ScenarioOutcome> {
+    // A started server that died is started again first (or the scenario says why it cannot run).
+    const unavailable = await this.server?.ready(runSignal);
+    if (unavailable) return { aborted: unavailable };
+    if (runSignal.aborted) return { aborted: runSignalText(runSignal) };
     const stop = new AbortController();
     setMaxListeners(0, stop.signal); // every outstanding wait of the scenario listens for its end
     const onRun = () => stop.abort(runSignal.reason);
@@ -178,6 +226,19 @@ export class ServerDriver implements Driver {
     const onHung = () => stop.abort(new Error('hang'));
     this.httpHung.signal.addEventListener('abort', onHung, { once: true });
     const recorder = this.scenarioRecorder(s.id);
+    // Its answers die with the started server: what it was doing is cut short, not judged.
+    const life = this.server?.lifeSignal;
+    const exited = this.server?.exited;
+    const onDeath = () => stop.abort(new Error('exited'));
+    life?.addEventListener('abort', onDeath, { once: true });
+    const diedDuring = async (failed = false) => {
+      if (!life || !exited) return false;
+      // A broken or refused connection may come a moment before the exit that explains it.
+      if (!life.aborted && (failed || unexpectedExits(recorder.events()).length > 0)) await settledWithin(exited, 1000);
+      if (!life.aborted) return false;
+      this.cutByDeath.add(s.id);
+      return true;
+    };
     const opened: { close(): Promise<unknown> }[] = [];
     // mcpspec answers the server's requests as a client that declared what the scenario offers.
     const offered = s.legacyCapabilities ?? {};
@@ -215,11 +276,13 @@ export class ServerDriver implements Driver {
       const ctx = this.context(s, session, open, recorder, stop, opened);
       ctx.whenAsked = (h) => void (hook = h);
       const observed = await s.run(ctx);
+      if (await diedDuring()) return { aborted: SERVER_DIED };
       if (this.httpHung.signal.aborted || isHang(stop.signal)) return { aborted: 'the target stopped answering (see the hang finding)' };
       if (stop.signal.aborted) return { aborted: runSignalText(stop.signal) };
       return { observed };
     } catch (e) {
       if (e instanceof HandshakeError || e instanceof TargetStartError) {
+        if (await diedDuring(e instanceof TargetStartError || e.kind === 'crash')) return { aborted: SERVER_DIED };
         const kind = e instanceof HandshakeError ? e.kind : 'crash';
         if (stop.signal.aborted && !this.httpHung.signal.aborted) return { aborted: runSignalText(stop.signal) };
         this.addFinding({
@@ -234,6 +297,7 @@ export class ServerDriver implements Driver {
     } finally {
       runSignal.removeEventListener('abort', onRun);
       this.httpHung.signal.removeEventListener('abort', onHung);
+      life?.removeEventListener('abort', onDeath);
       await Promise.all(opened.map((o) => o.close().catch(() => undefined)));
       this.noteCrashes();
     }
@@ -244,7 +308,8 @@ export class ServerDriver implements Driver {
   /** A scenario that opens no MCP session: plain HTTP to the endpoint (authorization). */
   private async runSessionless(s: Scenario, recorder: Recorder, signal: AbortSignal): Promise<ScenarioOutcome> {
     if (this.spec.kind !== 'http') return { harness: `scenario ${s.id} needs an HTTP target` };
-    const { url: endpoint, headers = {} } = this.spec;
+    const { headers = {} } = this.spec;
+    const endpoint = this.endpoint;
     const ctx: EndpointScenarioContext = {
       endpoint,
       version: this.version,
@@ -266,7 +331,7 @@ export class ServerDriver implements Driver {
     await this.endShared();
     // Streams still open after their answer end within a request timeout of it, or now if the run ends.
     await this.backgroundReads.settled(signal);
-    this.noteCrashes();
+    this.noteCrashes(true);
     const { outboundProblems } = await import('./outbound-check.js');
     for (const problem of outboundProblems(this.exchanges, this.deliberate, this.version)) this.addFinding({ kind: 'harness', message: problem });
   }
@@ -279,9 +344,20 @@ export class ServerDriver implements Driver {
     return this.recorder;
   }
 
+  /** The output of the server mcpspec started for the run (undefined when it started none). */
+  serverOutput(): string | undefined {
+    return this.server?.printed();
+  }
+
+  /** The server mcpspec started exited on its own, before the run ended. */
+  serverDied(): boolean {
+    return this.server?.died === true;
+  }
+
   async close(): Promise<void> {
     this.backgroundReads.endAll();
     await this.endShared(); // a run cut short never reached afterScenarios
+    await this.server?.stop();
     this.sandbox?.dispose();
   }
 
@@ -305,10 +381,19 @@ export class ServerDriver implements Driver {
 
   /** Crashes seen anywhere in the run log (a scenario may have restarted the target and gone on). */
   private crashSeqs = new Set<number>();
-  private noteCrashes(): void {
+  private noteCrashes(final = false): void {
     // The same deaths robustness.stays-up judges (a clean exit is not a crash).
     for (const e of unexpectedExits(this.recorder.events())) {
       if (this.crashSeqs.has(e.seq) || !e.data) continue;
+      if (this.server && e.data.exitCode === undefined) {
+        // A lost connection to a started server waits for the end of the run: if that server's death
+        // broke it (the scenario was cut short by it), the death is the crash, reported once.
+        if (!final) continue;
+        if (e.source !== undefined && this.cutByDeath.has(e.source)) {
+          this.crashSeqs.add(e.seq);
+          continue;
+        }
+      }
       this.crashSeqs.add(e.seq);
       const how = `the target ${describeExit(e)}`;
       // One finding per scenario and way of dying, with a count: a property that keeps crashing the

@@ -62,6 +62,18 @@ describe('the GitHub Action run step', () => {
     expect(s.stdout).toMatch(/STALE resources-read-text/);
   });
 
+  it('target-start: mcpspec starts the HTTP server on a free {port}, keeps its log beside the reports, stops it', () => {
+    const r = runAction({ 'target-url': 'http://127.0.0.1:{port}/mcp', 'target-start': `node "${MAIN}" --http --port {port}`, 'out-dir': 'out', args: "--seed 3 --only 'jsonrpc.*' --skip 'cancel.*'" });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toContain(`--url http://127.0.0.1:{port}/mcp --start -- node ${MAIN} --http --port {port}`);
+    expect(r.outputs.conformant).toBe('true');
+    expect(JSON.parse(readFileSync(r.outputs['report-path'], 'utf8')).target.start).toEqual({ command: 'node', args: [MAIN, '--http', '--port', '{port}'] });
+    expect(readFileSync(join(r.dir, 'out', 'server.log'), 'utf8')).toMatch(/listening http:\/\/127\.0\.0\.1:\d+\/mcp/);
+    const alone = runAction({ 'target-command': `node "${MAIN}"`, 'target-start': `node "${MAIN}" --http --port {port}` });
+    expect(alone.code).toBe(2);
+    expect(alone.stdout).toContain('::error::mcpspec action: target-start goes with target-url');
+  });
+
   it('no target: exit 2 with an error annotation', () => {
     const r = runAction({});
     expect(r.code).toBe(2);

@@ -9,6 +9,7 @@ import { HandshakeError } from '../../runner/base-session.js';
 import { globToRegExp, matchesGlobs } from '../../runner/globs.js';
 import { Redactor, secretValues } from '../../runner/redact.js';
 import { ServerDriver, type ServerTarget } from '../../runner/server-driver.js';
+import { ServerStartError, urlForValidation } from '../../runner/started-server.js';
 import { TargetStartError } from '../../runner/transport.js';
 import { generationOf, safetyOf, timingOf } from '../../suites/kit/scenario.js';
 import { baselineEvent, exitCodeWithBaseline, judgeBaseline, loadBaselines, printBaseline } from '../baseline-judge.js';
@@ -16,6 +17,8 @@ import { checkIds } from '../check-ids.js';
 import { Progress } from '../progress.js';
 import { absoluteIfFile, checkOutDir, duration, httpUrl, makeDirs, noHeadersForStdio, parseEnv, parseHeaders, requireGlobs } from '../target-args.js';
 import { outputFormats, writeReportFolder } from '../report-folder.js';
+import { showServerOutput, writeServerLog } from '../server-log.js';
+import { checkStartFlags, startCommandOf } from '../start-args.js';
 import { UsageError } from '../usage-error.js';
 
 export { checkOutDir, makeDirs, parseEnv };
@@ -23,9 +26,10 @@ import type { ServerArgs } from './server-options.js';
 
 export { serverOptions, type ServerArgs } from './server-options.js';
 
-export function targetOf(args: Pick<ServerArgs, 'stdio' | 'url' | 'header' | '--'>): ServerTarget {
+export function targetOf(args: Pick<ServerArgs, 'stdio' | 'url' | 'start' | 'header' | '--'>): ServerTarget {
   const command = (args['--'] ?? []).map(String);
   if (args.stdio && args.url) throw new UsageError('give either --stdio -- <command> or --url, not both');
+  checkStartFlags(args, command, 'mcpspec server --url <endpoint> --start -- <command>');
   if (args.stdio) {
     noHeadersForStdio(args.header);
     if (command.length === 0) throw new UsageError('--stdio needs the server command after --, e.g. mcpspec server --stdio -- node server.js');
@@ -33,9 +37,12 @@ export function targetOf(args: Pick<ServerArgs, 'stdio' | 'url' | 'header' | '--
     // (the usual `node server.js`) are made absolute first.
     return { kind: 'stdio', command: absoluteIfFile(command[0]), args: command.slice(1).map(absoluteIfFile) };
   }
-  if (command.length > 0) throw new UsageError('a command after -- needs --stdio');
+  if (command.length > 0 && !args.start) throw new UsageError('a command after -- needs --stdio (or --start with --url)');
   if (args.url) {
-    return { kind: 'http', url: httpUrl(args.url), headers: parseHeaders(args.header ?? []) };
+    httpUrl(urlForValidation(args.url));
+    // --start: started once for the run, in a temporary folder (paths made absolute, as for --stdio).
+    const start = startCommandOf(args);
+    return { kind: 'http', url: args.url, headers: parseHeaders(args.header ?? []), ...(start ? { start } : {}) };
   }
   throw new UsageError('say which server to test: --stdio -- <command> or --url <endpoint>');
 }
@@ -79,6 +86,10 @@ export interface RunRequest {
   shard?: { index: number; count: number };
   /** Stream NDJSON events on stdout (and no progress line). */
   json: boolean;
+  /** --start: how long the server may take to accept connections (default: the driver's). */
+  startTimeoutMs?: number;
+  /** --out: where a started server's output goes (server.log) when it fails to start. */
+  out?: string;
 }
 
 export interface RunOutcome {
@@ -88,6 +99,8 @@ export interface RunOutcome {
   redactor: Redactor;
   /** The signal that ended the run early, if one did. */
   interrupted?: NodeJS.Signals;
+  /** --start: what the started server printed (redacted), and whether it exited on its own during the run. */
+  server?: { output: string; died: boolean };
 }
 
 /** Exit code of a run ended by a signal (the shell convention: 128 + signal number). */
@@ -122,6 +135,7 @@ export async function executeRun(req: RunRequest): Promise<RunOutcome> {
     timing: timingOf(options),
     safety: safetyOf(options),
     generation: generationOf(options),
+    startTimeoutMs: req.startTimeoutMs,
   });
   // Reach the target first: it answers the era probe while the suite's modules (catalogue,
   // generators, validators) load; the engine's start joins this one and reports how it failed.
@@ -142,7 +156,14 @@ export async function executeRun(req: RunRequest): Promise<RunOutcome> {
     if (e instanceof TargetStartError || e instanceof HandshakeError) {
       if (interrupted) throw new UsageError(`interrupted (${interrupted}) before the target answered`, signalExitCode(interrupted));
       const tail = e instanceof HandshakeError && e.stderrTail ? ` (stderr: ${e.stderrTail.trim().split('\n').slice(-1)[0]?.slice(0, 200)})` : '';
-      throw new UsageError(redactor.text(`cannot test the target: ${e.message}${tail}`));
+      // A started server that failed: what it printed, above the one line that says how it failed.
+      const printed = driver.serverOutput();
+      if (printed !== undefined) {
+        const output = redactor.text(printed);
+        showServerOutput(output, req.out ? writeServerLog(req.out, output) : undefined);
+      }
+      const longer = e instanceof ServerStartError && e.code === 'ETIMEDOUT' ? ' (--start-timeout gives it longer)' : '';
+      throw new UsageError(redactor.text(`cannot test the target: ${e.message}${tail}${longer}`));
     }
     throw e;
   } finally {
@@ -154,7 +175,9 @@ export async function executeRun(req: RunRequest): Promise<RunOutcome> {
   const { CHECKS } = await import('../../suites/catalogue.js');
   const report = redactor.json(buildReport(run, options, TOOL_VERSION, CHECKS));
   if (req.shard) report.shard = req.shard;
-  return { report, recording: redactor.text(JSON.stringify(run.recording.toJSON())), redactor, interrupted };
+  const printed = driver.serverOutput();
+  const server = printed !== undefined ? { output: redactor.text(printed), died: driver.serverDied() } : undefined;
+  return { report, recording: redactor.text(JSON.stringify(run.recording.toJSON())), redactor, interrupted, ...(server ? { server } : {}) };
 }
 
 /** Run the server suite; resolves to the exit code. */
@@ -185,12 +208,14 @@ export async function runServerCommand(args: ServerArgs): Promise<number> {
   const envNames = [...Object.keys(setEnv), ...passEnv];
   if (envNames.length) options.env = envNames;
   const concurrency = positiveInt(args.concurrency, 'concurrency');
+  if (args['start-timeout'] !== undefined && !args.start) throw new UsageError('--start-timeout goes with --url <endpoint> --start -- <command>');
+  const startTimeoutMs = args['start-timeout'] !== undefined ? duration(args['start-timeout'], 'start-timeout') : undefined;
   checkSelection(await checkIds(), args.only, args.skip);
   const baseline = await loadBaselines(args, 'server');
   if (args.out) checkOutDir(args.out);
   const formats = outputFormats(args.format, args.out);
 
-  const { report, recording, interrupted } = await executeRun({ target, options, setEnv, passEnv, concurrency, shard, json: args.json });
+  const { report, recording, interrupted, server } = await executeRun({ target, options, setEnv, passEnv, concurrency, shard, json: args.json, startTimeoutMs, out: args.out });
   const judged = baseline && judgeBaseline(report, baseline);
   if (args.json) {
     const b = judged && baselineEvent(judged);
@@ -203,6 +228,13 @@ export async function runServerCommand(args: ServerArgs): Promise<number> {
   if (args.out) {
     await writeReportFolder(args.out, report, recording, formats);
     if (!args.json) console.log(`report: ${join(args.out, 'report.json')}`);
+  }
+  if (server) {
+    // Always kept with the report (a stale log of an earlier run would mislead); shown when it explains a failure.
+    const log = args.out ? writeServerLog(args.out, server.output) : undefined;
+    if (log && !args.json) console.log(`server log: ${log}`);
+    const judgedNothing = report.summary.pass + report.summary.fail + report.summary.warn === 0;
+    if (!interrupted && (server.died || judgedNothing || exitCodeOf(report) !== 0)) showServerOutput(server.output, log);
   }
   if (interrupted) {
     console.error(`mcpspec: interrupted (${interrupted}): the report covers what ran before it`);

@@ -79,10 +79,16 @@ export const robustnessChecks = [
     versions: ALL_VERSIONS,
     spec: SPEC.basic26,
     judge({ exchanges, events }) {
-      const exits = unexpectedExits(events);
+      // A process exit first: the connections it broke (a server mcpspec started over HTTP) follow from it.
+      const all = unexpectedExits(events);
+      const died = all.filter((e) => e.data?.exitCode !== undefined);
+      const lost = all.filter((e) => e.data?.exitCode === undefined);
+      const exits = [...died, ...lost];
+      const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+      const times = died.length && lost.length ? ` (${plural(died.length, 'exit')} and ${plural(lost.length, 'lost connection')} in the run)` : exits.length > 1 ? ` (${exits.length} times in the run)` : '';
       if (exits.length) {
         return violated(
-          `the target ${describeExit(exits[0])}${exits.length > 1 ? ` (${exits.length} times in the run)` : ''}`,
+          `the target ${describeExit(exits[0])}${times}`,
           exits.slice(0, 5).map((e) => ({ what: `${describeExit(e)}; last message sent: ${clip(String(e.data?.lastSent ?? '-'), 300)}`, actual: clip(String(e.data?.stderrTail ?? ''), 1000) || undefined, seq: [e.seq] })),
         );
       }
