@@ -70,6 +70,15 @@ describe('mcpspec server --start: the HTTP server started once for the run', () 
     expect(events.filter((e) => e.kind === 'process-exit' && e.data?.pid === starts[0].data?.pid).map((e) => e.data?.expected)).toEqual([true]);
     expect(readFileSync(join(out, 'server.log'), 'utf8')).toContain(`listening ${served}`);
     expect(marked(mark)).toEqual([]);
+
+    // verify takes the target the same way: the server started afresh for the re-run, then stopped.
+    const v = await cli(['verify', join(out, 'report.json'), ...env, ...START_REF]);
+    expect(v.code, v.out + v.err).toBe(0);
+    expect(v.out).toMatch(/verified: \d+ verdicts match/);
+    expect(marked(mark)).toEqual([]);
+    const client = await cli(['verify', join(out, 'report.json'), '--start', '--', 'node', REF]);
+    expect(client.code).toBe(2);
+    expect(client.err).toContain('--start goes with --url');
   });
 
   it('a command that exits at once: exit 2, its output, then one line saying so; server.log kept, no report', async () => {

@@ -16,11 +16,12 @@ import { clientTargetOf, executeClientRun } from './client.js';
 
 export function verifyOptions(y: Argv) {
   return y
-    .usage('mcpspec verify report.json -- <command> [args...]\nmcpspec verify report.json --url http://127.0.0.1:3000/mcp\nmcpspec verify client-report.json -- <client command with {url} or {server}>')
+    .usage('mcpspec verify report.json -- <command> [args...]\nmcpspec verify report.json --url http://127.0.0.1:3000/mcp [--start -- <command>]\nmcpspec verify client-report.json -- <client command with {url} or {server}>')
     .positional('report', { type: 'string', describe: 'the report.json to verify' })
     .option('stdio', { type: 'boolean', describe: 'the command after -- is the target over stdio (as in mcpspec server and client; implied by the command)' })
     .option('http', { type: 'boolean', describe: 'client reports: the client command after -- speaks Streamable HTTP to {url} (implied by the report)' })
     .option('url', { type: 'string', describe: 'a Streamable HTTP endpoint to re-run against' })
+    .option('start', { type: 'boolean', default: false, describe: 'with --url: start the server command given after -- for the re-run, and stop it after ({port} = a free port)' })
     .option('header', { type: 'array', string: true, describe: 'extra HTTP header "Name: value"' })
     .option('env', { type: 'array', string: true, describe: 'set a variable for the stdio target: K=V' })
     .option('pass-env', { type: 'array', string: true, describe: "pass one of mcpspec's own variables to the stdio target by name" })
@@ -36,6 +37,7 @@ export interface VerifyArgs {
   stdio?: boolean;
   http?: boolean;
   url?: string;
+  start?: boolean;
   header?: string[];
   env?: string[];
   'pass-env'?: string[];
@@ -90,7 +92,8 @@ export async function runVerify(args: VerifyArgs): Promise<number> {
     if (args.url) throw new UsageError(`${file} is a client report: name the client command after -- (with {url} or {server}), not --url`);
     if (command.length === 0) throw new UsageError(`say which client to verify: mcpspec verify ${file} -- <client command with ${recorded.target.transport === 'http' ? '{url}' : '{server}'}>`);
   } else if (command.length === 0 && !args.url) throw new UsageError('say which server to verify against: mcpspec verify report.json -- <command> or --url <endpoint>');
-  const server = recorded.role === 'server' ? targetOf({ stdio: command.length > 0, url: args.url, header: args.header, '--': command }) : undefined;
+  if (args.start && recorded.role === 'client') throw new UsageError('--start is for server reports over HTTP: mcpspec verify report.json --url <endpoint> --start -- <command>');
+  const server = recorded.role === 'server' ? targetOf({ stdio: command.length > 0 && !args.start, url: args.url, start: args.start, header: args.header, '--': command }) : undefined;
   const client = recorded.role === 'client' ? clientTargetOf({ http: recorded.target.transport === 'http', stdio: recorded.target.transport === 'stdio', '--': command }) : undefined;
   if (server && (server.kind === 'stdio') !== (recorded.target.transport === 'stdio')) {
     throw new UsageError(`${file} was recorded over ${recorded.target.transport}; verify it over the same transport`);
