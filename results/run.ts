@@ -54,7 +54,7 @@ export interface Finding {
 export type TargetInfo =
   | { role: 'server'; transport: 'stdio'; command: string; args: string[] }
   | { role: 'server'; transport: 'http'; url: string }
-  | { role: 'client'; transport: TransportKind; command: string; args: string[] };
+  | { role: 'client'; transport: TransportKind; command: string; args: string[]; officialHarness?: true };
 
 export interface EraInfo {
   era: Era;
