@@ -69,6 +69,15 @@ describe('the official harness map', () => {
     }
   });
 
+  it('docs/official-harness.md shows every row with its names, in order', () => {
+    const lines = readFileSync('docs/official-harness.md', 'utf8').split('\n');
+    for (const r of HARNESS_MAP) {
+      const line = lines.find((l) => l.startsWith(`| \`${r.scenario}\` |`));
+      expect(line, r.scenario).toBeDefined();
+      expect(line!.split(' | ')[1], r.scenario).toBe(r.names.map((n) => `\`${n}\``).join(', '));
+    }
+  });
+
   it('tells a harness the version the official suite would when it is told none', () => {
     expect(officialDefaultVersion('tools_call')).toBe('2025-11-25');
     expect(officialDefaultVersion('initialize')).toBe('2025-11-25');
