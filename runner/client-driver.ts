@@ -43,7 +43,7 @@ export interface ClientTarget {
   officialHarness?: boolean;
 }
 
-/** What one client run of a scenario came to under the official contract, beside its exit. */
+/** What the client runs of one scenario (or of the start) came to under the official contract, beside their exits. */
 interface HarnessState {
   /** Every official name mcpspec gave was refused (the harness ended before sending anything): why, for the scenario's checks. */
   declined?: string;
