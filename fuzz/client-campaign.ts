@@ -185,6 +185,7 @@ async function runPlan(driver: ClientDriver, plan: ClientAnswer[], name: string,
   });
   const o = await driver.runScenario(sc, signal);
   if ('aborted' in o) return { served: [], observations: [], aborted: o.aborted };
+  if ('untestable' in o) return { served: [], observations: [], aborted: o.untestable };
   if (!('observed' in o)) throw new Error(`fuzz client: the scripted server failed: ${o.harness}`);
   const obs = o.observed as { exit: ClientExit; received: Received[]; served: { seq: number; answer: ClientAnswer }[] };
   return { exit: obs.exit, served: obs.served.map((s) => s.answer), observations: judgeClientRun(obs.exit, obs.received, obs.served, version) };

@@ -55,7 +55,7 @@ export type TargetInfo =
   | { role: 'server'; transport: 'stdio'; command: string; args: string[] }
   /** start: the command mcpspec started the server with for the run (--start), `{port}` as given. */
   | { role: 'server'; transport: 'http'; url: string; start?: { command: string; args: string[] } }
-  | { role: 'client'; transport: TransportKind; command: string; args: string[] };
+  | { role: 'client'; transport: TransportKind; command: string; args: string[]; officialHarness?: true };
 
 export interface EraInfo {
   era: Era;

@@ -1,7 +1,9 @@
 // The driver for a client under test: mcpspec plays a scripted server. Each scenario gets a fresh
 // endpoint and starts the client afresh: over HTTP a listener whose URL replaces `{url}`; over stdio
 // a relay listener, and `{server}` (several argv words) / `{server-json}` start mcpspec's scripted
-// server program, which connects back. What the client sends is recorded and judged.
+// server program, which connects back. What the client sends is recorded and judged. A harness
+// written to the official suite's client contract (officialHarness) gets the URL as its last argument
+// and the official scenario name that fits each run in its environment (official-harness.ts).
 
 import { setMaxListeners } from 'node:events';
 import { execa } from 'execa';
@@ -16,8 +18,11 @@ import type { RunObservations } from '../suites/kit/observations.js';
 import type { ClientExit, Received, ScriptedServer } from '../suites/ports/scripted-server.js';
 import { scenarioOptions, type ClientScenarioContext, type GenerationOptions, type PlainRun, type RunOptions, type SafetyOptions, type Scenario, type TimingOptions } from '../suites/kit/scenario.js';
 import { modernMetaOf, runScript } from '../suites/client/scripted-server.js';
+import { officialNamesFor, START_RUN } from '../suites/client/official-harness-map.js';
+import { OFFICIAL_FIXTURE_TOOLS, officialDefaultVersion } from '../suites/client/official-scenario-names.js';
 import type { Driver, ScenarioOutcome } from './engine.js';
 import { HttpListener } from './http-listener.js';
+import { harnessEnv, refusedScenario } from './official-harness.js';
 import { registerLive } from './reaper.js';
 import { Recorder } from './recorder.js';
 import { RelayListener } from './relay-listener.js';
@@ -31,6 +36,17 @@ export interface ClientTarget {
   args: string[];
   /** Default http. */
   transport?: TransportKind;
+  /**
+   * A harness written to the official suite's client contract (HTTP only): the URL goes last unless
+   * the command places `{url}`, and each run gets MCP_CONFORMANCE_SCENARIO (and the rest) as that suite sets them.
+   */
+  officialHarness?: boolean;
+}
+
+/** What the client runs of one scenario (or of the start) came to under the official contract, beside their exits. */
+interface HarnessState {
+  /** Every official name mcpspec gave was refused (the harness ended before sending anything): why, for the scenario's checks. */
+  declined?: string;
 }
 
 /** What the client driver takes besides the target (selection, schedule and reporting are the engine's). */
@@ -120,14 +136,21 @@ export class ClientDriver implements Driver {
 
   /** What scenarios read (ctx.options). */
   private readonly forScenarios: RunOptions;
+  readonly spec: ClientTarget;
+  /** A harness declares what each official scenario asks for, not what it declared at start. */
+  readonly declaresPerScenario: boolean;
 
   constructor(
-    readonly spec: ClientTarget,
+    spec: ClientTarget,
     private readonly opts: ClientDriverOptions,
   ) {
     this.forScenarios = scenarioOptions(opts.safety, opts.timing, opts.generation);
     this.transport = spec.transport ?? 'http';
-    this.target = { role: 'client', transport: this.transport, command: spec.command, args: spec.args };
+    if (spec.officialHarness && this.transport !== 'http') throw new Error('the official client contract is HTTP only');
+    // The official suite appends the server URL to the harness's command.
+    this.spec = spec.officialHarness && !hasPlaceholder(spec) ? { ...spec, args: [...spec.args, URL_PLACEHOLDER] } : spec;
+    this.target = { role: 'client', transport: this.transport, command: this.spec.command, args: this.spec.args, ...(spec.officialHarness ? { officialHarness: true as const } : {}) };
+    this.declaresPerScenario = spec.officialHarness === true;
   }
 
   /**
@@ -137,15 +160,17 @@ export class ClientDriver implements Driver {
   async start(signal: AbortSignal): Promise<{ era: EraInfo; peer: PeerInfo }> {
     const t0 = Date.now();
     let received: Received[] = [];
-    const exit = await this.withEndpoint('start', new Recorder(), signal, async (server) => {
+    const harness: HarnessState = {};
+    const exit = await this.withEndpoint(START_RUN, new Recorder(), signal, async (server) => {
       runScript(server, { modern: true, legacy: true, timeoutMs: this.opts.timing.timeoutMs });
       const exit = await server.runClient();
       received = server.received();
       return exit;
-    });
+    }, { harness });
     this.plainRunMs = Date.now() - t0;
     if (signal.aborted) throw new TargetStartError('interrupted before the client was judged');
-    const where = this.transport === 'http' ? 'the {url} endpoint' : 'the {server} it was given';
+    if (harness.declined) throw new TargetStartError(harness.declined);
+    const where = this.spec.officialHarness ? 'the server URL it was given as its last argument' : this.transport === 'http' ? 'the {url} endpoint' : 'the {server} it was given';
     const tail = lastLine(exit.stderrTail);
     if (received.length === 0) {
       if (exit.timedOut) throw new TargetStartError(`the client never connected to ${where}: it sent nothing in ${this.opts.timing.timeoutMs} ms and was stopped`);
@@ -175,11 +200,14 @@ export class ClientDriver implements Driver {
 
   async runScenario(s: Scenario, runSignal: AbortSignal): Promise<ScenarioOutcome> {
     const recorder = new Recorder({ parent: this.recorder, source: s.id });
+    const harness: HarnessState = {};
     const observed = await this.withEndpoint(s.id, recorder, runSignal, (server, signal) => {
       const ctx: ClientScenarioContext = { server, version: this.version, options: this.forScenarios, signal, plain: this.plain };
       return s.run(ctx);
-    }, { serverStderr: s.serverStderr, headlessBrowser: s.headlessBrowser });
+    }, { serverStderr: s.serverStderr, headlessBrowser: s.headlessBrowser, harness });
     if (runSignal.aborted) return { aborted: runSignal.reason instanceof Error && runSignal.reason.message === 'interrupted' ? 'the run was interrupted' : 'the overall deadline passed' };
+    // mcpspec's choice of name, not the client's fault: nothing to judge.
+    if (harness.declined) return { untestable: harness.declined };
     return { observed };
   }
 
@@ -189,13 +217,15 @@ export class ClientDriver implements Driver {
     recorder: Recorder,
     runSignal: AbortSignal,
     body: (server: ScriptedServer, signal: AbortSignal) => Promise<T>,
-    { serverStderr = false, headlessBrowser = false }: { serverStderr?: boolean; headlessBrowser?: boolean } = {},
+    { serverStderr = false, headlessBrowser = false, harness = {} }: { serverStderr?: boolean; headlessBrowser?: boolean; harness?: HarnessState } = {},
   ): Promise<T> {
     const stop = new AbortController();
     setMaxListeners(0, stop.signal);
     const onRun = () => stop.abort(runSignal.reason);
     runSignal.addEventListener('abort', onRun, { once: true });
-    const http = this.transport === 'http' ? new HttpListener(recorder, `/mcp/${encodeURIComponent(name)}`, stop.signal) : undefined;
+    // A harness gets the official suite's path (its scenario is in its environment); other clients see the scenario in theirs.
+    const path = this.spec.officialHarness ? '/mcp' : `/mcp/${encodeURIComponent(name)}`;
+    const http = this.transport === 'http' ? new HttpListener(recorder, path, stop.signal) : undefined;
     const relay = this.transport === 'stdio' ? new RelayListener(recorder, stop.signal) : undefined;
     const sandboxes: TargetSandbox[] = [];
     try {
@@ -211,6 +241,8 @@ export class ClientDriver implements Driver {
       if (relay) await relay.listen();
       const endpoint = (http ?? relay)!.endpoint;
       const argv = expandCommand(this.spec, { url, server: relay?.command(name, { stderr: serverStderr }) });
+      let alsoListed: readonly Record<string, unknown>[] = [];
+      const launch = (timeoutMs: number, env: Record<string, string> = {}, officialScenario?: string) => this.launch(argv, sandbox, timeoutMs, stop.signal, recorder, name, env, officialScenario);
       const server: ScriptedServer = {
         kind: this.transport,
         handle: (h) => endpoint.handle(h),
@@ -218,9 +250,19 @@ export class ClientDriver implements Driver {
         waitFor: (match, ms) => endpoint.waitFor(match, ms),
         pause: (ms) => endpoint.pause(ms),
         received: () => endpoint.received(),
-        runClient: (timeoutMs = this.opts.timing.timeoutMs) => this.runClient(argv, sandbox, timeoutMs, stop.signal, name, recorder),
+        runClient: async (timeoutMs = this.opts.timing.timeoutMs) => {
+          if (this.spec.officialHarness) {
+            return this.runHarness(name, timeoutMs, harness, () => endpoint.received().length, (tools) => (alsoListed = tools), launch);
+          }
+          const { exit, stoppedByUs } = await launch(timeoutMs);
+          this.noteExit(name, exit, stoppedByUs, timeoutMs);
+          return exit;
+        },
         freshClientState: () => {
           sandbox = newSandbox();
+        },
+        get alsoListed() {
+          return alsoListed;
         },
         ...(http ? { http } : {}),
       };
@@ -253,12 +295,60 @@ export class ClientDriver implements Driver {
 
   async close(): Promise<void> {}
 
+  /**
+   * One client run of `scenario` under the official contract: the first official name for it (at the
+   * version under test), and the next whenever the harness refuses one (ends before sending anything).
+   * A fallback is noted; when every name is refused the scenario is declined (`harness.declined`).
+   */
+  private async runHarness(
+    scenario: string,
+    timeoutMs: number,
+    harness: HarnessState,
+    sent: () => number,
+    list: (tools: readonly Record<string, unknown>[]) => void,
+    launch: (timeoutMs: number, env: Record<string, string>, officialScenario: string) => Promise<{ exit: ClientExit; stoppedByUs: boolean }>,
+  ): Promise<ClientExit> {
+    // The version under test; at start with auto, the one the official suite tells a harness when it is told none.
+    const asked = this.opts.specVersion !== 'auto' ? this.opts.specVersion : scenario === START_RUN ? undefined : this.version;
+    const names = officialNamesFor(scenario, asked ?? '2025-11-25');
+    const refused: string[] = [];
+    let last: ClientExit | undefined;
+    // The last refused run (a refused name's run is not the scenario's), and how it ended: what a harness says when it has no handler for a name.
+    const how = () => `${describeExit(last!)}${lastLine(last!.stderrTail) ? `; stderr: ${lastLine(last!.stderrTail)}` : ''}`;
+    for (const name of names) {
+      const before = sent();
+      list(OFFICIAL_FIXTURE_TOOLS[name] ?? []);
+      const { exit, stoppedByUs } = await launch(timeoutMs, harnessEnv(name, asked ?? officialDefaultVersion(name)), name);
+      if (stoppedByUs || !refusedScenario(exit, sent() > before)) {
+        if (refused.length) {
+          const message = `the harness refused MCP_CONFORMANCE_SCENARIO=${refused.join(', then ')} (it ended before sending anything: ${how()}): mcpspec ran ${scenario} as ${name}`;
+          // Once per scenario, though a scenario may run the client twice.
+          if (!this.found.some((f) => f.scenario === scenario && f.message === message)) this.found.push({ kind: 'note', scenario, message });
+        }
+        this.noteExit(scenario, exit, stoppedByUs, timeoutMs);
+        return exit;
+      }
+      last = exit;
+      refused.push(name);
+    }
+    harness.declined = `the harness ran none of the official scenarios mcpspec named for ${scenario} (${refused.join(', ')}): each ended before sending anything (${how()})`;
+    return last!;
+  }
+
+  /** A crash or hang of the client in a scenario is a finding (the first run, at start, is judged by start()). */
+  private noteExit(scenario: string, exit: ClientExit, stoppedByUs: boolean, timeoutMs: number): void {
+    if (scenario === START_RUN || stoppedByUs) return;
+    const crash = crashOf(exit);
+    if (exit.timedOut) this.found.push({ kind: 'hang', scenario, message: `the client was still running after ${timeoutMs} ms and was stopped`, stderrTail: lastLine(exit.stderrTail) });
+    else if (crash) this.found.push({ kind: 'crash', scenario, message: `the client crashed: ${crash}`, stderrTail: exit.stderrTail.slice(-2000) });
+  }
+
   /** Start the client; it is stopped (and its process tree reaped) at the timeout or the run's end. */
-  private async runClient(argv: string[], sandbox: ReturnType<typeof makeSandbox>, timeoutMs: number, signal: AbortSignal, scenario: string, recorder: Recorder): Promise<ClientExit> {
+  private async launch(argv: string[], sandbox: ReturnType<typeof makeSandbox>, timeoutMs: number, signal: AbortSignal, recorder: Recorder, scenario: string, env: Record<string, string>, officialScenario?: string): Promise<{ exit: ClientExit; stoppedByUs: boolean }> {
     const stderr = new TailBuffer();
     const stdout = new TailBuffer();
     const t0 = Date.now();
-    const child = execa(argv[0], argv.slice(1), { cwd: sandbox.cwd, env: { ...sandbox.env, MCPSPEC_SCENARIO: scenario }, extendEnv: false, stdin: 'pipe', buffer: false, reject: false, detached: true, forceKillAfterDelay: 2000, cancelSignal: signal, timeout: timeoutMs });
+    const child = execa(argv[0], argv.slice(1), { cwd: sandbox.cwd, env: { ...sandbox.env, MCPSPEC_SCENARIO: scenario, ...env }, extendEnv: false, stdin: 'pipe', buffer: false, reject: false, detached: true, forceKillAfterDelay: 2000, cancelSignal: signal, timeout: timeoutMs });
     const unregister = registerLive({ killNow: () => killGroup(child.pid, 'SIGKILL') });
     // Its stdin stays open (a pipe nobody writes to, as a terminal nobody types into) until it exits:
     // some clients (mcp-remote's) take the end of their input as the order to quit.
@@ -292,13 +382,8 @@ export class ClientDriver implements Driver {
       exit.stderrTail += `\n${res.shortMessage ?? res.message}`;
       exit.exitCode = 127;
     }
-    recorder.record({ dir: 'note', channel: 'stderr', raw: '', note: 'client-exit', data: { exitCode: exit.exitCode, signal: exit.signal, timedOut: exit.timedOut, elapsedMs: exit.elapsedMs } });
-    if (scenario !== 'start' && !stoppedByUs) {
-      const crash = crashOf(exit);
-      if (exit.timedOut) this.found.push({ kind: 'hang', scenario, message: `the client was still running after ${timeoutMs} ms and was stopped`, stderrTail: lastLine(exit.stderrTail) });
-      else if (crash) this.found.push({ kind: 'crash', scenario, message: `the client crashed: ${crash}`, stderrTail: exit.stderrTail.slice(-2000) });
-    }
-    return exit;
+    recorder.record({ dir: 'note', channel: 'stderr', raw: '', note: 'client-exit', data: { exitCode: exit.exitCode, signal: exit.signal, timedOut: exit.timedOut, elapsedMs: exit.elapsedMs, ...(officialScenario ? { officialScenario } : {}) } });
+    return { exit, stoppedByUs };
   }
 }
 

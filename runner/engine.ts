@@ -16,8 +16,11 @@ import { matchesGlobs } from './globs.js';
 import { loadSchema } from '../protocol/schema-registry.js';
 import type { SpecVersion } from '../protocol/versions.js';
 
-/** What a scenario run came to: its observations, or why there are none. */
-export type ScenarioOutcome = { observed: unknown } | { aborted: string } | { harness: string };
+/**
+ * What a scenario run came to: its observations, or why there are none: the run ended it (aborted),
+ * mcpspec failed (harness), or the target declined it, so there is nothing to judge (untestable).
+ */
+export type ScenarioOutcome = { observed: unknown } | { aborted: string } | { harness: string } | { untestable: string };
 
 /** How the engine reaches the peer under test; one per role. */
 export interface Driver {
@@ -31,6 +34,11 @@ export interface Driver {
    * no credentials for), so only sessionless scenarios run; undefined when the peer was reached.
    */
   limited?(): string | undefined;
+  /**
+   * The peer declares anew in each scenario (a client harness declares what the scenario it is named
+   * asks for): checks are not gated on what it declared at start; each judges what its scenario saw.
+   */
+  readonly declaresPerScenario?: boolean;
   runScenario(s: Scenario, signal: AbortSignal): Promise<ScenarioOutcome>;
   /** Once every scenario has ended: end what they shared (before the oracles look at the run); `signal` is the run's end. */
   afterScenarios?(signal: AbortSignal): Promise<void>;
@@ -161,8 +169,9 @@ export async function runSuite(driver: Driver, opts: EngineOptions): Promise<Run
     const limited = driver.limited?.();
     const runsLimited = (sc: Scenario | undefined) => !!sc?.sessionless && !sc.needsAccess;
     const gated = new Map<Check, string>();
+    const undeclared = (c: Check) => (driver.declaresPerScenario ? undefined : skipReason(c, peer.capabilities));
     for (const c of selected) {
-      const why = limited && !runsLimited(c.scenario) ? NO_SESSION : skipReason(c, peer.capabilities);
+      const why = limited && !runsLimited(c.scenario) ? NO_SESSION : undeclared(c);
       if (why) gated.set(c, why);
     }
     const plan = new Map<Scenario, Check[]>();
@@ -174,7 +183,7 @@ export async function runSuite(driver: Driver, opts: EngineOptions): Promise<Run
       plan.set(c.scenario, [...(plan.get(c.scenario) ?? []), c]);
     }
     if (selected.some((c) => c.kind === 'oracle')) {
-      const wanted = (c: Check) => belongsTo(c, driver.role, version, driver.transport) && matchesGlobs(c.id, undefined, selection.skip) && !skipReason(c, peer.capabilities) && (!limited || runsLimited(c.scenario));
+      const wanted = (c: Check) => belongsTo(c, driver.role, version, driver.transport) && matchesGlobs(c.id, undefined, selection.skip) && !undeclared(c) && (!limited || runsLimited(c.scenario));
       const traffic = selection.traffic ?? [...new Set(all.filter((c) => c.scenario && wanted(c)).map((c) => c.scenario!))];
       for (const s of traffic) {
         if (plan.has(s) || (inShard && !inShard.has(s.id)) || (limited && !runsLimited(s))) continue;
@@ -203,6 +212,7 @@ export async function runSuite(driver: Driver, opts: EngineOptions): Promise<Run
       for (const c of live) {
         if ('harness' in outcome) record(c, s.id, { status: 'error', message: outcome.harness.split('\n')[0], evidence: [] });
         else if ('aborted' in outcome) record(c, s.id, { status: 'untestable', message: `scenario cut short: ${outcome.aborted}`, evidence: [] });
+        else if ('untestable' in outcome) record(c, s.id, { status: 'untestable', message: outcome.untestable, evidence: [] });
         else record(c, s.id, judgeSafely(c, outcome.observed, ctx));
       }
       if ('harness' in outcome) {
@@ -217,10 +227,11 @@ export async function runSuite(driver: Driver, opts: EngineOptions): Promise<Run
         id: s.id,
         title: s.title,
         durationMs: Date.now() - t0,
-        status: 'observed' in outcome ? (judged ? 'judged' : 'no-judgement') : 'aborted',
+        status: 'observed' in outcome ? (judged ? 'judged' : 'no-judgement') : 'untestable' in outcome ? 'no-judgement' : 'aborted',
       };
       if (own.length === 0) result.message = TRAFFIC_ONLY;
       if ('aborted' in outcome) result.message = outcome.aborted;
+      if ('untestable' in outcome) result.message = outcome.untestable;
       if ('harness' in outcome) result.message = outcome.harness.split('\n')[0];
       scenarios.push(result);
       emit({ type: 'scenario-end', result });

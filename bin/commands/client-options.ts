@@ -8,6 +8,8 @@ import { BASELINE_OPTIONS, type BaselineArgs } from '../baseline-options.js';
 export const CLIENT_USAGE = [
   'mcpspec client --http -- <client command containing {url}>',
   'mcpspec client --stdio -- <client command containing {server} or {server-json}>',
+  'mcpspec client --http --official-harness -- <harness written for the official conformance suite>',
+  'mcpspec client --command "<harness command, as given to the official suite>"',
   '',
   'mcpspec plays a scripted MCP server and starts the client afresh for each scenario (MCPSPEC_SCENARIO names it):',
   '  --http: mcpspec listens on 127.0.0.1; {url} is its endpoint (the scenario is in the path).',
@@ -20,6 +22,12 @@ export const CLIENT_USAGE = [
   '  mcpspec client --http --cwd test -- npx @modelcontextprotocol/inspector-cli --cli {url} --transport http --method tools/list',
   '  mcpspec client --stdio --cwd test -- npx @modelcontextprotocol/inspector-cli --cli {server} --method tools/list',
   '  mcpspec client --http -- node_modules/.bin/mcp-remote-client {url}    (after npm install mcp-remote@0.15.1)',
+  '',
+  'A harness written for the official suite (--official-harness, or --command) gets the server URL as its last',
+  'argument and MCP_CONFORMANCE_SCENARIO (the official scenario that fits each mcpspec scenario),',
+  'MCP_CONFORMANCE_PROTOCOL_VERSION and, where that suite passes one, MCP_CONFORMANCE_CONTEXT; it runs in the',
+  'current folder. --command runs its string through the shell with the URL appended, as that suite does.',
+  '  mcpspec client --command "npx tsx src/everythingClient.ts" --spec-version 2026-07-28',
 ].join('\n');
 
 export function clientOptions(y: Argv) {
@@ -27,6 +35,8 @@ export function clientOptions(y: Argv) {
     .usage(CLIENT_USAGE)
     .option('http', { type: 'boolean', default: false, describe: 'the client speaks Streamable HTTP to {url}' })
     .option('stdio', { type: 'boolean', default: false, describe: 'the client starts {server} and speaks over its stdin/stdout' })
+    .option('official-harness', { type: 'boolean', default: false, describe: 'the client is a harness written for the official conformance suite: URL last, MCP_CONFORMANCE_* variables (HTTP)' })
+    .option('command', { type: 'string', describe: 'the harness command as one string, as the official suite takes it (implies --http --official-harness)' })
     .option('spec-version', { type: 'string', default: 'auto', describe: `protocol version the client is judged by: ${VERSION_CHOICES.join(', ')}; auto = what the client speaks first` })
     .option('only', { type: 'array', string: true, describe: 'run only checks whose id matches a glob (client.mrtr-*)' })
     .option('skip', { type: 'array', string: true, describe: 'skip checks whose id matches a glob' })
@@ -48,6 +58,8 @@ export function clientOptions(y: Argv) {
 export interface ClientArgs extends BaselineArgs {
   http: boolean;
   stdio: boolean;
+  'official-harness': boolean;
+  command?: string;
   'spec-version': string;
   only?: string[];
   skip?: string[];

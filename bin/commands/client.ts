@@ -1,5 +1,6 @@
 // `mcpspec client`: judge an MCP client. mcpspec plays a scripted server (over HTTP, or over stdio
-// through the relay program `{server}` starts) and runs the client once per scenario.
+// through the relay program `{server}` starts) and runs the client once per scenario. A harness
+// written for the official conformance suite runs as that suite runs it (--official-harness, --command).
 
 import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -8,7 +9,7 @@ import { TOOL_VERSION } from '../../protocol/tool-version.js';
 import { renderConsole } from '../../reports/console.js';
 import { buildReport, exitCodeOf, type Report, type ReportOptions } from '../../reports/report.js';
 import type { RunEvent } from '../../results/run.js';
-import { ClientDriver, hasPlaceholder, placeholdersOf, type ClientTarget } from '../../runner/client-driver.js';
+import { ClientDriver, hasPlaceholder, placeholdersOf, URL_PLACEHOLDER, type ClientTarget } from '../../runner/client-driver.js';
 import { runSuite } from '../../runner/engine.js';
 import { globToRegExp, matchesGlobs } from '../../runner/globs.js';
 import { Redactor, secretValues } from '../../runner/redact.js';
@@ -25,15 +26,26 @@ import { positiveInt, signalExitCode } from './server.js';
 
 export { clientOptions, type ClientArgs } from './client-options.js';
 
-export function clientTargetOf(args: Pick<ClientArgs, 'http' | 'stdio' | '--'>): ClientTarget {
-  if (args.http && args.stdio) throw new UsageError('give either --http or --stdio, not both');
-  if (!args.http && !args.stdio) throw new UsageError('say how the client connects: mcpspec client --http -- <command with {url}> or --stdio -- <command with {server}>');
-  const transport = args.http ? 'http' : 'stdio';
+export function clientTargetOf(args: Pick<ClientArgs, 'http' | 'stdio' | '--'> & Partial<Pick<ClientArgs, 'official-harness' | 'command'>>): ClientTarget {
   const words = (args['--'] ?? []).map(String);
-  if (words.length === 0) throw new UsageError(`--${transport} needs the client command after --, e.g. mcpspec client --${transport} -- node client.js ${transport === 'http' ? '{url}' : '{server}'}`);
-  const target: ClientTarget = { command: absoluteIfFile(words[0]), args: words.slice(1).map(absoluteIfFile), transport };
-  if (!hasPlaceholder(target)) {
-    throw new UsageError(`the client command contains no ${placeholdersOf(transport).join(' or ')}: mcpspec puts ${transport === 'http' ? 'its endpoint URL' : 'the command that starts its scripted server'} there (e.g. mcpspec client --${transport} -- node client.js ${placeholdersOf(transport)[0]})`);
+  if (args.command !== undefined) {
+    if (args.stdio) throw new UsageError('--command gives a harness written for the official conformance suite, which speaks HTTP: leave out --stdio');
+    if (words.length) throw new UsageError('give the harness either as --command "<command>" or after --, not both');
+    if (!args.command.trim()) throw new UsageError('--command needs the harness command, e.g. --command "node harness.js"');
+    // As the official suite runs it: the string through the shell, the server URL appended.
+    const line = args.command.includes(URL_PLACEHOLDER) ? args.command : `${args.command} ${URL_PLACEHOLDER}`;
+    return { command: '/bin/sh', args: ['-c', line], transport: 'http', officialHarness: true };
+  }
+  const harness = args['official-harness'] === true;
+  if (args.http && args.stdio) throw new UsageError('give either --http or --stdio, not both');
+  if (harness && args.stdio) throw new UsageError('--official-harness is for harnesses written for the official conformance suite, which speak HTTP (the server URL as their last argument): use --http');
+  if (!args.http && !args.stdio && !harness) throw new UsageError('say how the client connects: mcpspec client --http -- <command with {url}> or --stdio -- <command with {server}>');
+  const transport = args.stdio ? 'stdio' : 'http';
+  if (words.length === 0) throw new UsageError(`--${harness ? 'official-harness' : transport} needs the client command after --, e.g. mcpspec client --${transport} -- node client.js ${harness ? '' : transport === 'http' ? '{url}' : '{server}'}`.trimEnd());
+  const target: ClientTarget = { command: absoluteIfFile(words[0]), args: words.slice(1).map(absoluteIfFile), transport, ...(harness ? { officialHarness: true } : {}) };
+  if (!harness && !hasPlaceholder(target)) {
+    const official = transport === 'http' ? '; a harness written for the official conformance suite takes it as its last argument: add --official-harness' : '';
+    throw new UsageError(`the client command contains no ${placeholdersOf(transport).join(' or ')}: mcpspec puts ${transport === 'http' ? 'its endpoint URL' : 'the command that starts its scripted server'} there (e.g. mcpspec client --${transport} -- node client.js ${placeholdersOf(transport)[0]})${official}`);
   }
   return target;
 }
@@ -63,7 +75,9 @@ export interface ClientRunRequest {
 
 /** Run the client suite once (signals end it promptly, the report kept); start failures are usage errors. */
 export async function executeClientRun(req: ClientRunRequest): Promise<{ report: Report; recording: string; interrupted?: NodeJS.Signals }> {
-  const { target, options, setEnv, passEnv, cwd, concurrency } = req;
+  const { target, options, setEnv, passEnv, concurrency } = req;
+  // A harness runs where mcpspec runs, as the official suite runs it (its command may name files relative to it).
+  const cwd = req.cwd ?? (target.officialHarness ? process.cwd() : undefined);
   const seed = options.seed;
   const redactor = new Redactor([...secretValues(process.env), ...Object.values(setEnv)]);
   const print = (e: unknown) => process.stdout.write(`${redactor.text(JSON.stringify(e))}\n`);

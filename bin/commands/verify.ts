@@ -90,11 +90,11 @@ export async function runVerify(args: VerifyArgs): Promise<number> {
   if (args.http && recorded.role === 'server') throw new UsageError('--http is for client reports; a server report over HTTP is verified with --url <endpoint>');
   if (recorded.role === 'client') {
     if (args.url) throw new UsageError(`${file} is a client report: name the client command after -- (with {url} or {server}), not --url`);
-    if (command.length === 0) throw new UsageError(`say which client to verify: mcpspec verify ${file} -- <client command with ${recorded.target.transport === 'http' ? '{url}' : '{server}'}>`);
+    if (command.length === 0) throw new UsageError(`say which client to verify: mcpspec verify ${file} -- <client command${'officialHarness' in recorded.target ? ' (a harness written for the official suite)' : ` with ${recorded.target.transport === 'http' ? '{url}' : '{server}'}`}>`);
   } else if (command.length === 0 && !args.url) throw new UsageError('say which server to verify against: mcpspec verify report.json -- <command> or --url <endpoint>');
   if (args.start && recorded.role === 'client') throw new UsageError('--start is for server reports over HTTP: mcpspec verify report.json --url <endpoint> --start -- <command>');
   const server = recorded.role === 'server' ? targetOf({ stdio: command.length > 0 && !args.start, url: args.url, start: args.start, header: args.header, '--': command }) : undefined;
-  const client = recorded.role === 'client' ? clientTargetOf({ http: recorded.target.transport === 'http', stdio: recorded.target.transport === 'stdio', '--': command }) : undefined;
+  const client = recorded.role === 'client' ? clientTargetOf({ http: recorded.target.transport === 'http', stdio: recorded.target.transport === 'stdio', '--': command, 'official-harness': 'officialHarness' in recorded.target && recorded.target.officialHarness === true }) : undefined;
   if (server && (server.kind === 'stdio') !== (recorded.target.transport === 'stdio')) {
     throw new UsageError(`${file} was recorded over ${recorded.target.transport}; verify it over the same transport`);
   }

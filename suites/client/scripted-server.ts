@@ -98,13 +98,13 @@ export function modernMetaOf(params: unknown): Record<string, unknown> | undefin
   return isObj(meta) && typeof meta[META_PROTOCOL_VERSION] === 'string' ? meta : undefined;
 }
 
-/** The plain results, per era (modern ones carry resultType, ttlMs, cacheScope and serverInfo). */
-export function plainResult(method: string, params: Record<string, unknown>, era: 'modern' | 'legacy'): Record<string, unknown> | undefined {
+/** The plain results, per era (modern ones carry resultType, ttlMs, cacheScope and serverInfo); `alsoListed` follows TOOL in tools/list. */
+export function plainResult(method: string, params: Record<string, unknown>, era: 'modern' | 'legacy', alsoListed: readonly Record<string, unknown>[] = []): Record<string, unknown> | undefined {
   const cache = era === 'modern' ? { ttlMs: 0, cacheScope: 'public' } : {};
   let r: Record<string, unknown> | undefined;
   switch (method) {
     case 'ping': r = {}; break;
-    case 'tools/list': r = { tools: [TOOL], ...cache }; break;
+    case 'tools/list': r = { tools: [TOOL, ...alsoListed], ...cache }; break;
     case 'prompts/list': r = { prompts: [PROMPT], ...cache }; break;
     case 'resources/list': r = { resources: [RESOURCE], ...cache }; break;
     case 'resources/templates/list': r = { resourceTemplates: [], ...cache }; break;
@@ -211,7 +211,7 @@ export function runScript(server: ScriptedServer, opts: ScriptOptions): ScriptLo
       if (req.method === 'server/discover') {
         return answer(ok(req.id, discoverResult(supportedList(), CAPS)));
       }
-      const r = plainResult(req.method, req.params, 'modern');
+      const r = plainResult(req.method, req.params, 'modern', server.alsoListed);
       if (r) return answer(ok(req.id, r));
       if (req.method === 'resources/read') return answer(withStatus(rpcError(req.id, -32602, 'Resource not found'), http ? 400 : 200));
       return answer(withStatus(rpcError(req.id, -32601, 'Method not found'), http ? 404 : 200));
@@ -246,7 +246,7 @@ export function runScript(server: ScriptedServer, opts: ScriptOptions): ScriptLo
     const own = opts.override?.(req, { received, era: 'legacy', capabilities: s.capabilities });
     let response: unknown = own;
     if (response === undefined) {
-      const r = plainResult(req.method, req.params, 'legacy');
+      const r = plainResult(req.method, req.params, 'legacy', server.alsoListed);
       response = r ? ok(req.id, r) : req.method === 'resources/read' ? rpcError(req.id, -32002, 'Resource not found') : rpcError(req.id, -32601, 'Method not found');
     }
     if (!opts.serverRequests || s.requestsSent || !s.initialized) return response;

@@ -109,4 +109,10 @@ export interface ScriptedServer {
    * chose one): as on a machine where the client never ran, with no credentials it stored before.
    */
   freshClientState?(): void;
+  /**
+   * Tools the client under test looks for by name besides the scripted server's own (a harness written
+   * to the official suite's contract looks up its scenario's), listed after them in the plain tools/list
+   * answer. Read at each answer: it may change between two client runs.
+   */
+  readonly alsoListed?: readonly Record<string, unknown>[];
 }
