@@ -43,7 +43,7 @@ export function clientOptions(y: Argv) {
     .option('strict', { type: 'boolean', default: false, describe: 'SHOULD violations (warnings) fail the run' })
     .option('json', { type: 'boolean', default: false, describe: 'print NDJSON events instead of the console report' })
     .option('out', { type: 'string', describe: 'write report.json (and recording.json) into this folder' })
-    .option('format', { type: 'array', string: true, describe: 'with --out, also write these: junit, sarif, markdown, html, badge, shields' })
+    .option('format', { type: 'array', string: true, describe: 'with --out, also write these: junit, sarif, markdown, html, tap, badge, shields, must-badge, must-shields' })
     .option('timeout', { type: 'string', default: '10s', describe: 'how long one client run may take before it is stopped as hung (500ms, 10s, 2m)' })
     .option('deadline', { type: 'string', default: '5m', describe: 'the whole run ends by then' })
     .option('env', { type: 'array', string: true, describe: 'set a variable for the client: K=V (it gets only PATH, a temporary HOME, MCPSPEC_SCENARIO and what you pass)' })

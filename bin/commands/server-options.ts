@@ -19,7 +19,7 @@ export function serverOptions(y: Argv) {
     .option('strict', { type: 'boolean', default: false, describe: 'SHOULD violations (warnings) fail the run' })
     .option('json', { type: 'boolean', default: false, describe: 'print NDJSON events instead of the console report' })
     .option('out', { type: 'string', describe: 'write report.json (and recording.json) into this folder' })
-    .option('format', { type: 'array', string: true, describe: 'with --out, also write these: junit, sarif, markdown, html, badge, shields (several at once, or comma-separated)' })
+    .option('format', { type: 'array', string: true, describe: 'with --out, also write these: junit, sarif, markdown, html, tap, badge, shields, must-badge, must-shields (several at once, or comma-separated)' })
     .option('timeout', { type: 'string', default: '10s', describe: 'per-request timeout: silence is judged only after it (500ms, 10s, 2m; a plain number is ms)' })
     .option('tool-timeout', { type: 'string', describe: 'timeout for one generated tool call (default: --timeout)' })
     .option('deadline', { type: 'string', default: '5m', describe: 'the whole run ends by then' })

@@ -11,6 +11,7 @@ import { SCENARIOS } from '../../suites/catalogue.js';
 import { HARNESS_MAP, officialContext, officialNamesFor, START_RUN } from '../../suites/client/official-harness-map.js';
 import { OFFICIAL_CLIENT_SCENARIOS, OFFICIAL_FIXTURE_TOOLS, officialDefaultVersion, type OfficialClientScenario } from '../../suites/client/official-scenario-names.js';
 import { TOOL } from '../../suites/client/scripted-server.js';
+import { OFFICIAL_SCENARIOS, OFFICIAL_SUITE_VERSION } from '../../reports/official-suite-map.js';
 
 const official = Object.keys(OFFICIAL_CLIENT_SCENARIOS) as OfficialClientScenario[];
 const overHttp = SCENARIOS.filter((s) => s.role === 'client' && (!s.transports || s.transports.includes('http'))).map((s) => s.id);
@@ -29,6 +30,11 @@ describe('the official harness map', () => {
     expect(new Set(rows).size).toBe(rows.length);
     expect([...rows].sort()).toEqual([START_RUN, ...overHttp].sort());
     expect(overHttp.length).toBeGreaterThan(30); // the auth scenarios among them
+  });
+
+  it('names only client scenarios the expected-failures map knows too (the same official release)', () => {
+    expect(OFFICIAL_SUITE_VERSION).toBe('0.2.0-alpha.12');
+    for (const n of official) expect(Object.keys(OFFICIAL_SCENARIOS.client), n).toContain(n);
   });
 
   it('names only official client scenarios, each row with a reason', () => {
