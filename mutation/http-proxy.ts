@@ -48,6 +48,8 @@ export class MutatingHttpProxy {
   private server?: Server;
   private readonly upstream: URL;
   private readonly open = new Set<ServerResponse>();
+  /** The proxy's own port: a Host naming it is the proxy's, rewritten to the upstream's. */
+  private ownPort?: number;
 
   constructor(
     private readonly mutator: Mutator,
@@ -72,6 +74,7 @@ export class MutatingHttpProxy {
       server.listen(port, '127.0.0.1', () => resolve());
     });
     const address = server.address() as AddressInfo;
+    this.ownPort = address.port;
     return `http://127.0.0.1:${address.port}${this.upstream.pathname}${this.upstream.search}`;
   }
 
@@ -97,7 +100,7 @@ export class MutatingHttpProxy {
       if (out.length === 0) return this.silence(res);
       if (replies.length) {
         // The server still gets the message; its client gets the proxy's answer instead of the server's.
-        const sent = await this.forward(this.mutator.httpAsk({ ...ask, body: out[0] }, seen), text(out[0]), req.url ?? this.upstream.pathname);
+        const sent = await this.forward(this.mutator.httpAsk({ ...ask, body: out[0] }, seen), text(out[0]), req.url ?? this.upstream.pathname, req.headers.host);
         sent.resume();
         return this.replyInstead(res, replies);
       }
@@ -107,7 +110,7 @@ export class MutatingHttpProxy {
     const before = ask.body;
     ask = this.mutator.httpAsk(ask, seen);
     if (ask.body !== before) outBody = ask.body === undefined ? '' : text(ask.body);
-    const upstream = await this.forward(ask, outBody, req.url ?? this.upstream.pathname);
+    const upstream = await this.forward(ask, outBody, req.url ?? this.upstream.pathname, req.headers.host);
     await this.answer(upstream, res, seen, req.method ?? 'GET');
   }
 
@@ -128,11 +131,13 @@ export class MutatingHttpProxy {
     res.once('close', () => clearTimeout(timer));
   }
 
-  private forward(ask: HttpAsk, body: string | Buffer, path: string): Promise<IncomingMessage> {
+  private forward(ask: HttpAsk, body: string | Buffer, path: string, given: string | undefined): Promise<IncomingMessage> {
     const target = new URL(path, this.upstream);
     const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
     return new Promise((resolve, reject) => {
-      const out = send(target, { method: ask.method, headers: { ...ask.headers, host: target.host, 'content-length': String(Buffer.byteLength(body)) } }, resolve);
+      // A Host that names another site was chosen by the client on purpose (a DNS-rebinding probe): passed on as it is.
+      const host = given === undefined || hostPort(given) === this.ownPort ? target.host : given;
+      const out = send(target, { method: ask.method, headers: { ...ask.headers, host, 'content-length': String(Buffer.byteLength(body)) } }, resolve);
       out.once('error', reject);
       out.end(body);
     });
@@ -208,4 +213,10 @@ export class MutatingHttpProxy {
 function sameHeaders(a: Record<string, string>, b: Record<string, string>): boolean {
   const ka = Object.keys(a);
   return ka.length === Object.keys(b).length && ka.every((k) => a[k] === b[k]);
+}
+
+/** The port a Host header names (80 when it names none). */
+function hostPort(host: string): number {
+  const m = /:(\d+)$/.exec(host);
+  return m ? Number(m[1]) : 80;
 }

@@ -1,6 +1,6 @@
 // The http, stdio and client-role mutations: each fed realistic traffic through a Mutator, changing
 // what it names (and counting it), leaving other traffic alone.
-import { createServer, type Server } from 'node:http';
+import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLIENT_ROLE_MUTATIONS } from '../../mutation/catalogue/client-role.js';
@@ -982,5 +982,34 @@ describe('through the HTTP proxy (a small upstream: JSON answers, SSE for tools/
     const [old] = await via('http.old-sse-transport-on-get', [{ method: 'GET', headers: { accept: 'text/event-stream' } }]);
     expect(old.type).toContain('text/event-stream');
     expect(old.text).toContain('event: endpoint');
+  });
+});
+
+describe('the HTTP proxy and the Host header', () => {
+  it('names the upstream in the Host it forwards, unless the client chose another site on purpose (a DNS-rebinding probe)', async () => {
+    const seen: string[] = [];
+    const upstream = createServer((q, r) => {
+      seen.push(q.headers.host ?? '');
+      q.resume();
+      q.on('end', () => r.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(ok(1))));
+    });
+    await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', () => r()));
+    const upstreamHost = `127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+    const proxy = new MutatingHttpProxy(mk('http.origin-not-checked', 'http'), `http://${upstreamHost}/mcp`);
+    const at = new URL(await proxy.listen());
+    const post = (headers: Record<string, string>) =>
+      new Promise<number>((resolve, reject) => {
+        const q = httpRequest(at, { method: 'POST', headers: { 'content-type': 'application/json', ...headers } }, (res) => (res.resume(), res.on('end', () => resolve(res.statusCode ?? 0))));
+        q.on('error', reject);
+        q.end(JSON.stringify(lreq(1, 'ping')));
+      });
+    try {
+      expect(await post({})).toBe(200);
+      expect(await post({ Host: 'evil.example.com' })).toBe(200);
+      expect(seen).toEqual([upstreamHost, 'evil.example.com']);
+    } finally {
+      await proxy.close();
+      await new Promise<void>((r) => upstream.close(() => r()));
+    }
   });
 });
