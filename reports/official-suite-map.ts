@@ -144,7 +144,7 @@ const SERVER: Record<string, OfficialScenario> = {
   'resources-templates-read': { checks: { 'resources-templates-read': NONE } },
   'resources-subscribe': { checks: { 'resources-subscribe': covered('subscriptions.resources-legacy') } },
   'resources-unsubscribe': { checks: { 'resources-unsubscribe': covered('subscriptions.resources-legacy') } },
-  'sep-2164-resource-not-found': { checks: { 'sep-2164-no-empty-contents': covered('resources.unknown-modern'), 'sep-2164-error-code': covered('resources.unknown-modern'), 'sep-2164-data-uri': NONE } },
+  'sep-2164-resource-not-found': { checks: { 'sep-2164-no-empty-contents': covered('resources.unknown-modern'), 'sep-2164-error-code': covered('resources.unknown-modern'), 'sep-2164-data-uri': covered('resources.unknown-data-uri') } },
   // The skills extension (SEP-2640): mcpspec has no skills area.
   'sep-2640-skills-directory': {
     checks: each(['capability-directory-read-flag', 'directory-read-method-registered', 'directory-read-result-resources-shape', 'directory-read-subdir-mimetype', 'directory-read-pagination', 'directory-read-invalid-params'].map((s) => `sep-2640-${s}`), NONE),

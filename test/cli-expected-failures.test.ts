@@ -30,7 +30,7 @@ describe('mcpspec server --expected-failures', () => {
     expect(plain.out).toContain('FAIL resources.unknown-modern');
 
     expect(excused.code, excused.out + excused.err).toBe(0);
-    expect(excused.out).toContain('sep-2164-resource-not-found -> resources.unknown-modern (no mcpspec check for sep-2164-data-uri)');
+    expect(excused.out).toContain('sep-2164-resource-not-found -> resources.unknown-modern, resources.unknown-data-uri');
     expect(excused.out).toContain(`baseline ${expected}: 1 expected failure, 0 new`);
     expect(excused.out).not.toContain('sse-retry'); // the client section is for mcpspec client
 
@@ -56,7 +56,7 @@ describe('mcpspec server --expected-failures', () => {
       new: [],
       stale: [],
       notRun: [],
-      mapped: { 'sep-2164-resource-not-found': ['resources.unknown-modern'] },
+      mapped: { 'sep-2164-resource-not-found': ['resources.unknown-modern', 'resources.unknown-data-uri'] },
       unmapped: [{ entry: 'no-such-scenario', why: 'not a server scenario of the official suite 0.2.0-alpha.12' }],
     });
   });

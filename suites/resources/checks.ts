@@ -2,7 +2,7 @@
 
 import { SPEC } from '../../protocol/spec-links.js';
 import { ALL_VERSIONS, LEGACY, MODERN } from '../../protocol/versions.js';
-import { check, untestable } from '../kit/check.js';
+import { check, holds, untestable, violated } from '../kit/check.js';
 import { needsCapableClient } from '../input-required/plain-answer.js';
 import { evidence, expectErrorCode, isObj, outcome, resultOf, unanswerable } from '../kit/exchange.js';
 import { every } from '../kit/judge.js';
@@ -47,6 +47,25 @@ export const resourcesChecks = [
     judge({ unknown }) {
       if (unanswerable(unknown)) return untestable('the run ended before the answer came');
       return expectErrorCode(unknown, -32602, `resources/read ${UNKNOWN_URI}`);
+    },
+  }),
+  check(resourcesScenario, {
+    id: 'resources.unknown-data-uri',
+    // SEP-2164 (behind RS-01): "The `data` field SHOULD include the `uri` that was not found."
+    title: 'the error for an unknown uri names it in data.uri',
+    requirements: ['RS-01'],
+    level: 'SHOULD',
+    versions: MODERN,
+    requires: RESOURCES,
+    spec: SPEC.resources26,
+    judge({ unknown }) {
+      if (unanswerable(unknown)) return untestable('the run ended before the answer came');
+      const error = isObj(unknown.response) ? unknown.response.error : undefined;
+      if (!isObj(error)) return untestable(`resources/read ${UNKNOWN_URI} got no error to read (resources.unknown-modern judges that): ${outcome(unknown)}`);
+      const uri = isObj(error.data) ? error.data.uri : undefined;
+      const ev = [evidence(`resources/read ${UNKNOWN_URI}`, unknown, { pointer: '/error/data/uri', expected: UNKNOWN_URI })];
+      if (uri === UNKNOWN_URI) return holds(`error ${String(error.code)} names the uri in data.uri`, ev);
+      return violated(`the error for the unknown ${UNKNOWN_URI} has data.uri ${JSON.stringify(uri) ?? 'absent'}: SEP-2164 asks for the uri that was not found`, ev);
     },
   }),
   check(resourcesScenario, {

@@ -97,12 +97,12 @@ describe('mapping entries onto mcpspec checks', () => {
   it('a whole scenario expects every check that judges one of its rules; a scenario:check entry only that check', () => {
     const t = translate('server:\n  - sep-2164-resource-not-found\n  - tools-list:tools-name-format\n  - server-stateless');
     expect(t.baseline.map((e) => [e.id, e.checks])).toEqual([
-      ['sep-2164-resource-not-found', ['resources.unknown-modern']],
+      ['sep-2164-resource-not-found', ['resources.unknown-modern', 'resources.unknown-data-uri']],
       ['tools-list:tools-name-format', ['tools.names']],
       ['server-stateless', expect.arrayContaining(['meta.required-keys', 'discover.result', 'http.header-mismatch', 'subscriptions.ack', 'jsonrpc.id-echo'])],
     ]);
-    // sep-2164-data-uri has no counterpart: the entry maps, and says which of its rules stay unjudged.
-    expect(t.mapped[0]).toEqual({ entry: 'sep-2164-resource-not-found', checks: ['resources.unknown-modern'], fit: 'covered', uncovered: ['sep-2164-data-uri'] });
+    expect(t.mapped[0]).toEqual({ entry: 'sep-2164-resource-not-found', checks: ['resources.unknown-modern', 'resources.unknown-data-uri'], fit: 'covered', uncovered: [] });
+    // server-stateless has rules with no counterpart: the entry maps, and says which of its rules stay unjudged.
     expect(t.mapped[2].uncovered).toContain('sep-2575-http-server-method-not-found-404-initialize');
     expect(t.unmapped).toEqual([]);
   });
@@ -126,7 +126,7 @@ describe('mapping entries onto mcpspec checks', () => {
       [
         'server:',
         '  - resources-templates-read',
-        '  - sep-2164-resource-not-found:sep-2164-data-uri',
+        '  - tasks-wire-fields:tasks-no-related-task-meta-on-inlined-result',
         '  - server-sse-polling:server-sse-polling-session',
         '  - ping:no-such-check',
         '  - no-such-scenario',
@@ -139,7 +139,7 @@ describe('mapping entries onto mcpspec checks', () => {
     expect(t.unmapped).toEqual([
       { entry: 'extra', why: 'a top-level key: only server and client are read' },
       { entry: 'resources-templates-read', why: 'no mcpspec check judges any rule of this scenario' },
-      { entry: 'sep-2164-resource-not-found:sep-2164-data-uri', why: 'no mcpspec check judges this rule' },
+      { entry: 'tasks-wire-fields:tasks-no-related-task-meta-on-inlined-result', why: 'no mcpspec check judges this rule' },
       { entry: 'server-sse-polling:server-sse-polling-session', why: 'an official harness check (set-up or information), not a rule' },
       { entry: 'ping:no-such-check', why: 'not a check of ping in the official suite 0.2.0-alpha.12' },
       { entry: 'no-such-scenario', why: 'not a server scenario of the official suite 0.2.0-alpha.12' },
