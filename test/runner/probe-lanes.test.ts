@@ -16,8 +16,9 @@ afterEach(async () => {
   await Promise.all(sessions.splice(0).map((s) => s.close()));
 });
 
+/** The short timeout is the probes'; a freshly started process gets its own, longer bound for the handshake (a busy machine). */
 async function lane(env: Record<string, string>, timeoutMs: number): Promise<BaseSession> {
-  const s = await openLegacySession(fakeStdio(env, new Recorder(), { closeGraceMs: 500, killGraceMs: 500 }), { timeoutMs });
+  const s = await openLegacySession(fakeStdio(env, new Recorder(), { closeGraceMs: 500, killGraceMs: 500 }), { timeoutMs, handshakeTimeoutMs: Math.max(timeoutMs, 10_000) });
   sessions.push(s);
   return s;
 }
