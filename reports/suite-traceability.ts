@@ -11,13 +11,9 @@ import { groupBy, type CatalogueCheck } from './traceability.js';
 export const SUITE_RESULTS = ['checked', 'not-applicable', 'no-check'] as const;
 export type SuiteResult = (typeof SUITE_RESULTS)[number];
 
-export interface SuiteRequirement {
-  id: string;
-  level: string;
+/** A requirement's facts (as vendored) with its strength, and what became of it. */
+export interface SuiteRequirement extends Requirement {
   strength: Strength;
-  era: Requirement['era'];
-  area: string;
-  seps: string[];
   result: SuiteResult;
   /** The checks citing it (of the asked role and version). */
   checks: string[];

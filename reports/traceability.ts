@@ -19,13 +19,9 @@ import type { Status } from '../results/verdict.js';
 export const REQUIREMENT_RESULTS = ['met', 'broken', 'warned', 'not-applicable', 'not-testable', 'no-check', 'error'] as const;
 export type RequirementResult = (typeof REQUIREMENT_RESULTS)[number];
 
-export interface TracedRequirement {
-  id: string;
-  level: string;
+/** A requirement's facts (as vendored) with its strength, and what became of it. */
+export interface TracedRequirement extends Requirement {
   strength: Strength;
-  era: Requirement['era'];
-  area: string;
-  seps: string[];
   result: RequirementResult;
   /** The checks of this run that cite it, with their status. */
   checks: { id: string; status: Status }[];

@@ -45,3 +45,15 @@ export async function waitFor(cond: () => boolean, ms: number): Promise<boolean>
   }
   return cond();
 }
+
+/** A server that listens on the port it is given and prints "up <port> pid <pid>" (the started-server tests). */
+export const LISTEN = fileURLToPath(new URL('./listen-server.mjs', import.meta.url));
+
+/** The pids the listen server printed ("up <port> pid <pid>"), in order. */
+export const pidsIn = (text: string): number[] => [...text.matchAll(/up \d+ pid (\d+)/g)].map((m) => Number(m[1]));
+
+/** The output may trail the port's first accepted connection a little: wait for the n-th "up" line. */
+export async function pids(printed: () => string | undefined, n = 1): Promise<number[]> {
+  await waitFor(() => pidsIn(printed() ?? '').length >= n, 3000);
+  return pidsIn(printed() ?? '');
+}

@@ -1,24 +1,14 @@
 // The HTTP server of a whole `mcpspec server --start` run (runner/server-for-run.ts): started again
 // on a fresh port after it dies, one restart for everyone who asks at once, one log, and a limit.
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { liveCount } from '../../runner/reaper.js';
 import { Recorder } from '../../runner/recorder.js';
 import { MAX_RESTARTS, ServerForRun } from '../../runner/server-for-run.js';
-import { pidAlive, waitFor } from './helpers.js';
+import { LISTEN, pidAlive, pids, pidsIn, waitFor } from './helpers.js';
 
-const LISTEN = fileURLToPath(new URL('./listen-server.mjs', import.meta.url));
 const NODE = process.execPath;
 const URL_TEMPLATE = 'http://127.0.0.1:{port}/mcp';
 const env = { PATH: process.env.PATH ?? '' };
-
-/** The pids the listen server printed ("up <port> pid <pid>"), in order. */
-const pidsIn = (text: string): number[] => [...text.matchAll(/up \d+ pid (\d+)/g)].map((m) => Number(m[1]));
-/** The output may trail the port's first accepted connection a little: wait for the n-th "up" line. */
-async function pids(printed: () => string | undefined, n = 1): Promise<number[]> {
-  await waitFor(() => pidsIn(printed() ?? '').length >= n, 3000);
-  return pidsIn(printed() ?? '');
-}
 
 const started: { stop(): Promise<void> }[] = [];
 afterEach(async () => {

@@ -1,24 +1,14 @@
 // Starting an HTTP server (runner/started-server.ts): `{port}` filled everywhere, the wait for the
 // port, stopping it and what it spawned (also when a wrapper died first and left its child behind).
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { liveCount } from '../../runner/reaper.js';
 import { Recorder } from '../../runner/recorder.js';
 import { ServerStartError, StartedServer } from '../../runner/started-server.js';
-import { pidAlive, waitFor } from './helpers.js';
+import { LISTEN, pidAlive, pids, waitFor } from './helpers.js';
 
-const LISTEN = fileURLToPath(new URL('./listen-server.mjs', import.meta.url));
 const NODE = process.execPath;
 const URL_TEMPLATE = 'http://127.0.0.1:{port}/mcp';
 const env = { PATH: process.env.PATH ?? '' };
-
-/** The pids the listen server printed ("up <port> pid <pid>"), in order. */
-const pidsIn = (text: string): number[] => [...text.matchAll(/up \d+ pid (\d+)/g)].map((m) => Number(m[1]));
-/** The output may trail the port's first accepted connection a little: wait for the n-th "up" line. */
-async function pids(printed: () => string | undefined, n = 1): Promise<number[]> {
-  await waitFor(() => pidsIn(printed() ?? '').length >= n, 3000);
-  return pidsIn(printed() ?? '');
-}
 
 const started: { stop(): Promise<void> }[] = [];
 afterEach(async () => {
