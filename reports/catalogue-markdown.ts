@@ -19,7 +19,14 @@ const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 type Row = CheckRecord & { scenario: string };
 
-export function catalogueMarkdown(all: Row[], faults: FaultNote[], clientFaults: FaultNote[] = []): string {
+/** A rule both suites judge where mcpspec decides some case otherwise (reports/official-suite-map.ts). */
+export interface OfficialDifference {
+  checks: string[];
+  official: string[];
+  how: string;
+}
+
+export function catalogueMarkdown(all: Row[], faults: FaultNote[], clientFaults: FaultNote[] = [], differences: OfficialDifference[] = []): string {
   const checks = all.filter((c) => c.role === 'server');
   const clientChecks = all.filter((c) => c.role === 'client');
   const out: string[] = [];
@@ -48,6 +55,15 @@ export function catalogueMarkdown(all: Row[], faults: FaultNote[], clientFaults:
     out.push(`${clientChecks.length} client checks, ${clientChecks.filter((c) => c.kind === 'oracle').length} of them oracles.`);
     out.push('');
     table(out, clientChecks, clientFaults);
+  }
+  if (differences.length) {
+    out.push('## Where mcpspec and the official conformance suite differ');
+    out.push('');
+    out.push('Both judge these rules; mcpspec decides a case otherwise, from the specification sentence quoted. docs/official-suite-map.md');
+    out.push('has every official check beside its mcpspec counterpart.');
+    out.push('');
+    for (const d of differences) out.push(`- ${d.checks.map((id) => `**${id}**`).join(', ')} (official ${d.official.map((o) => `\`${o}\``).join(', ')}): ${d.how}`);
+    out.push('');
   }
   return out.join('\n');
 }

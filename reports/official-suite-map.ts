@@ -19,6 +19,10 @@ export interface Counterpart {
   fit: Fit;
   /** mcpspec check ids; empty for none and harness. */
   checks: readonly string[];
+  /** For partial and none: what mcpspec does not judge, and why. */
+  why?: string;
+  /** Where both suites judge the rule but decide a case differently: mcpspec's reading of the spec, quoted. */
+  differs?: string;
 }
 
 export interface OfficialScenario {
@@ -34,6 +38,10 @@ const covered = (...checks: string[]): Counterpart => ({ fit: 'covered', checks 
 const partial = (...checks: string[]): Counterpart => ({ fit: 'partial', checks });
 const NONE: Counterpart = { fit: 'none', checks: [] };
 const HARNESS: Counterpart = { fit: 'harness', checks: [] };
+/** A counterpart with the reason it is partial or none. */
+const because = (c: Counterpart, why: string): Counterpart => ({ ...c, why });
+/** A counterpart that decides some case otherwise than the official check, with the spec's sentence. */
+const differs = (c: Counterpart, how: string): Counterpart => ({ ...c, differs: how });
 
 /** The same counterpart for several check ids. */
 function each(ids: string[], c: Counterpart): Record<string, Counterpart> {
@@ -50,8 +58,14 @@ export const CROSS_CUTTING: Readonly<Record<OfficialRole, Readonly<Record<string
   client: { 'wire-schema-valid': covered('client.schema'), 'wire-schema-harness-error': HARNESS, 'scenario-timeout': HARNESS },
 };
 
+// The official check wants the fixture's complete result; the spec lets a server ask again.
+const RETRY_SERVED = differs(covered('mrtr.retry-served'), 'a correct retry may get a further input_required: "Servers MAY choose to return an InputRequiredResult on multiple attempts at the same request" (basic/patterns/mrtr); mcpspec accepts any result, the official check only the complete one its fixture gives.');
+
+// A malformed inputResponses value: mcpspec wants Invalid Params.
+const MALFORMED = 'only -32602 passes: "Protocol errors (malformed JSON, invalid schema, internal server errors) SHOULD return a JSON-RPC error response with an appropriate error code" (basic/patterns/mrtr), and an inputResponses value of the wrong schema is an invalid parameter (JSON-RPC -32602); the official check also accepts any error code or a fresh input_required.';
+
 // The server's answers to an input_required flow: the first round's shape, then the retry served.
-const mrtr = (prefix: string): Record<string, Counterpart> => ({ [`sep-2322-${prefix}-incomplete`]: partial('mrtr.shape'), [`sep-2322-${prefix}-complete`]: covered('mrtr.retry-served') });
+const mrtr = (prefix: string): Record<string, Counterpart> => ({ [`sep-2322-${prefix}-incomplete`]: partial('mrtr.shape'), [`sep-2322-${prefix}-complete`]: RETRY_SERVED });
 
 const SERVER: Record<string, OfficialScenario> = {
   'server-initialize': { checks: { 'server-initialize': covered('lifecycle.initialize-result'), 'server-session-id-visible-ascii': covered('http.session-id-visible') } },
@@ -144,7 +158,7 @@ const SERVER: Record<string, OfficialScenario> = {
   'resources-templates-read': { checks: { 'resources-templates-read': NONE } },
   'resources-subscribe': { checks: { 'resources-subscribe': covered('subscriptions.resources-legacy') } },
   'resources-unsubscribe': { checks: { 'resources-unsubscribe': covered('subscriptions.resources-legacy') } },
-  'sep-2164-resource-not-found': { checks: { 'sep-2164-no-empty-contents': covered('resources.unknown-modern'), 'sep-2164-error-code': covered('resources.unknown-modern'), 'sep-2164-data-uri': covered('resources.unknown-data-uri') } },
+  'sep-2164-resource-not-found': { checks: { 'sep-2164-no-empty-contents': covered('resources.unknown-modern'), 'sep-2164-error-code': differs(covered('resources.unknown-modern'), 'a fail, not a warning: "If the requested resource does not exist, servers MUST return a JSON-RPC error with code -32602 (Invalid Params)" (server/resources, 2026-07-28); the official check reports another code as a WARNING.'), 'sep-2164-data-uri': covered('resources.unknown-data-uri') } },
   // The skills extension (SEP-2640): mcpspec has no skills area.
   'sep-2640-skills-directory': {
     checks: each(['capability-directory-read-flag', 'directory-read-method-registered', 'directory-read-result-resources-shape', 'directory-read-subdir-mimetype', 'directory-read-pagination', 'directory-read-invalid-params'].map((s) => `sep-2640-${s}`), NONE),
@@ -275,10 +289,10 @@ const SERVER: Record<string, OfficialScenario> = {
   'input-required-result-result-type': { checks: { 'sep-2322-result-type-included': covered('wire.result-type') } },
   'input-required-result-unsupported-methods': { checks: { 'sep-2322-not-on-unsupported-requests': covered('wire.result-type') } },
   // mcpspec: a SHOULD, and a restarted flow passes too.
-  'input-required-result-tampered-state': { checks: { 'sep-2322-reject-tampered-state': partial('mrtr.tampered-state') } },
+  'input-required-result-tampered-state': { checks: { 'sep-2322-reject-tampered-state': differs(partial('mrtr.tampered-state'), 'a warning, and a restarted flow passes: "Integrity protection MAY be omitted only when tampering can cause nothing worse than request failure" (basic/patterns/mrtr), which a black-box run cannot rule out; only a tampered state served as if genuine is judged. The official check fails anything but an error.') } },
   'input-required-result-capability-check': { checks: { 'sep-2322-respect-client-capabilities': covered('mrtr.declared-capabilities') } },
   'input-required-result-ignore-extra-params': { checks: { 'sep-2322-ignore-unexpected-params': covered('mrtr.extra-responses-ignored') } },
-  'input-required-result-validate-input': { checks: { 'sep-2322-validate-input-responses': covered('mrtr.malformed-responses'), 'sep-2322-error-on-protocol-error': partial('mrtr.malformed-responses') } },
+  'input-required-result-validate-input': { checks: { 'sep-2322-validate-input-responses': differs(covered('mrtr.malformed-responses'), MALFORMED), 'sep-2322-error-on-protocol-error': differs(partial('mrtr.malformed-responses'), MALFORMED) } },
 };
 
 // The checks every OAuth flow scenario reports: the flow's steps reached, PKCE, the registration's

@@ -6,6 +6,7 @@ import { packageRoot } from '../../protocol/package-root.js';
 import { isSpecVersion, SPEC_VERSIONS, type SpecVersion } from '../../protocol/versions.js';
 import type { Role } from '../../results/check-record.js';
 import { catalogueMarkdown, type FaultNote } from '../../reports/catalogue-markdown.js';
+import { officialDifferences, officialMapMarkdown, officialMapRows, officialMapText, officialMapTotals } from '../../reports/official-map-view.js';
 import { renderSuiteTraceability, traceSuite } from '../../reports/suite-traceability.js';
 import { requirementById } from '../../protocol/requirements.js';
 import { matchesGlobs } from '../../runner/globs.js';
@@ -22,6 +23,7 @@ export function listOptions(y: Argv) {
     .option('requirement', { type: 'string', array: true, describe: 'only checks citing a requirement ID (CA-02), from the requirements digest; repeatable or comma-separated' })
     .option('format', { type: 'string', default: 'text', choices: FORMATS as unknown as string[], describe: 'text, json, or md (the page docs/checks.md)' })
     .option('json', { type: 'boolean', default: false, describe: 'same as --format json' })
+    .option('official', { type: 'boolean', default: false, describe: 'every check of the official conformance suite beside the mcpspec checks that judge its rule, with totals and reasons (--format md: docs/official-suite-map.md)' })
     .option('traceability', { type: 'boolean', default: false, describe: 'per requirement of the digest, the checks citing it (or none), counted per section and per SEP; --role, --spec-version and --requirement narrow it' });
 }
 
@@ -34,13 +36,15 @@ async function faults(kind: 'servers' | 'clients' = 'servers'): Promise<FaultNot
 }
 
 /** Print the check catalogue: id, level, requirement IDs, title. */
-export async function runList(args: { 'spec-version'?: string; json: boolean; format: string; role?: string; only?: string[]; requirement?: string[]; traceability?: boolean }): Promise<void> {
+export async function runList(args: { 'spec-version'?: string; json: boolean; format: string; role?: string; only?: string[]; requirement?: string[]; traceability?: boolean; official?: boolean }): Promise<void> {
   const v = args['spec-version'];
   if (v && !isSpecVersion(v)) throw new UsageError(`unknown --spec-version ${v}; known: ${SPEC_VERSIONS.join(', ')}`);
   const split = (xs: string[] | undefined) => (xs ?? []).flatMap((x) => x.split(',')).map((x) => x.trim()).filter(Boolean);
   const only = split(args.only);
   const requirements = new Set(split(args.requirement).map((r) => r.toUpperCase()));
+  if (args.traceability && args.official) throw new UsageError('--official and --traceability are two views: pick one');
   if (args.traceability) return listTraceability(args, requirements, only);
+  if (args.official) return listOfficial(args, only, requirements);
   const filtered = only.length > 0 || requirements.size > 0 || args.role !== undefined;
   if (filtered && args.format === 'md') throw new UsageError('--format md prints the whole catalogue (docs/checks.md); drop --role, --only and --requirement, or use text or json');
   const rows = catalogue(v).filter((r) => (!args.role || r.role === args.role) && matchesGlobs(r.id, only, undefined) && (requirements.size === 0 || r.requirements.some((id) => requirements.has(id))));
@@ -51,7 +55,7 @@ export async function runList(args: { 'spec-version'?: string; json: boolean; fo
     return;
   }
   if (format === 'md') {
-    process.stdout.write(catalogueMarkdown(rows, await faults(), await faults('clients')));
+    process.stdout.write(catalogueMarkdown(rows, await faults(), await faults('clients'), officialDifferences()));
     return;
   }
   const w = Math.max(...rows.map((r) => r.id.length));
@@ -72,4 +76,18 @@ function listTraceability(args: { 'spec-version'?: string; json: boolean; format
   const view = traceSuite(catalogue(), scope, requirements.size ? requirements : undefined);
   if (args.json || args.format === 'json') console.log(JSON.stringify(view, null, 2));
   else process.stdout.write(renderSuiteTraceability(view));
+}
+
+/** `--official`: the official suite's checks and their mcpspec counterparts, instead of the checks. */
+function listOfficial(args: { 'spec-version'?: string; json: boolean; format: string; role?: string }, only: string[], requirements: Set<string>): void {
+  if (only.length || requirements.size || args['spec-version']) throw new UsageError('--official lists the official suite\'s checks: narrow it with --role only');
+  const all = catalogue();
+  const roles = args.role ? [args.role as Role] : (['server', 'client'] as const);
+  if (args.json || args.format === 'json') {
+    const view = roles.map((role) => ({ ...officialMapTotals(role, all.filter((c) => c.role === role).map((c) => c.id)), checks: officialMapRows(role) }));
+    console.log(JSON.stringify(view, null, 2));
+  } else if (args.format === 'md') {
+    if (args.role) throw new UsageError('--official --format md prints the whole page (docs/official-suite-map.md); drop --role');
+    process.stdout.write(officialMapMarkdown(all));
+  } else process.stdout.write(officialMapText(all, roles));
 }
