@@ -65,15 +65,19 @@ const RETRY_SERVED = differs(covered('mrtr.retry-served'), 'a correct retry may 
 const MALFORMED = 'only -32602 passes: "Protocol errors (malformed JSON, invalid schema, internal server errors) SHOULD return a JSON-RPC error response with an appropriate error code" (basic/patterns/mrtr), and an inputResponses value of the wrong schema is an invalid parameter (JSON-RPC -32602); the official check also accepts any error code or a fresh input_required.';
 
 // The server's answers to an input_required flow: the first round's shape, then the retry served.
-const mrtr = (prefix: string): Record<string, Counterpart> => ({ [`sep-2322-${prefix}-incomplete`]: partial('mrtr.shape'), [`sep-2322-${prefix}-complete`]: RETRY_SERVED });
+const FIRST_ROUND = 'the official check wants the input requests its fixture tool makes; mcpspec judges the shape of any input_required result a tool gives';
+const mrtr = (prefix: string): Record<string, Counterpart> => ({ [`sep-2322-${prefix}-incomplete`]: because(partial('mrtr.shape'), FIRST_ROUND), [`sep-2322-${prefix}-complete`]: RETRY_SERVED });
+
+// The tools-call-* and prompts-get-* checks call named tools and prompts of the official fixture server.
+const FIXTURE_TOOL = 'the official check calls a tool its own fixture server defines and compares the answer with the content that fixture gives; black-box, mcpspec judges whatever any tool returns against the schema';
+const FIXTURE_PROMPT = 'the official check gets a prompt its own fixture server defines and compares the messages; black-box, mcpspec gets the prompts the server lists (with generated arguments) and judges the answers';
 
 const SERVER: Record<string, OfficialScenario> = {
   'server-initialize': { checks: { 'server-initialize': covered('lifecycle.initialize-result'), 'server-session-id-visible-ascii': covered('http.session-id-visible') } },
   'server-session-lifecycle': {
     checks: {
-      // mcpspec judges the 202 of another notification, and only the 404 after a DELETE.
-      'server-session-initialized-accepted': partial('http.notification-202'),
-      'server-session-delete-accepted': partial('http.unknown-session'),
+      'server-session-initialized-accepted': because(partial('http.notification-202'), 'mcpspec judges the 202 of every notification it posts, not of notifications/initialized on its own'),
+      'server-session-delete-accepted': because(partial('http.unknown-session'), 'mcpspec judges what a DELETE leads to (the session answers 404 afterwards), not the status of the DELETE itself, which a server may refuse with 405'),
       'server-session-terminated-returns-404': covered('http.unknown-session'),
       ...each(['server-session-lifecycle-error', 'server-session-lifecycle-skipped'], HARNESS),
     },
@@ -81,12 +85,11 @@ const SERVER: Record<string, OfficialScenario> = {
   'server-stateless': {
     checks: {
       ...each(['sep-2575-request-meta-invalid-missing-meta', 'sep-2575-request-meta-invalid-missing-protocol-version', 'sep-2575-request-meta-invalid-missing-client-capabilities', 'sep-2575-http-server-meta-invalid-400'], covered('meta.required-keys')),
-      // A SHOULD in mcpspec, a MUST there.
-      'sep-2575-request-meta-client-info-optional': partial('meta.client-info-optional'),
+      'sep-2575-request-meta-client-info-optional': differs(covered('meta.client-info-optional'), 'a warning, not a fail: clientInfo is optional in RequestMetaObject and "Clients SHOULD include io.modelcontextprotocol/clientInfo on every request" (basic/index); no sentence obliges a server to serve a request without it.'),
       'sep-2575-server-implements-discover': covered('discover.result'),
       'sep-2575-server-identifies-in-result-meta': covered('discover.server-info', 'meta.server-info'),
-      'sep-2575-server-declares-prompts-in-discover': partial('capabilities.undeclared-method', 'capabilities.declared-served'),
-      'sep-2575-discover-capabilities-match-handlers': partial('capabilities.undeclared-method', 'capabilities.declared-served'),
+      'sep-2575-server-declares-prompts-in-discover': because(partial('capabilities.undeclared-method', 'capabilities.declared-served'), 'the official check knows its fixture serves prompts and wants them declared; black-box, mcpspec judges that what is declared is served and what is not declared is refused'),
+      'sep-2575-discover-capabilities-match-handlers': because(partial('capabilities.undeclared-method', 'capabilities.declared-served'), 'judged from both sides (declared methods answer, undeclared ones are refused) rather than against a known list of handlers'),
       'sep-2575-server-unsupported-version-error': covered('version.unsupported', 'version.unsupported-every-request'),
       'sep-2575-http-server-unsupported-version-400': covered('version.unsupported'),
       'sep-2575-http-server-header-mismatch-400': covered('http.header-mismatch'),
@@ -109,19 +112,17 @@ const SERVER: Record<string, OfficialScenario> = {
   ping: { checks: { ping: covered('lifecycle.ping') } },
   // mcpspec asks completion/complete for a known argument only in `mcpspec fuzz`.
   'completion-complete': { checks: { 'completion-complete': NONE } },
-  'tools-list': { checks: { 'tools-list': partial('wire.schema', 'tools.input-schema'), 'tools-name-format': covered('tools.names'), 'tools-list-deterministic-order': covered('caching.tools-order') } },
-  // The tools-call-* and prompts-get-* checks call named tools of the official fixture server;
-  // mcpspec judges whatever any tool or prompt returns, mostly through the schema.
-  'tools-call-simple-text': { checks: { 'tools-call-simple-text': partial('tools.call-valid-args', 'wire.schema') } },
-  'tools-call-image': { checks: { 'tools-call-image': partial('wire.schema') } },
-  'tools-call-audio': { checks: { 'tools-call-audio': partial('wire.schema') } },
-  'tools-call-embedded-resource': { checks: { 'tools-call-embedded-resource': partial('wire.schema') } },
-  'tools-call-mixed-content': { checks: { 'tools-call-mixed-content': partial('wire.schema') } },
-  'tools-call-with-logging': { checks: { 'tools-call-with-logging': partial('logging.set-level-filter') } },
-  'tools-call-error': { checks: { 'tools-call-error': partial('tools.invalid-args-rejected', 'tools.invalid-args-as-result') } },
+  'tools-list': { checks: { 'tools-list': because(partial('wire.schema', 'tools.input-schema'), 'the official check also wants the tools its fixture defines'), 'tools-name-format': covered('tools.names'), 'tools-list-deterministic-order': covered('caching.tools-order') } },
+  'tools-call-simple-text': { checks: { 'tools-call-simple-text': because(partial('tools.call-valid-args', 'wire.schema'), FIXTURE_TOOL) } },
+  'tools-call-image': { checks: { 'tools-call-image': because(partial('wire.schema'), FIXTURE_TOOL) } },
+  'tools-call-audio': { checks: { 'tools-call-audio': because(partial('wire.schema'), FIXTURE_TOOL) } },
+  'tools-call-embedded-resource': { checks: { 'tools-call-embedded-resource': because(partial('wire.schema'), FIXTURE_TOOL) } },
+  'tools-call-mixed-content': { checks: { 'tools-call-mixed-content': because(partial('wire.schema'), FIXTURE_TOOL) } },
+  'tools-call-with-logging': { checks: { 'tools-call-with-logging': because(partial('logging.set-level-filter'), 'the official check calls a fixture tool that logs; mcpspec judges the log messages any call or logging/setLevel brings, and their level filter') } },
+  'tools-call-error': { checks: { 'tools-call-error': because(partial('tools.invalid-args-rejected', 'tools.invalid-args-as-result'), 'the official check calls a fixture tool that always fails and wants isError; mcpspec provokes tool errors with invalid arguments on any tool') } },
   'tools-call-with-progress': { checks: { 'tools-call-with-progress': covered('progress.notifications') } },
-  'tools-call-sampling': { checks: { 'tools-call-sampling': partial('asks.answered', 'asks.schema', 'asks.declared') } },
-  'tools-call-elicitation': { checks: { 'tools-call-elicitation': partial('asks.answered', 'asks.schema', 'asks.declared') } },
+  'tools-call-sampling': { checks: { 'tools-call-sampling': because(partial('asks.answered', 'asks.schema', 'asks.declared'), 'the official check calls the fixture tool that asks; mcpspec judges the sampling requests of whatever tool asks for one, when one does') } },
+  'tools-call-elicitation': { checks: { 'tools-call-elicitation': because(partial('asks.answered', 'asks.schema', 'asks.declared'), 'the official check calls the fixture tool that asks; mcpspec judges the elicitation requests of whatever tool asks for one, when one does') } },
   'json-schema-2020-12': {
     checks: {
       ...each(['json-schema-2020-12-$schema', 'json-schema-2020-12-$defs', 'json-schema-2020-12-additionalProperties', 'sep-2106-composition-keywords-preserved', 'sep-2106-conditional-keywords-preserved', 'sep-2106-anchor-keyword-preserved'], NONE),
@@ -153,8 +154,8 @@ const SERVER: Record<string, OfficialScenario> = {
     },
   },
   'resources-list': { checks: { 'resources-list': covered('wire.schema') } },
-  'resources-read-text': { checks: { 'resources-read-text': partial('resources.read', 'wire.schema') } },
-  'resources-read-binary': { checks: { 'resources-read-binary': partial('resources.read', 'wire.schema') } },
+  'resources-read-text': { checks: { 'resources-read-text': because(partial('resources.read', 'wire.schema'), 'the official check reads a resource its fixture defines and compares its content; mcpspec reads the resources the server lists and judges the answers') } },
+  'resources-read-binary': { checks: { 'resources-read-binary': because(partial('resources.read', 'wire.schema'), 'the official check reads a resource its fixture defines and compares its content; mcpspec reads the resources the server lists and judges the answers') } },
   'resources-templates-read': { checks: { 'resources-templates-read': NONE } },
   'resources-subscribe': { checks: { 'resources-subscribe': covered('subscriptions.resources-legacy') } },
   'resources-unsubscribe': { checks: { 'resources-unsubscribe': covered('subscriptions.resources-legacy') } },
@@ -178,15 +179,15 @@ const SERVER: Record<string, OfficialScenario> = {
     ),
   },
   'sep-2640-skills-manifest': { checks: each(['skillmd-mimetype', 'skillmd-metadata-name', 'skillmd-metadata-description', 'final-segment-equals-name', 'meta-prefix'].map((s) => `sep-2640-${s}`), NONE) },
-  'prompts-list': { checks: { 'prompts-list': partial('wire.schema') } },
-  'prompts-get-simple': { checks: { 'prompts-get-simple': partial('prompts.get', 'wire.schema') } },
-  'prompts-get-with-args': { checks: { 'prompts-get-with-args': partial('prompts.get') } },
-  'prompts-get-embedded-resource': { checks: { 'prompts-get-embedded-resource': partial('wire.schema') } },
-  'prompts-get-with-image': { checks: { 'prompts-get-with-image': partial('wire.schema') } },
+  'prompts-list': { checks: { 'prompts-list': because(partial('wire.schema'), 'the official check also wants the prompts its fixture defines') } },
+  'prompts-get-simple': { checks: { 'prompts-get-simple': because(partial('prompts.get', 'wire.schema'), FIXTURE_PROMPT) } },
+  'prompts-get-with-args': { checks: { 'prompts-get-with-args': because(partial('prompts.get'), FIXTURE_PROMPT) } },
+  'prompts-get-embedded-resource': { checks: { 'prompts-get-embedded-resource': because(partial('wire.schema'), FIXTURE_PROMPT) } },
+  'prompts-get-with-image': { checks: { 'prompts-get-with-image': because(partial('wire.schema'), FIXTURE_PROMPT) } },
   // mcpspec sends a foreign Origin (never a foreign Host), and never its own Origin.
   // The official suite takes any 4xx for the rebinding request; mcpspec asks 403 (HM-13) except in
   // 2025-06-18. It wants the own-origin request served (MUST); mcpspec warns (the spec's sentence is on invalid Origins).
-  'dns-rebinding-protection': { checks: { 'localhost-host-rebinding-rejected': covered('http.origin-rebinding', 'http.origin'), 'localhost-host-valid-accepted': partial('http.origin-same') } },
+  'dns-rebinding-protection': { checks: { 'localhost-host-rebinding-rejected': covered('http.origin-rebinding', 'http.origin'), 'localhost-host-valid-accepted': differs(covered('http.origin-same'), 'a warning, not a fail: the transport text obliges a server only to refuse invalid origins ("If the Origin header is present and invalid, servers MUST respond with HTTP 403 Forbidden"); serving its own origin is what a working server does, not a sentence of the spec.') } },
   caching: {
     checks: {
       ...each(['tools-list', 'prompts-list', 'resources-list', 'resources-templates-list', 'resources-read'].map((m) => `sep-2549-${m}-caching-hints`), covered('caching.fields')),
@@ -278,11 +279,10 @@ const SERVER: Record<string, OfficialScenario> = {
   'input-required-result-basic-elicitation': { checks: mrtr('elicitation') },
   'input-required-result-basic-sampling': { checks: mrtr('sampling') },
   'input-required-result-basic-list-roots': { checks: mrtr('list-roots') },
-  'input-required-result-request-state': { checks: { ...mrtr('request-state'), 'sep-2322-request-state-incomplete': partial('mrtr.shape', 'wire.schema') } },
+  'input-required-result-request-state': { checks: { ...mrtr('request-state'), 'sep-2322-request-state-incomplete': because(partial('mrtr.shape', 'wire.schema'), FIRST_ROUND) } },
   'input-required-result-multiple-input-requests': { checks: mrtr('multiple-inputs') },
   'input-required-result-multi-round': {
-    // mcpspec accepts a second round without requiring its requestState to change.
-    checks: { 'sep-2322-multi-round-r1': partial('mrtr.shape'), 'sep-2322-multi-round-r2': partial('mrtr.retry-served'), 'sep-2322-multi-round-r3': covered('mrtr.retry-served') },
+    checks: { 'sep-2322-multi-round-r1': because(partial('mrtr.shape'), FIRST_ROUND), 'sep-2322-multi-round-r2': because(partial('mrtr.retry-served'), 'mcpspec accepts a second round without wanting its requestState to change: the spec says nothing of a state changing between rounds'), 'sep-2322-multi-round-r3': covered('mrtr.retry-served') },
   },
   'input-required-result-missing-input-response': { checks: { 'sep-2322-missing-response-rerequests': covered('mrtr.missing-response') } },
   'input-required-result-non-tool-request': { checks: mrtr('non-tool') },
@@ -318,8 +318,8 @@ const DPOP = each(['dpop-auth-scheme', 'fresh-proof', 'token-request-proof', 'as
 
 const CLIENT: Record<string, OfficialScenario> = {
   // Presence of clientInfo and a version: initialize-params; a version the client knows: offers-newest judges a nearby rule.
-  initialize: { checks: { 'mcp-client-initialization': partial('client.initialize-params', 'client.offers-newest', 'client.schema'), 'server-info': HARNESS } },
-  tools_call: { checks: { 'tool-add-numbers': NONE } }, // a scripted call of one named tool
+  initialize: { checks: { 'mcp-client-initialization': because(partial('client.initialize-params', 'client.offers-newest', 'client.schema'), 'the official check also wants a protocol version from its own list; mcpspec wants the newest the client supports offered and any version it knows'), 'server-info': HARNESS } },
+  tools_call: { checks: { 'tool-add-numbers': because(NONE, 'a smoke test of the official harness: its client is scripted to call the tool add_numbers; mcpspec judges the calls a client makes of the tools it is offered (client.http-*, client.schema), not one named call') } },
   'elicitation-sep1034-client-defaults': {
     checks: { 'client-elicitation-sep1034-general': partial('client.server-requests'), ...each(['string', 'integer', 'number', 'enum', 'boolean'].map((t) => `client-elicitation-sep1034-${t}-default`), NONE) },
   },
@@ -338,7 +338,7 @@ const CLIENT: Record<string, OfficialScenario> = {
       'sep-2575-client-sends-client-info': covered('client.meta-client-info'),
       'sep-2575-http-version-header-matches-meta': covered('client.http-protocol-version'),
       ...each(['roots', 'sampling', 'elicitation'].map((c) => `sep-2575-client-declares-${c}-capability`), covered('client.schema')),
-      'sep-2575-client-retry-supported-version': partial('client.counteroffer'),
+      'sep-2575-client-retry-supported-version': because(partial('client.counteroffer'), 'mcpspec judges that the client takes up a version the server counter-offers, through its own scripted refusal'),
     },
   },
   'auth/metadata-default': flow({ ...RESOURCE, 'prm-pathbased-requested': covered('auth.client-prm-well-known'), 'prm-priority-order': covered('auth.client-prm-well-known'), 'authorization-server-metadata': covered('auth.client-discovery') }),
