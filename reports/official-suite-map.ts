@@ -311,10 +311,15 @@ const RESOURCE: Record<string, Counterpart> = {
   'resource-parameter-matches-prm': partial('auth.client-resource'),
 };
 
+// 2025-03-26 discovery fallbacks (no resource metadata, default endpoints): that version is outside mcpspec's.
+const OLD_AUTH = because(NONE, 'the 2025-03-26 fallbacks (authorization server metadata at the MCP server, default endpoint paths): mcpspec judges 2025-06-18 and later, where a client discovers through protected resource metadata');
+
 const flow = (checks: Record<string, Counterpart>, whole?: Counterpart): OfficialScenario => ({ checks: { ...FLOW, ...checks }, ...(whole ? { whole } : {}) });
 
-const CLIENT_CREDENTIALS = each(['grant-type', 'assertion-type', 'jwt-iss', 'jwt-sub', 'jwt-verified', 'basic-auth'].map((s) => `client-credentials-${s}`), NONE);
-const DPOP = each(['dpop-auth-scheme', 'fresh-proof', 'token-request-proof', 'as-nonce', 'rs-nonce'].map((s) => `sep-1932-client-${s}`), NONE);
+// Authorization extensions (ext-auth), outside the core specification mcpspec judges.
+const EXTENSION = (name: string) => because(NONE, `the ${name} authorization extension: not part of the core specification (2025-06-18 to 2026-07-28) mcpspec judges`);
+const CLIENT_CREDENTIALS = each(['grant-type', 'assertion-type', 'jwt-iss', 'jwt-sub', 'jwt-verified', 'basic-auth'].map((s) => `client-credentials-${s}`), EXTENSION('OAuth client credentials'));
+const DPOP = each(['dpop-auth-scheme', 'fresh-proof', 'token-request-proof', 'as-nonce', 'rs-nonce'].map((s) => `sep-1932-client-${s}`), EXTENSION('DPoP (SEP-1932)'));
 
 const CLIENT: Record<string, OfficialScenario> = {
   // Presence of clientInfo and a version: initialize-params; a version the client knows: offers-newest judges a nearby rule.
@@ -358,9 +363,8 @@ const CLIENT: Record<string, OfficialScenario> = {
   'auth/token-endpoint-auth-post': flow({ ...RESOURCE, 'token-endpoint-auth-method': NONE }),
   'auth/token-endpoint-auth-none': flow({ ...RESOURCE, 'token-endpoint-auth-method': NONE }),
   'auth/pre-registration': flow({ 'pre-registration-auth': NONE }),
-  // 2025-03-26 discovery fallbacks: that version is outside mcpspec's.
-  'auth/2025-03-26-oauth-metadata-backcompat': { checks: each(['authorization-server-metadata', 'client-registration', 'authorization-request', 'token-request'], NONE) },
-  'auth/2025-03-26-oauth-endpoint-fallback': { checks: each(['client-registration', 'authorization-request', 'token-request'], NONE) },
+  'auth/2025-03-26-oauth-metadata-backcompat': { checks: each(['authorization-server-metadata', 'client-registration', 'authorization-request', 'token-request'], OLD_AUTH) },
+  'auth/2025-03-26-oauth-endpoint-fallback': { checks: each(['client-registration', 'authorization-request', 'token-request'], OLD_AUTH) },
   'auth/resource-mismatch': flow({ 'resource-mismatch-rejected': covered('auth.client-prm-resource') }),
   // mcpspec judges refresh_token among the grant types only of a client that refreshes.
   'auth/offline-access-scope': flow({ 'sep-2207-client-metadata-grant-types': partial('auth.client-refresh-grant'), 'sep-2207-offline-access-requested': HARNESS }),
@@ -377,10 +381,10 @@ const CLIENT: Record<string, OfficialScenario> = {
   // Authorization extensions mcpspec does not implement.
   'auth/client-credentials-jwt': { checks: CLIENT_CREDENTIALS },
   'auth/client-credentials-basic': { checks: CLIENT_CREDENTIALS },
-  'auth/enterprise-managed-authorization': { checks: each(['complete-flow-token-exchange', 'complete-flow-jwt-bearer'], NONE) },
+  'auth/enterprise-managed-authorization': { checks: each(['complete-flow-token-exchange', 'complete-flow-jwt-bearer'], EXTENSION('enterprise-managed')) },
   'auth/dpop': { checks: DPOP },
   'auth/dpop-nonce': { checks: DPOP },
-  'auth/wif-jwt-bearer': { checks: each(['wif-grant-type', 'wif-assertion-missing', 'wif-assertion-verified', 'wif-assertion-expired', 'wif-assertion-audience', 'wif-assertion-malformed', 'wif-no-retry', 'wif-grant-fallback'], NONE) },
+  'auth/wif-jwt-bearer': { checks: each(['wif-grant-type', 'wif-assertion-missing', 'wif-assertion-verified', 'wif-assertion-expired', 'wif-assertion-audience', 'wif-assertion-malformed', 'wif-no-retry', 'wif-grant-fallback'], EXTENSION('workload identity federation (JWT bearer)')) },
   'sep-2322-client-request-state': {
     checks: {
       'sep-2322-client-request-state-echoed': covered('client.mrtr-request-state'),
