@@ -34,10 +34,11 @@ export interface HttpOutcome {
   /**
    * SSE, legacy: the server closed the answer's stream before the response, and mcpspec resumed it
    * (GET with Last-Event-ID, HL-04): the event it resumed after, and the `retry` the stream had named;
-   * the GET's HTTP status (absent: not sent, the header unsendable or the wait cut short) and whether
-   * the response came on the stream it opened.
+   * the GET's HTTP status (absent: not sent, the header unsendable or the wait cut short), whether the
+   * server refused it (no SSE stream: the stream cannot go on), and whether the response came on the
+   * stream it opened.
    */
-  resumed?: { afterEventId: string; retryMs?: number; foreignIds?: RequestId[]; status?: number; answered?: boolean }[];
+  resumed?: { afterEventId: string; retryMs?: number; foreignIds?: RequestId[]; status?: number; refused?: boolean; answered?: boolean }[];
 }
 
 export interface Exchange {

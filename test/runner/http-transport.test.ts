@@ -172,7 +172,7 @@ describe('HttpTransport', () => {
     expect(r.response).toBeUndefined();
     expect(r.streamBroken).toBe(true);
     expect(s.seen.filter((x) => x.method === 'GET').map((x) => x.headers['last-event-id'])).toEqual(['lost-23']);
-    expect(r.http?.resumed).toEqual([{ afterEventId: 'lost-23', retryMs: 50, status: 405 }]);
+    expect(r.http?.resumed).toEqual([{ afterEventId: 'lost-23', retryMs: 50, status: 405, refused: true }]);
     expect(t.recorder.events().some((e) => e.kind === 'http-response' && e.http?.method === 'GET' && e.http.status === 405)).toBe(true);
   });
 

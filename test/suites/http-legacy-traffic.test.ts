@@ -162,18 +162,24 @@ describe('http.resume-delivers (HL-04)', () => {
     expect(run([polled('a', [answered])])).toMatchObject({ outcome: 'holds', message: expect.stringContaining('1 SSE answers') });
     // Resumed twice: the second stream carried it.
     expect(run([polled('a', [{ afterEventId: '1', status: 200 }, { ...answered, afterEventId: '2' }])]).outcome).toBe('holds');
-    expect(run([polled('a', [answered]), polled('b', [{ afterEventId: '3', status: 200 }], { streamBroken: true })])).toMatchObject({ outcome: 'violated', message: expect.stringContaining('ended without the response') });
-    expect(run([polled('b', [{ afterEventId: '3', status: 405 }], { streamBroken: true })])).toMatchObject({ outcome: 'violated', message: expect.stringContaining('HTTP 405') });
+    // The resumed stream ended empty, and the GET after it was refused: the answer is lost.
+    expect(run([polled('a', [answered]), polled('b', [{ afterEventId: '3', status: 200 }, { afterEventId: '3', status: 405, refused: true }], { streamBroken: true })])).toMatchObject({ outcome: 'violated', message: expect.stringContaining('1 of 2') });
+    expect(run([polled('b', [{ afterEventId: '3', status: 404, refused: true }], { streamBroken: true })])).toMatchObject({ outcome: 'violated', message: expect.stringContaining('HTTP 404') });
+    expect(run([polled('b', [{ afterEventId: '3', status: 200, refused: true }], { streamBroken: true })]).message).toContain('HTTP 200 without an SSE stream');
+  });
+  it('does not judge a stream mcpspec stopped resuming while the server still served it', () => {
+    const served = Array.from({ length: 8 }, (_, i): Resumption => ({ afterEventId: String(i), status: 200 }));
+    expect(run([polled('b', served, { streamBroken: true })])).toMatchObject({ outcome: 'untestable', message: expect.stringContaining('stopped resuming') });
   });
   it('sees the first attempt of a re-issued request, whose lost answer the second attempt hides', () => {
-    const first = polled('b', [{ afterEventId: '3', status: 200 }], { streamBroken: true });
+    const first = polled('b', [{ afterEventId: '3', status: 405, refused: true }], { streamBroken: true });
     expect(run([polled('c', [answered], { reissueOf: first })])).toMatchObject({ outcome: 'violated', message: expect.stringContaining('1 of 2') });
   });
   it('never judges on time alone, nor a request mcpspec cancelled', () => {
     expect(run([polled('a', [{ afterEventId: '1', status: 200 }], { timedOut: true })])).toMatchObject({ outcome: 'untestable', message: expect.stringContaining('timeout') });
-    expect(run([polled('a', [{ afterEventId: '1', status: 200 }], { aborted: true })]).outcome).toBe('untestable');
+    expect(run([polled('a', [{ afterEventId: '1', status: 404, refused: true }], { aborted: true })]).outcome).toBe('untestable');
     const cancel = { seq: 9, dir: 'out', message: { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'a' } } };
-    expect(run([polled('a', [{ afterEventId: '1', status: 200 }])], [cancel]).outcome).toBe('untestable');
+    expect(run([polled('a', [{ afterEventId: '1', status: 404, refused: true }])], [cancel]).outcome).toBe('untestable');
   });
 });
 

@@ -76,7 +76,7 @@ function cancelledIds(events: readonly { dir: string; message?: unknown }[]): Se
 function resumeOutcome(r: NonNullable<NonNullable<Exchange['http']>['resumed']>[number]): string {
   if (r.answered) return 'the response came';
   if (r.status === undefined) return 'no GET sent';
-  if (r.status !== 200) return `GET got HTTP ${r.status}`;
+  if (r.refused) return `the GET with Last-Event-ID got HTTP ${r.status}${r.status === 200 ? ' without an SSE stream' : ''}`;
   return 'the resumed stream ended without the response';
 }
 
@@ -436,10 +436,12 @@ export const httpChecks = [
     judge({ exchanges, events }) {
       const cancelled = cancelledIds(events);
       const polled = attempts(exchanges).filter((ex) => ex.http?.resumed?.length && !cancelled.has(JSON.stringify(ex.id)));
-      // Only an answer that did not come before the run ended or the timeout passed is judged: never time alone.
-      const judged = polled.filter((ex) => !ex.aborted && !ex.timedOut && !ex.closed);
-      if (polled.length && !judged.length) return untestable(`${polled.length} SSE answers closed before their response, each resumed but still waiting when the run ended or the timeout passed`);
       const last = (ex: Exchange) => ex.http!.resumed![ex.http!.resumed!.length - 1];
+      // Judged: a stream that delivered, or one the server would not resume (its GET refused). Not: one still
+      // awaited when the run ended or the timeout passed (never time alone), nor one mcpspec stopped resuming
+      // while the server still served it (it resumes a stream a bounded number of times).
+      const judged = polled.filter((ex) => !ex.aborted && !ex.closed && (ex.http!.resumed!.some((r) => r.answered) || (!ex.timedOut && last(ex).refused)));
+      if (polled.length && !judged.length) return untestable(`${polled.length} SSE answers closed before their response were resumed, none delivered or refused before the timeout or before mcpspec stopped resuming`);
       return every(judged, {
         none: 'the server closed no SSE answer before its response (it did not poll)',
         offends: (ex) => !ex.http!.resumed!.some((r) => r.answered),
