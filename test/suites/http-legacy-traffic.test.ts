@@ -189,7 +189,7 @@ describe('http.concurrent-requests (HL-03, HM-03, HL-06, JR-04)', () => {
     return { ...got(200, { contentType: 'application/json' }), id, method: 'ping', response, messages: [response], ...extra };
   };
   const crossed = (id: number, other: number): Exchange => ({ ...own(id), response: undefined, messages: [{ jsonrpc: '2.0', id: other, result: {} }] });
-  const run = (concurrent: Exchange[]) => judge('http.concurrent-requests', { concurrent });
+  const run = (concurrent: Exchange[], alone: Exchange = own(9)) => judge('http.concurrent-requests', { alone, concurrent });
   it('holds when each request posted at once got its own response, on a JSON body or an SSE stream', () => {
     const sse = own(3);
     expect(run([own(1), own(2), { ...sse, http: { ...sse.http!, contentType: 'text/event-stream' } }])).toMatchObject({ outcome: 'holds', message: expect.stringContaining('JSON body or SSE stream') });
@@ -200,10 +200,13 @@ describe('http.concurrent-requests (HL-03, HM-03, HL-06, JR-04)', () => {
     expect(run([crossed(1, 2), crossed(2, 1), own(3)])).toMatchObject({ outcome: 'violated', message: expect.stringContaining('2 of 3 ping requests posted at once') });
     expect(run([crossed(1, 2), own(2)]).message).toContain('carried the response to 2, not its own');
     expect(run([own(1), { ...own(2), response: undefined, messages: [] }]).message).toContain('no response of its own');
-    // Refused while others were in flight: an error, or an HTTP error status.
+    // Refused while others were in flight (an error, or an HTTP error status), though served alone.
     const busy = { jsonrpc: '2.0', id: 2, error: { code: -32000, message: 'busy' } };
-    expect(run([own(1), { ...own(2), response: busy, messages: [busy] }]).message).toContain('refused');
+    expect(run([own(1), { ...own(2), response: busy, messages: [busy] }]).message).toContain('refused while others were in flight');
     expect(run([own(1), { ...own(2), http: { ...own(2).http!, status: 503 } }]).message).toContain('refused');
+    // Refused alone too: not about concurrency (lifecycle.ping and the like judge that).
+    const refusedAlone = { ...own(9), response: { jsonrpc: '2.0', id: 9, error: { code: -32601, message: 'no' } } };
+    expect(run([own(1), { ...own(2), response: busy, messages: [busy] }], refusedAlone).outcome).toBe('holds');
   });
   it('sees a re-issued request\'s first attempt; leaves replays on a resumed stream to http.resume-own-stream', () => {
     expect(run([own(1), own(4, { reissueOf: { ...crossed(2, 1), streamBroken: true } })]).outcome).toBe('violated');

@@ -519,9 +519,11 @@ export const httpChecks = [
     versions: ALL_VERSIONS,
     requires: HTTP,
     spec: SPEC.http26,
-    judge({ concurrent }) {
+    judge({ alone, concurrent }) {
       // Every attempt: a request whose stream broke was sent again, and its first answer counts as well.
       const sent = attempts(concurrent ?? []);
+      // A refusal counts only when the same request alone was served: otherwise it is not about the others in flight.
+      const servedAlone = alone?.response !== undefined && !errorOf(alone) && (alone.http?.status ?? 0) < 300;
       // Never time alone: an answer still awaited when the run ended or the timeout passed is not judged.
       const judged = sent.filter((ex) => ex.http !== undefined && !ex.aborted && !ex.closed && !(ex.timedOut && !ex.response));
       if (judged.length < 2) return untestable(`fewer than two of the ${sent.length} requests posted at once were answered before the run ended or the timeout passed`);
@@ -529,8 +531,7 @@ export const httpChecks = [
         const crossed = crossedIds(ex);
         if (crossed.length) return `its answer carried the response to ${crossed.map((id) => JSON.stringify(id)).join(', ')}${ex.response ? '' : ', not its own'}`;
         if (!ex.response) return `no response of its own came (${outcome(ex)})`;
-        // A harmless request (ping, server/discover) the server serves alone: refusing it because others are in flight is no answer.
-        if (errorOf(ex) || ex.http!.status >= 300) return `refused: ${outcome(ex)}`;
+        if (servedAlone && (errorOf(ex) || ex.http!.status >= 300)) return `refused while others were in flight, served alone: ${outcome(ex)}`;
         return undefined;
       };
       return every(judged, {

@@ -13,7 +13,8 @@ export interface HttpObs {
   deleted?: Exchange;
   unknownSession?: Exchange;
   unknownMethod: Exchange;
-  /** Requests of one harmless method posted at once, each on its own POST (the last attempt of each). */
+  /** The harmless method once alone, then several of it posted at once, each on its own POST (the last attempt of each). */
+  alone: Exchange;
   concurrent: Exchange[];
   /** Legacy: a GET asking for the standalone SSE stream (before any DELETE). */
   getStream?: Exchange;
@@ -62,9 +63,11 @@ export const httpScenario = scenario<HttpObs>({
       ctx.deliberate(session.request('mcpspec/no-such-method', {})),
       ...mismatches,
     ]);
-    // Several requests in flight at once, each on a POST (and answer) of its own: every answer must carry its own response.
+    // Several requests in flight at once, each on a POST (and answer) of its own: every answer must carry its own
+    // response. The same request alone first shows how the server serves it when nothing else is in flight.
+    const alone = await session.request(method, {});
     const concurrent = await Promise.all(Array.from({ length: CONCURRENT_REQUESTS }, () => session.request(method, {})));
-    const obs: HttpObs = { foreignOrigin, notification, malformed, unknownMethod, concurrent, usesSessions: false };
+    const obs: HttpObs = { foreignOrigin, notification, malformed, unknownMethod, alone, concurrent, usesSessions: false };
     const sid = session.httpSessionId;
     if (session.era === 'legacy') {
       obs.getStream = await ctx.probe('', { httpMethod: 'GET', sseHeadOnly: true, ...(sid ? { headers: { 'Mcp-Session-Id': sid } } : {}) });
