@@ -175,7 +175,11 @@ export abstract class BaseSession implements Session {
   async request(method: string, params?: Record<string, unknown>, opts: RequestOptions = {}): Promise<Exchange> {
     const first = await this.requestOnce(method, params, opts, opts.id);
     // HM-05: a broken response stream loses the request; a client re-issues it with a new id.
-    if (first.streamBroken && !first.aborted && opts.id === undefined) return this.requestOnce(method, params, opts, undefined);
+    if (first.streamBroken && !first.aborted && opts.id === undefined) {
+      const again = await this.requestOnce(method, params, opts, undefined);
+      again.reissueOf = first;
+      return again;
+    }
     return first;
   }
 

@@ -426,9 +426,11 @@ export class HttpTransport implements Transport {
         // 2026-07-28 streams are not resumable (HM-05): the session sends the request again instead.
         for (let resumes = 0; !this.modern && method === 'POST' && waitsForId && !finishedEarly && !out?.overflow && lastEventId !== undefined && resumes < MAX_RESUMES; resumes++) {
           resumptions.push(retryMs === undefined ? { afterEventId: lastEventId } : { afterEventId: lastEventId, retryMs });
-          const resumed = await this.resumeStream(lastEventId, retryMs, controller.signal, seq, () => Date.now() - started < opts.timeoutMs);
+          const resumption = resumptions[resumptions.length - 1];
+          const resumed = await this.resumeStream(lastEventId, retryMs, controller.signal, seq, () => Date.now() - started < opts.timeoutMs, (status, refused) => Object.assign(resumption, { status }, refused ? { refused } : {}));
           if (!resumed) break;
           out = await readStream(resumed.body);
+          if (finishedEarly) resumption.answered = true;
         }
         if (!finishedEarly && waitsForId && response === undefined) {
           this.recorder.note('http', 'stream-ended', `SSE stream ended without a response with id ${JSON.stringify(opts.expectId)}`);
@@ -476,7 +478,7 @@ export class HttpTransport implements Transport {
    * server gave, then GET with Last-Event-ID. The SSE response to that, or undefined when the
    * server refused it (the caller then treats the stream as broken). Aborted with the exchange.
    */
-  private async resumeStream(lastEventId: string, retryMs: number | undefined, signal: AbortSignal, seq: number[], inTime: () => boolean): Promise<HttpResponse | undefined> {
+  private async resumeStream(lastEventId: string, retryMs: number | undefined, signal: AbortSignal, seq: number[], inTime: () => boolean, onAnswer: (status: number, refused: boolean) => void): Promise<HttpResponse | undefined> {
     if (!HEADER_SAFE.test(lastEventId)) {
       this.recorder.note('http', 'stream-not-resumed', `the last event id ${JSON.stringify(lastEventId)} cannot be sent as a Last-Event-ID header`);
       return undefined;
@@ -501,7 +503,9 @@ export class HttpTransport implements Transport {
     const res = await sendHttp(this.target.url, { method: 'GET', headers, signal });
     const head = this.recorder.record({ dir: 'in', channel: 'http', kind: 'http-response', raw: '', http: { method: 'GET', status: res.status, headers: redactHeaders(res.headers), url: res.url } });
     seq.push(head.seq);
-    if (res.status === 200 && res.headers['content-type']?.toLowerCase().startsWith('text/event-stream')) return res;
+    const resumed = res.status === 200 && (res.headers['content-type']?.toLowerCase().startsWith('text/event-stream') ?? false);
+    onAnswer(res.status, !resumed);
+    if (resumed) return res;
     let text = '';
     await readBounded(res.body, 64 * 1024, (t) => void (text += t)).catch(() => undefined);
     if (text) this.recorder.record({ dir: 'in', channel: 'http', raw: text });

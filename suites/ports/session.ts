@@ -33,9 +33,12 @@ export interface HttpOutcome {
   sseAfterAnswer?: 'ended' | 'open';
   /**
    * SSE, legacy: the server closed the answer's stream before the response, and mcpspec resumed it
-   * (GET with Last-Event-ID, HL-04): the event it resumed after, and the `retry` the stream had named.
+   * (GET with Last-Event-ID, HL-04): the event it resumed after, and the `retry` the stream had named;
+   * the GET's HTTP status (absent: not sent, the header unsendable or the wait cut short), whether the
+   * server refused it (no SSE stream: the stream cannot go on), and whether the response came on the
+   * stream it opened.
    */
-  resumed?: { afterEventId: string; retryMs?: number; foreignIds?: RequestId[] }[];
+  resumed?: { afterEventId: string; retryMs?: number; foreignIds?: RequestId[]; status?: number; refused?: boolean; answered?: boolean }[];
 }
 
 export interface Exchange {
@@ -57,6 +60,8 @@ export interface Exchange {
   aborted?: boolean;
   /** HTTP: the response stream ended or broke before the answer (HM-05); requests are re-issued once. */
   streamBroken?: boolean;
+  /** A re-issued request (new id): the first attempt, whose stream ended or broke before its answer. */
+  reissueOf?: Exchange;
   /** stdio: a shared id-less probe whose answer could not be attributed; sent again alone, never judged. */
   ambiguous?: boolean;
   /**

@@ -144,6 +144,7 @@ describe('HttpTransport', () => {
     expect(r.response).toEqual({ jsonrpc: '2.0', id: 21, result: { resumed: true } });
     expect(r.streamBroken).toBeUndefined();
     expect(r.http?.eventIds).toEqual(['p-21', 'p-21-2']);
+    expect(r.http?.resumed).toEqual([{ afterEventId: 'p-21', retryMs: 150, status: 200, answered: true }]);
     const get = s.seen.at(-1)!;
     expect(get.method).toBe('GET');
     expect(get.headers['last-event-id']).toBe('p-21');
@@ -171,6 +172,7 @@ describe('HttpTransport', () => {
     expect(r.response).toBeUndefined();
     expect(r.streamBroken).toBe(true);
     expect(s.seen.filter((x) => x.method === 'GET').map((x) => x.headers['last-event-id'])).toEqual(['lost-23']);
+    expect(r.http?.resumed).toEqual([{ afterEventId: 'lost-23', retryMs: 50, status: 405, refused: true }]);
     expect(t.recorder.events().some((e) => e.kind === 'http-response' && e.http?.method === 'GET' && e.http.status === 405)).toBe(true);
   });
 

@@ -495,4 +495,14 @@ describe('session over HTTP', () => {
     expect(slow.timedOut).toBe(false);
     expect(slow.response).toMatchObject({ result: { delayedMs: 600 } });
   });
+
+  it('a request whose stream broke is sent again with a new id, the first attempt kept on the second', async () => {
+    const srv = await fakeHttp('legacy');
+    const s = keep(await openLegacySession(new HttpTransport({ url: srv.url }), { timeoutMs: 3000 }));
+    const again = await s.request('sse/poll-lost');
+    expect(again.streamBroken).toBe(true);
+    expect(again.reissueOf).toMatchObject({ method: 'sse/poll-lost', streamBroken: true, http: { resumed: [{ status: 405 }] } });
+    expect(again.reissueOf!.id).not.toEqual(again.id);
+    expect(again.reissueOf!.reissueOf).toBeUndefined();
+  });
 });

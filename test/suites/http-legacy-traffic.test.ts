@@ -146,3 +146,75 @@ describe('http.resume-own-stream (HL-06)', () => {
     expect(run([resumed(), resumed([7])])).toMatchObject({ outcome: 'violated', message: expect.stringContaining('ids 7') });
   });
 });
+
+describe('http.resume-delivers (HL-04)', () => {
+  const oracle = CHECKS.find((c) => c.id === 'http.resume-delivers')!;
+  type Resumption = NonNullable<NonNullable<Exchange['http']>['resumed']>[number];
+  const run = (exchanges: Exchange[], events: unknown[] = []) =>
+    oracle.judge({ exchanges, events: events as never, version: '2025-11-25', transport: 'http', deliberate: () => false }, { era: 'legacy', version: '2025-11-25', transport: 'http', capabilities: {} });
+  const polled = (id: string, resumed: Resumption[], extra: Partial<Exchange> = {}): Exchange => {
+    const ex = got(200, { contentType: 'text/event-stream', ...(resumed.some((r) => r.answered) ? { result: {} } : {}) });
+    return { ...ex, id, http: { ...ex.http!, resumed }, ...extra };
+  };
+  const answered: Resumption = { afterEventId: '1', retryMs: 100, status: 200, answered: true };
+  it('a stream closed before its response must deliver it once resumed: holds, or warns naming what the resumption got', () => {
+    expect(run([got(200, { contentType: 'text/event-stream', result: {} })]).outcome).toBe('untestable');
+    expect(run([polled('a', [answered])])).toMatchObject({ outcome: 'holds', message: expect.stringContaining('1 SSE answers') });
+    // Resumed twice: the second stream carried it.
+    expect(run([polled('a', [{ afterEventId: '1', status: 200 }, { ...answered, afterEventId: '2' }])]).outcome).toBe('holds');
+    // The resumed stream ended empty, and the GET after it was refused: the answer is lost.
+    expect(run([polled('a', [answered]), polled('b', [{ afterEventId: '3', status: 200 }, { afterEventId: '3', status: 405, refused: true }], { streamBroken: true })])).toMatchObject({ outcome: 'violated', message: expect.stringContaining('1 of 2') });
+    expect(run([polled('b', [{ afterEventId: '3', status: 404, refused: true }], { streamBroken: true })])).toMatchObject({ outcome: 'violated', message: expect.stringContaining('HTTP 404') });
+    expect(run([polled('b', [{ afterEventId: '3', status: 200, refused: true }], { streamBroken: true })]).message).toContain('HTTP 200 without an SSE stream');
+  });
+  it('does not judge a stream mcpspec stopped resuming while the server still served it', () => {
+    const served = Array.from({ length: 8 }, (_, i): Resumption => ({ afterEventId: String(i), status: 200 }));
+    expect(run([polled('b', served, { streamBroken: true })])).toMatchObject({ outcome: 'untestable', message: expect.stringContaining('stopped resuming') });
+  });
+  it('sees the first attempt of a re-issued request, whose lost answer the second attempt hides', () => {
+    const first = polled('b', [{ afterEventId: '3', status: 405, refused: true }], { streamBroken: true });
+    expect(run([polled('c', [answered], { reissueOf: first })])).toMatchObject({ outcome: 'violated', message: expect.stringContaining('1 of 2') });
+  });
+  it('never judges on time alone, nor a request mcpspec cancelled', () => {
+    expect(run([polled('a', [{ afterEventId: '1', status: 200 }], { timedOut: true })])).toMatchObject({ outcome: 'untestable', message: expect.stringContaining('timeout') });
+    expect(run([polled('a', [{ afterEventId: '1', status: 404, refused: true }], { aborted: true })]).outcome).toBe('untestable');
+    const cancel = { seq: 9, dir: 'out', message: { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'a' } } };
+    expect(run([polled('a', [{ afterEventId: '1', status: 404, refused: true }])], [cancel]).outcome).toBe('untestable');
+  });
+});
+
+describe('http.concurrent-requests (HL-03, HM-03, HL-06, JR-04)', () => {
+  const own = (id: number, extra: Partial<Exchange> = {}): Exchange => {
+    const response = { jsonrpc: '2.0', id, result: {} };
+    return { ...got(200, { contentType: 'application/json' }), id, method: 'ping', response, messages: [response], ...extra };
+  };
+  const crossed = (id: number, other: number): Exchange => ({ ...own(id), response: undefined, messages: [{ jsonrpc: '2.0', id: other, result: {} }] });
+  const run = (concurrent: Exchange[], alone: Exchange = own(9)) => judge('http.concurrent-requests', { alone, concurrent });
+  it('holds when each request posted at once got its own response, on a JSON body or an SSE stream', () => {
+    const sse = own(3);
+    expect(run([own(1), own(2), { ...sse, http: { ...sse.http!, contentType: 'text/event-stream' } }])).toMatchObject({ outcome: 'holds', message: expect.stringContaining('JSON body or SSE stream') });
+    // An id of another type only (1 vs "1") is jsonrpc.id-echo's to judge, not a crossed answer.
+    expect(run([own(1), { ...own(2), messages: [{ jsonrpc: '2.0', id: '2', result: {} }] }]).outcome).toBe('holds');
+  });
+  it('fails an answer that carries another request\'s response, or none of its own', () => {
+    expect(run([crossed(1, 2), crossed(2, 1), own(3)])).toMatchObject({ outcome: 'violated', message: expect.stringContaining('2 of 3 ping requests posted at once') });
+    expect(run([crossed(1, 2), own(2)]).message).toContain('carried the response to 2, not its own');
+    expect(run([own(1), { ...own(2), response: undefined, messages: [] }]).message).toContain('no response of its own');
+    // Refused while others were in flight (an error, or an HTTP error status), though served alone.
+    const busy = { jsonrpc: '2.0', id: 2, error: { code: -32000, message: 'busy' } };
+    expect(run([own(1), { ...own(2), response: busy, messages: [busy] }]).message).toContain('refused while others were in flight');
+    expect(run([own(1), { ...own(2), http: { ...own(2).http!, status: 503 } }]).message).toContain('refused');
+    // Refused alone too: not about concurrency (lifecycle.ping and the like judge that).
+    const refusedAlone = { ...own(9), response: { jsonrpc: '2.0', id: 9, error: { code: -32601, message: 'no' } } };
+    expect(run([own(1), { ...own(2), response: busy, messages: [busy] }], refusedAlone).outcome).toBe('holds');
+  });
+  it('sees a re-issued request\'s first attempt; leaves replays on a resumed stream to http.resume-own-stream', () => {
+    expect(run([own(1), own(4, { reissueOf: { ...crossed(2, 1), streamBroken: true } })]).outcome).toBe('violated');
+    const resumed = own(2, { messages: [{ jsonrpc: '2.0', id: 1, result: {} }, { jsonrpc: '2.0', id: 2, result: {} }] });
+    expect(run([own(1), { ...resumed, http: { ...resumed.http!, resumed: [{ afterEventId: '1', foreignIds: [1], status: 200, answered: true }] } }]).outcome).toBe('holds');
+  });
+  it('never judges on time alone: fewer than two answered in time is untestable', () => {
+    expect(run([own(1), { ...own(2), response: undefined, messages: [], timedOut: true }, { ...own(3), response: undefined, messages: [], aborted: true }]).outcome).toBe('untestable');
+    expect(run([]).outcome).toBe('untestable');
+  });
+});

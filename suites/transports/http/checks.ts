@@ -5,15 +5,16 @@ import { META_PROTOCOL_VERSION } from '../../../protocol/meta.js';
 import { SPEC } from '../../../protocol/spec-links.js';
 import { ALL_VERSIONS, LEGACY, MODERN } from '../../../protocol/versions.js';
 import { check, holds, oracle, skip, untestable, violated } from '../../kit/check.js';
-import { clipJson, errorCode, evidence, isObj, outcome, unanswerable } from '../../kit/exchange.js';
+import { clipJson, errorCode, errorOf, evidence, isObj, outcome, unanswerable } from '../../kit/exchange.js';
 import { every, firstOffenders } from '../../kit/judge.js';
 import type { Exchange } from '../../ports/session.js';
 import { namesVersion, sentHeaders, sentRequest } from '../../kit/request-shape.js';
-import { httpScenario, STALE_EVENT_ID, STALE_SESSION_ID } from './scenario.js';
+import { CONCURRENT_REQUESTS, httpScenario, STALE_EVENT_ID, STALE_SESSION_ID } from './scenario.js';
 import { paramHeadersScenario } from './param-headers-scenario.js';
 import { REBINDING_HOST, rebindingScenario, type RebindingObs } from './rebinding-scenario.js';
 import type { PlainHttpResponse } from '../../ports/plain-http.js';
 import type { Evidence } from '../../../results/verdict.js';
+import { isResponse, responseId, type RequestId } from '../../../protocol/jsonrpc.js';
 import { gated, type Precondition } from '../../kit/judge.js';
 
 const HTTP = { transports: ['http' as const] };
@@ -57,8 +58,42 @@ const plainServed: Precondition<RebindingObs> = ({ plain }) => {
   return undefined;
 };
 
+/** Every attempt of each request: a re-issued request's first attempt (its stream broke) before it. */
+function attempts(exchanges: readonly Exchange[]): Exchange[] {
+  return exchanges.flatMap((ex) => {
+    const chain: Exchange[] = [];
+    for (let e: Exchange | undefined = ex; e; e = e.reissueOf) chain.unshift(e);
+    return chain;
+  });
+}
+
+/** The ids (as JSON) of the requests mcpspec cancelled: their streams may end before a response. */
+function cancelledIds(events: readonly { dir: string; message?: unknown }[]): Set<string> {
+  return new Set(events.flatMap((e) => (e.dir === 'out' && isObj(e.message) && e.message.method === 'notifications/cancelled' && isObj(e.message.params) ? [JSON.stringify(e.message.params.requestId)] : [])));
+}
+
+/** How a stream resumed with Last-Event-ID went, for messages. */
+function resumeOutcome(r: NonNullable<NonNullable<Exchange['http']>['resumed']>[number]): string {
+  if (r.answered) return 'the response came';
+  if (r.status === undefined) return 'no GET sent';
+  if (r.refused) return `the GET with Last-Event-ID got HTTP ${r.status}${r.status === 200 ? ' without an SSE stream' : ''}`;
+  return 'the resumed stream ended without the response';
+}
+
+/**
+ * The ids of responses to other requests an answer carried (on its body or stream), but not those a
+ * resumed stream replayed (http.resume-own-stream judges those); an id of another type only is not another request's.
+ */
+function crossedIds(ex: Exchange): RequestId[] {
+  const replayed = new Set((ex.http?.resumed ?? []).flatMap((r) => r.foreignIds ?? []).map(String));
+  return ex.messages.filter(isResponse).flatMap((m) => {
+    const id = responseId(m);
+    return id !== undefined && String(id) !== String(ex.id) && !replayed.has(String(id)) ? [id] : [];
+  });
+}
+
 /** The methods of some answers, each once, for messages. */
-function methodsOf(answers: Exchange[]): string {
+function methodsOf(answers: readonly Exchange[]): string {
   return [...new Set(answers.map((ex) => ex.method ?? 'request'))].join(', ');
 }
 
@@ -357,7 +392,7 @@ export const httpChecks = [
     spec: SPEC.transports25,
     judge({ exchanges, events }) {
       // A request mcpspec cancelled gets no response: its stream ending early is not polling.
-      const cancelled = new Set(events.flatMap((e) => (e.dir === 'out' && isObj(e.message) && e.message.method === 'notifications/cancelled' && isObj(e.message.params) ? [JSON.stringify(e.message.params.requestId)] : [])));
+      const cancelled = cancelledIds(events);
       const closed = exchanges.filter((ex) => !cancelled.has(JSON.stringify(ex.id))).flatMap((ex) => (ex.http?.resumed ?? []).map((r) => ({ ex, ...r })));
       return every(closed, {
         none: 'the server closed no SSE answer before its response (it did not poll)',
@@ -384,6 +419,35 @@ export const httpChecks = [
         violated: (mixed, resumed) => `${mixed.length} of ${resumed.length} resumed streams replayed responses to other requests (ids ${mixed.flatMap(foreign).slice(0, 5).map((id) => JSON.stringify(id)).join(', ')})`,
         evidence: (ex) => evidence(`stream of ${ex.method ?? 'a request'} resumed after event ${ex.http!.resumed![0].afterEventId}`, ex, { expected: `only messages of the stream of request ${JSON.stringify(ex.id)}`, actual: `responses to ${foreign(ex).map((id) => JSON.stringify(id)).join(', ')}` }),
         holds: (resumed) => `${resumed.length} resumed streams, each replaying only its own request's messages`,
+      });
+    },
+  }),
+  oracle({
+    id: 'http.resume-delivers',
+    title: 'an SSE answer the server closed before its response delivers that response on the stream the client resumes with GET and Last-Event-ID',
+    // "The SSE stream SHOULD eventually include a JSON-RPC response for the JSON-RPC request sent in the POST body":
+    // a server that closes the connection (not the stream) keeps the stream going on the client's resumption (HL-04).
+    requirements: ['HL-04'],
+    level: 'SHOULD',
+    // Polling (closing the connection, not the stream, SEP-1699) is 2025-11-25's; 2026-07-28 streams are not resumable.
+    versions: ['2025-11-25'],
+    requires: HTTP,
+    spec: SPEC.transports25,
+    judge({ exchanges, events }) {
+      const cancelled = cancelledIds(events);
+      const polled = attempts(exchanges).filter((ex) => ex.http?.resumed?.length && !cancelled.has(JSON.stringify(ex.id)));
+      const last = (ex: Exchange) => ex.http!.resumed![ex.http!.resumed!.length - 1];
+      // Judged: a stream that delivered, or one the server would not resume (its GET refused). Not: one still
+      // awaited when the run ended or the timeout passed (never time alone), nor one mcpspec stopped resuming
+      // while the server still served it (it resumes a stream a bounded number of times).
+      const judged = polled.filter((ex) => !ex.aborted && !ex.closed && (ex.http!.resumed!.some((r) => r.answered) || (!ex.timedOut && last(ex).refused)));
+      if (polled.length && !judged.length) return untestable(`${polled.length} SSE answers closed before their response were resumed, none delivered or refused before the timeout or before mcpspec stopped resuming`);
+      return every(judged, {
+        none: 'the server closed no SSE answer before its response (it did not poll)',
+        offends: (ex) => !ex.http!.resumed!.some((r) => r.answered),
+        violated: (lost, all) => `${lost.length} of ${all.length} SSE answers closed before their response never delivered it after mcpspec resumed them with Last-Event-ID (${methodsOf(lost)}; ${resumeOutcome(last(lost[0]))}); the request is lost`,
+        evidence: (ex) => evidence(`SSE answer to ${ex.method ?? 'a request'}, closed after event ${JSON.stringify(ex.http!.resumed![0].afterEventId)}, resumed ${ex.http!.resumed!.length} time(s)`, ex, { expected: `the response to request ${JSON.stringify(ex.id)} on the resumed stream`, actual: resumeOutcome(last(ex)) }),
+        holds: (all) => `${all.length} SSE answers closed before their response, each delivered it on the stream resumed with Last-Event-ID`,
       });
     },
   }),
@@ -442,6 +506,40 @@ export const httpChecks = [
         violated: (bad, streams) => `${bad.length} of ${streams.length} SSE responses lack X-Accel-Buffering: no (${methodsOf(bad)}); behind nginx and similar proxies their events can be held back`,
         evidence: (ex) => evidence(`SSE answer to ${ex.method ?? 'a request'}`, ex, { expected: 'X-Accel-Buffering: no', actual: `X-Accel-Buffering: ${ex.http!.headers['x-accel-buffering'] ?? '(absent)'}` }),
         holds: (streams) => `${streams.length} SSE responses, each with X-Accel-Buffering: no`,
+      });
+    },
+  }),
+  check(httpScenario, {
+    id: 'http.concurrent-requests',
+    title: `harmless requests posted at once (${CONCURRENT_REQUESTS}, each on its own POST) are each served with their own result on their own answer: none crossed onto another's body or stream, none lost or refused`,
+    // Each request's answer is one JSON object or an SSE stream scoped to that request (HL-03, HM-03); each
+    // server message goes on one stream only (HL-06); every request gets its response (JR-04).
+    requirements: ['HL-03', 'HM-03', 'HL-06', 'JR-04'],
+    level: 'MUST',
+    versions: ALL_VERSIONS,
+    requires: HTTP,
+    spec: SPEC.http26,
+    judge({ alone, concurrent }) {
+      // Every attempt: a request whose stream broke was sent again, and its first answer counts as well.
+      const sent = attempts(concurrent ?? []);
+      // A refusal counts only when the same request alone was served: otherwise it is not about the others in flight.
+      const servedAlone = alone?.response !== undefined && !errorOf(alone) && (alone.http?.status ?? 0) < 300;
+      // Never time alone: an answer still awaited when the run ended or the timeout passed is not judged.
+      const judged = sent.filter((ex) => ex.http !== undefined && !ex.aborted && !ex.closed && !(ex.timedOut && !ex.response));
+      if (judged.length < 2) return untestable(`fewer than two of the ${sent.length} requests posted at once were answered before the run ended or the timeout passed`);
+      const problem = (ex: Exchange): string | undefined => {
+        const crossed = crossedIds(ex);
+        if (crossed.length) return `its answer carried the response to ${crossed.map((id) => JSON.stringify(id)).join(', ')}${ex.response ? '' : ', not its own'}`;
+        if (!ex.response) return `no response of its own came (${outcome(ex)})`;
+        if (servedAlone && (errorOf(ex) || ex.http!.status >= 300)) return `refused while others were in flight, served alone: ${outcome(ex)}`;
+        return undefined;
+      };
+      return every(judged, {
+        none: 'no request was posted',
+        offends: (ex) => problem(ex) !== undefined,
+        violated: (bad, all) => `${bad.length} of ${all.length} ${methodsOf(all)} requests posted at once did not get their own response on their own answer; first: request ${JSON.stringify(bad[0].id)}: ${problem(bad[0])}`,
+        evidence: (ex) => evidence(`${ex.method ?? 'request'} ${JSON.stringify(ex.id)}, posted with ${CONCURRENT_REQUESTS - 1} others`, ex, { expected: `the response to request ${JSON.stringify(ex.id)} on this request's own answer, and no other`, actual: problem(ex) }),
+        holds: (all) => `${all.length} ${methodsOf(all)} requests posted at once, each answered with its own response on its own ${[...new Set(all.map((ex) => (ex.http!.contentType?.toLowerCase().startsWith('text/event-stream') ? 'SSE stream' : 'JSON body')))].join(' or ')}`,
       });
     },
   }),

@@ -13,6 +13,9 @@ export interface HttpObs {
   deleted?: Exchange;
   unknownSession?: Exchange;
   unknownMethod: Exchange;
+  /** The harmless method once alone, then several of it posted at once, each on its own POST (the last attempt of each). */
+  alone: Exchange;
+  concurrent: Exchange[];
   /** Legacy: a GET asking for the standalone SSE stream (before any DELETE). */
   getStream?: Exchange;
   /** Modern: the versions server/discover listed (undefined if it listed none). */
@@ -24,6 +27,8 @@ export interface HttpObs {
 /** A session id no server issued: what an older client would still send. */
 export const STALE_SESSION_ID = 'mcpspec-stale-session-0';
 export const STALE_EVENT_ID = 'mcpspec-stale-event-0';
+/** How many requests the scenario posts at once. */
+export const CONCURRENT_REQUESTS = 3;
 
 /** The versions server/discover listed, if it listed any. */
 function discoveredVersions(session: Session): string[] | undefined {
@@ -58,7 +63,11 @@ export const httpScenario = scenario<HttpObs>({
       ctx.deliberate(session.request('mcpspec/no-such-method', {})),
       ...mismatches,
     ]);
-    const obs: HttpObs = { foreignOrigin, notification, malformed, unknownMethod, usesSessions: false };
+    // Several requests in flight at once, each on a POST (and answer) of its own: every answer must carry its own
+    // response. The same request alone first shows how the server serves it when nothing else is in flight.
+    const alone = await session.request(method, {});
+    const concurrent = await Promise.all(Array.from({ length: CONCURRENT_REQUESTS }, () => session.request(method, {})));
+    const obs: HttpObs = { foreignOrigin, notification, malformed, unknownMethod, alone, concurrent, usesSessions: false };
     const sid = session.httpSessionId;
     if (session.era === 'legacy') {
       obs.getStream = await ctx.probe('', { httpMethod: 'GET', sseHeadOnly: true, ...(sid ? { headers: { 'Mcp-Session-Id': sid } } : {}) });
