@@ -168,6 +168,14 @@ describe('real servers from npm', () => {
     // (every tools/call check passed above), and the SDK refuses it missing, wrong or malformed.
     expect(run.checks.find((c) => c.id === 'http.param-headers')).toMatchObject({ status: 'pass' });
     expect(run.checks.find((c) => c.id === 'tools.x-mcp-header')).toMatchObject({ status: 'pass' });
+    // SEP-2243 standard headers sent wrong on purpose: missing, mismatched (TOOLS/LIST too) refused
+    // with 400 and -32020, odd-cased names and spaces around a value served; on tools/list and on a
+    // request that needs Mcp-Name alike.
+    for (const id of ['http.standard-header-missing', 'http.standard-header-mismatch', 'http.standard-header-forms']) {
+      const c = run.checks.find((x) => x.id === id);
+      expect(c?.status, id).toBe('pass');
+      expect(c?.message, id).not.toMatch(/not probed/);
+    }
   });
 
   it('the SDK 1.x example behind OAuth (simpleStreamableHttp --oauth), with no token: the authorization checks run, the rest is skipped', async () => {
