@@ -187,8 +187,8 @@ const SERVER: Record<string, OfficialScenario> = {
       'sep-2243-server-reject-invalid-headers': covered('http.standard-header-missing', 'http.standard-header-mismatch', 'http.header-mismatch'),
       // The official suite asks -32020 as a SHOULD; the 2026-07-28 text (Server Validation) says MUST, as mcpspec does.
       'sep-2243-server-reject-error-code': covered('http.standard-header-missing', 'http.standard-header-mismatch'),
-      'sep-2243-server-accepts-whitespace-header-value': covered('http.standard-header-forms'),
-      'sep-2243-header-name-case-insensitive': covered('http.standard-header-forms'),
+      'sep-2243-server-accepts-whitespace-header-value': covered('http.standard-header-ows'),
+      'sep-2243-header-name-case-insensitive': covered('http.standard-header-name-case'),
       'sep-2243-server-standard-setup': HARNESS,
     },
   },

@@ -171,7 +171,7 @@ describe('real servers from npm', () => {
     // SEP-2243 standard headers sent wrong on purpose: missing, mismatched (TOOLS/LIST too) refused
     // with 400 and -32020, odd-cased names and spaces around a value served; on tools/list and on a
     // request that needs Mcp-Name alike.
-    for (const id of ['http.standard-header-missing', 'http.standard-header-mismatch', 'http.standard-header-forms']) {
+    for (const id of ['http.standard-header-missing', 'http.standard-header-mismatch', 'http.standard-header-name-case', 'http.standard-header-ows']) {
       const c = run.checks.find((x) => x.id === id);
       expect(c?.status, id).toBe('pass');
       expect(c?.message, id).not.toMatch(/not probed/);

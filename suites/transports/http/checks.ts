@@ -94,6 +94,23 @@ function servedAlike(ex: Exchange, base: Exchange): boolean {
   return errorCode(base) === undefined ? errorCode(ex) === undefined : errorCode(ex) === errorCode(base);
 }
 
+/** The probes served as the usual form of the same request was; the named one only when its usual form was answered. */
+function judgeServedAlike(o: StandardHeadersObs, twist: string, list: HeaderProbe, named: HeaderProbe | undefined) {
+  const probes: [string, Exchange, Exchange][] = [[list[0], list[1]!, o.plain]];
+  let untested = o.whyNoNamed;
+  if (named && o.named && o.namedPlain) {
+    if (o.namedPlain.response) probes.push([named[0], named[1]!, o.namedPlain]);
+    else untested = `${o.named.method} ${o.named.name} as a client sends it got ${outcome(o.namedPlain)}`;
+  }
+  if (probes.some(([, ex]) => unanswerable(ex))) return untestable('the run ended before the answers came');
+  const bad = probes.filter(([, ex, base]) => !servedAlike(ex, base));
+  if (bad.length) {
+    return violated(bad.map(([what, ex, base]) => `${what}: ${outcome(ex)}, while the usual form got ${outcome(base)}`).join('; '),
+      firstOffenders(bad).map(([what, ex, base]) => evidence(what, ex, { expected: `served as the usual form was (${outcome(base)})` })));
+  }
+  return holds(`${probes.length} request(s) with ${twist}, each served as usual${untested ? ` (not probed on a named request: ${untested})` : ''}`);
+}
+
 export const httpChecks = [
   check(httpScenario, {
     id: 'http.origin',
@@ -520,28 +537,28 @@ export const httpChecks = [
     )),
   }),
   check(standardHeadersScenario, {
-    id: 'http.standard-header-forms',
-    title: 'Mcp-Method and Mcp-Name under header names in other cases (MCP-METHOD, mcp-name), or with spaces around the value, are served as usual: names compare case-insensitively, HTTP drops the spaces',
+    id: 'http.standard-header-name-case',
+    title: 'Mcp-Method and Mcp-Name under header names in other cases (MCP-METHOD, mcp-name, mcp-protocol-version) are served as usual: header names compare case-insensitively',
     requirements: ['HM-09', 'HM-08'],
     level: 'MUST',
     versions: MODERN,
     requires: HTTP,
     spec: SPEC.http26,
-    judge: gated([plainListServed], ({ plain, methodOws, namesCased, named, namedPlain, nameOws, namedCased, whyNoNamed }) => {
-      const probes: [string, Exchange, Exchange][] = [['tools/list with Mcp-Method: " tools/list\\t"', methodOws, plain], ['tools/list with header names MCP-METHOD and mcp-protocol-version', namesCased, plain]];
-      let untested = whyNoNamed;
-      if (named && namedPlain && nameOws && namedCased) {
-        if (namedPlain.response) probes.push([`${named.method} ${named.name} with spaces around Mcp-Name`, nameOws, namedPlain], [`${named.method} ${named.name} with header names mcp-method and MCP-NAME`, namedCased, namedPlain]);
-        else untested = `${named.method} ${named.name} as a client sends it got ${outcome(namedPlain)}`;
-      }
-      if (probes.some(([, ex]) => unanswerable(ex))) return untestable('the run ended before the answers came');
-      const bad = probes.filter(([, ex, base]) => !servedAlike(ex, base));
-      if (bad.length) {
-        return violated(bad.map(([what, ex, base]) => `${what}: ${outcome(ex)}, while the usual form got ${outcome(base)}`).join('; '),
-          firstOffenders(bad).map(([what, ex, base]) => evidence(what, ex, { expected: `served as the usual form was (${outcome(base)})` })));
-      }
-      return holds(`${probes.length} requests with odd-cased header names or spaces around the value, each served as usual${untested ? ` (not probed on a named request: ${untested})` : ''}`);
-    }),
+    judge: gated([plainListServed], (o) => judgeServedAlike(o, 'header names in other cases',
+      ['tools/list with header names MCP-METHOD and mcp-protocol-version', o.namesCased],
+      o.named && o.namedCased && [`${o.named.method} ${o.named.name} with header names mcp-method and MCP-NAME`, o.namedCased])),
+  }),
+  check(standardHeadersScenario, {
+    id: 'http.standard-header-ows',
+    title: 'Mcp-Method and Mcp-Name with spaces or a tab around the value are served as usual: HTTP drops optional whitespace around a field value (RFC 9110 5.5)',
+    requirements: ['HM-08', 'HM-09'],
+    level: 'MUST',
+    versions: MODERN,
+    requires: HTTP,
+    spec: SPEC.http26,
+    judge: gated([plainListServed], (o) => judgeServedAlike(o, 'spaces around the value',
+      ['tools/list with Mcp-Method: " tools/list\\t"', o.methodOws],
+      o.named && o.nameOws && [`${o.named.method} ${o.named.name} with spaces around Mcp-Name`, o.nameOws])),
   }),
   check(paramHeadersScenario, {
     id: 'http.param-headers',
