@@ -17,7 +17,7 @@ const served = () => ex(200, { jsonrpc: '2.0', id: 1, result: { resultType: 'com
 const failed = (code: number, status = 400) => ex(status, { jsonrpc: '2.0', id: 1, error: { code, message: 'no' } });
 const refused = () => failed(-32020);
 const obs = (o: Partial<StandardHeadersObs> = {}): StandardHeadersObs => ({
-  plain: served(), noMethod: refused(), methodCase: refused(), methodMismatch: refused(), methodOws: served(), namesCased: served(),
+  listMethod: 'tools/list', plain: served(), noMethod: refused(), methodCase: refused(), methodMismatch: refused(), methodOws: served(), namesCased: served(),
   named: { method: 'resources/read', params: { uri: 'file:///a' }, name: 'file:///a' },
   namedPlain: served(), noName: refused(), nameMismatch: refused(), nameOws: served(), namedCased: served(), ...o,
 });
@@ -51,6 +51,10 @@ describe('http.standard-header-mismatch', () => {
     expect(j.outcome).toBe('violated');
     expect(j.message).toMatch(/Mcp-Method: TOOLS\/LIST \(values are case-sensitive\): a result/);
     expect(check.judge(obs({ nameMismatch: served() }), ctx).message).toMatch(/Mcp-Name: mcpspec-no-such-name/);
+  });
+  it('names the list request the probes went on (a server without tools gets prompts/list, told another method with tools/list)', () => {
+    expect(check.judge(obs({ listMethod: 'prompts/list', methodMismatch: served() }), ctx).message).toMatch(/^prompts\/list with Mcp-Method: tools\/list: a result/);
+    expect(check.judge(obs({ listMethod: 'resources/list', named: undefined, nameMismatch: undefined, whyNoNamed: 'no resource listed' }), ctx).message).toMatch(/^Mcp-Method RESOURCES\/LIST and prompts\/list on resources\/list: each refused/);
   });
 });
 

@@ -11,7 +11,7 @@ import type { Exchange } from '../../ports/session.js';
 import { namesVersion, sentHeaders, sentRequest } from '../../kit/request-shape.js';
 import { httpScenario, STALE_EVENT_ID, STALE_SESSION_ID } from './scenario.js';
 import { paramHeadersScenario } from './param-headers-scenario.js';
-import { CASED_METHOD, OTHER_METHOD, OTHER_NAME, standardHeadersScenario, type StandardHeadersObs } from './standard-headers-scenario.js';
+import { casedMethod, otherMethod, OTHER_NAME, standardHeadersScenario, type StandardHeadersObs } from './standard-headers-scenario.js';
 import { REBINDING_HOST, rebindingScenario, type RebindingObs } from './rebinding-scenario.js';
 import type { PlainHttpResponse } from '../../ports/plain-http.js';
 import type { Evidence } from '../../../results/verdict.js';
@@ -68,10 +68,10 @@ function methodsOf(answers: Exchange[]): string {
 /** Refused as a header validation failure must be (HM-08): HTTP 400 with -32020. */
 const headerRefused = (ex: Exchange) => ex.http?.status === 400 && errorCode(ex) === -32020;
 
-/** tools/list as mcpspec sends it was answered with a result: otherwise no refusal tells anything. */
-const plainListServed: Precondition<StandardHeadersObs> = ({ plain }) => {
-  if (unanswerable(plain)) return untestable('the run ended before tools/list was answered');
-  if (!plain.response || errorCode(plain) !== undefined) return untestable(`tools/list with the standard headers as a client sends them got ${outcome(plain)}: nothing to compare the probes with`);
+/** The list request as mcpspec sends it was answered with a result: otherwise no refusal tells anything. */
+const plainListServed: Precondition<StandardHeadersObs> = ({ plain, listMethod }) => {
+  if (unanswerable(plain)) return untestable(`the run ended before ${listMethod} was answered`);
+  if (!plain.response || errorCode(plain) !== undefined) return untestable(`${listMethod} with the standard headers as a client sends them got ${outcome(plain)}: nothing to compare the probes with`);
   return undefined;
 };
 
@@ -510,31 +510,34 @@ export const httpChecks = [
   }),
   check(standardHeadersScenario, {
     id: 'http.standard-header-missing',
-    title: 'a request without Mcp-Method (tools/list), or without Mcp-Name where it needs one (resources/read, prompts/get, tools/call), gets 400 and -32020',
+    title: 'a request without Mcp-Method (a list request), or without Mcp-Name where it needs one (resources/read, prompts/get, tools/call), gets 400 and -32020',
     requirements: ['HM-08'],
     level: 'MUST',
     versions: MODERN,
     requires: HTTP,
     spec: SPEC.http26,
-    judge: gated([plainListServed], ({ noMethod, named, noName, whyNoNamed }) => judgeRefusals(
-      [['tools/list without Mcp-Method', noMethod], [`${named?.method} ${named?.name} without Mcp-Name`, noName]],
+    judge: gated([plainListServed], ({ listMethod, noMethod, named, noName, whyNoNamed }) => judgeRefusals(
+      [[`${listMethod} without Mcp-Method`, noMethod], [`${named?.method} ${named?.name} without Mcp-Name`, noName]],
       whyNoNamed && `a request without Mcp-Name (${whyNoNamed})`,
-      named ? `tools/list without Mcp-Method, ${named.method} without Mcp-Name` : 'tools/list without Mcp-Method',
+      named ? `${listMethod} without Mcp-Method, ${named.method} without Mcp-Name` : `${listMethod} without Mcp-Method`,
     )),
   }),
   check(standardHeadersScenario, {
     id: 'http.standard-header-mismatch',
-    title: `a request whose Mcp-Method or Mcp-Name differs from the body, in case only too (Mcp-Method: ${CASED_METHOD} on tools/list), gets 400 and -32020`,
+    title: 'a request whose Mcp-Method or Mcp-Name differs from the body, in case only too (Mcp-Method: TOOLS/LIST on tools/list), gets 400 and -32020',
     requirements: ['HM-08', 'HM-09'],
     level: 'MUST',
     versions: MODERN,
     requires: HTTP,
     spec: SPEC.http26,
-    judge: gated([plainListServed], ({ methodCase, methodMismatch, named, nameMismatch, whyNoNamed }) => judgeRefusals(
-      [[`tools/list with Mcp-Method: ${CASED_METHOD} (values are case-sensitive)`, methodCase], [`tools/list with Mcp-Method: ${OTHER_METHOD}`, methodMismatch], [`${named?.method} ${named?.name} with Mcp-Name: ${OTHER_NAME}`, nameMismatch]],
-      whyNoNamed && `a mismatched Mcp-Name (${whyNoNamed})`,
-      named ? `Mcp-Method ${CASED_METHOD} and ${OTHER_METHOD} on tools/list, Mcp-Name ${OTHER_NAME} on ${named.method}` : `Mcp-Method ${CASED_METHOD} and ${OTHER_METHOD} on tools/list`,
-    )),
+    judge: gated([plainListServed], ({ listMethod, methodCase, methodMismatch, named, nameMismatch, whyNoNamed }) => {
+      const [cased, other] = [casedMethod(listMethod), otherMethod(listMethod)];
+      return judgeRefusals(
+        [[`${listMethod} with Mcp-Method: ${cased} (values are case-sensitive)`, methodCase], [`${listMethod} with Mcp-Method: ${other}`, methodMismatch], [`${named?.method} ${named?.name} with Mcp-Name: ${OTHER_NAME}`, nameMismatch]],
+        whyNoNamed && `a mismatched Mcp-Name (${whyNoNamed})`,
+        `Mcp-Method ${cased} and ${other} on ${listMethod}${named ? `, Mcp-Name ${OTHER_NAME} on ${named.method}` : ''}`,
+      );
+    }),
   }),
   check(standardHeadersScenario, {
     id: 'http.standard-header-name-case',
@@ -545,7 +548,7 @@ export const httpChecks = [
     requires: HTTP,
     spec: SPEC.http26,
     judge: gated([plainListServed], (o) => judgeServedAlike(o, 'header names in other cases',
-      ['tools/list with header names MCP-METHOD and mcp-protocol-version', o.namesCased],
+      [`${o.listMethod} with header names MCP-METHOD and mcp-protocol-version`, o.namesCased],
       o.named && o.namedCased && [`${o.named.method} ${o.named.name} with header names mcp-method and MCP-NAME`, o.namedCased])),
   }),
   check(standardHeadersScenario, {
@@ -557,7 +560,7 @@ export const httpChecks = [
     requires: HTTP,
     spec: SPEC.http26,
     judge: gated([plainListServed], (o) => judgeServedAlike(o, 'spaces around the value',
-      ['tools/list with Mcp-Method: " tools/list\\t"', o.methodOws],
+      [`${o.listMethod} with Mcp-Method: " ${o.listMethod}\\t"`, o.methodOws],
       o.named && o.nameOws && [`${o.named.method} ${o.named.name} with spaces around Mcp-Name`, o.nameOws])),
   }),
   check(paramHeadersScenario, {

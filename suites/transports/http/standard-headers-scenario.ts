@@ -1,5 +1,5 @@
 // The standard request headers of 2026-07-28 (SEP-2243; HM-08, HM-09), sent wrong on purpose: a
-// harmless request (tools/list) and one that needs Mcp-Name (resources/read of a listed resource,
+// harmless request (tools/list, else prompts/list or resources/list, by what the server declares) and one that needs Mcp-Name (resources/read of a listed resource,
 // prompts/get of a prompt without required arguments, or tools/call of a callable tool without
 // required arguments) go out with the header missing, with a value of another case or another
 // method or name, with spaces around the value (HTTP drops them: the value is the same), and with
@@ -21,15 +21,17 @@ export interface NamedRequest {
 }
 
 export interface StandardHeadersObs {
-  /** tools/list as mcpspec always sends it: what the probes are compared with. */
+  /** The harmless list request the Mcp-Method probes are sent on. */
+  listMethod: ListMethod;
+  /** It, as mcpspec always sends it: what the probes are compared with. */
   plain: Exchange;
   /** Mcp-Method left out. */
   noMethod: Exchange;
-  /** `Mcp-Method: TOOLS/LIST`. */
+  /** Mcp-Method in upper case (`TOOLS/LIST`). */
   methodCase: Exchange;
-  /** `Mcp-Method: prompts/list` on a tools/list body. */
+  /** Mcp-Method naming another list method. */
   methodMismatch: Exchange;
-  /** `Mcp-Method:  tools/list ` (optional whitespace around the value). */
+  /** Mcp-Method with a space before and a tab after the value (optional whitespace). */
   methodOws: Exchange;
   /** `MCP-METHOD` and `mcp-protocol-version` as header names. */
   namesCased: Exchange;
@@ -47,10 +49,17 @@ export interface StandardHeadersObs {
   namedCased?: Exchange;
 }
 
-/** The wrong values sent. */
-export const CASED_METHOD = 'TOOLS/LIST';
-export const OTHER_METHOD = 'prompts/list';
+export type ListMethod = 'tools/list' | 'prompts/list' | 'resources/list';
+
+/** The wrong values sent: the method in upper case, another list method, another name. */
+export const casedMethod = (m: ListMethod) => m.toUpperCase();
+export const otherMethod = (m: ListMethod): ListMethod => (m === 'prompts/list' ? 'tools/list' : 'prompts/list');
 export const OTHER_NAME = 'mcpspec-no-such-name';
+
+/** The list request of a feature the server declares (tools/list when it declares none of them). */
+function listMethodFor(caps: Record<string, unknown>): ListMethod {
+  return 'tools' in caps ? 'tools/list' : 'prompts' in caps ? 'prompts/list' : 'resources' in caps ? 'resources/list' : 'tools/list';
+}
 
 const hasRequired = (schema: unknown) => isObj(schema) && Array.isArray(schema.required) && schema.required.length > 0;
 
@@ -87,16 +96,17 @@ export const standardHeadersScenario = scenario<StandardHeadersObs>({
   transports: ['http'],
   async run(ctx) {
     const { session, deliberate, version, options } = ctx;
-    const list = (headers: Record<string, string | undefined>) => session.request('tools/list', {}, { headers });
+    const listMethod = listMethodFor(session.capabilities);
+    const list = (headers: Record<string, string | undefined>) => session.request(listMethod, {}, { headers });
     const [plain, noMethod, methodCase, methodMismatch, methodOws, namesCased] = await Promise.all([
       list({}),
       deliberate(list({ 'Mcp-Method': undefined })),
-      deliberate(list({ 'Mcp-Method': CASED_METHOD })),
-      deliberate(list({ 'Mcp-Method': OTHER_METHOD })),
-      list({ 'Mcp-Method': ' tools/list\t' }),
-      list({ 'Mcp-Method': undefined, 'MCP-METHOD': 'tools/list', 'MCP-Protocol-Version': undefined, 'mcp-protocol-version': version }),
+      deliberate(list({ 'Mcp-Method': casedMethod(listMethod) })),
+      deliberate(list({ 'Mcp-Method': otherMethod(listMethod) })),
+      list({ 'Mcp-Method': ` ${listMethod}\t` }),
+      list({ 'Mcp-Method': undefined, 'MCP-METHOD': listMethod, 'MCP-Protocol-Version': undefined, 'mcp-protocol-version': version }),
     ]);
-    const obs: StandardHeadersObs = { plain, noMethod, methodCase, methodMismatch, methodOws, namesCased };
+    const obs: StandardHeadersObs = { listMethod, plain, noMethod, methodCase, methodMismatch, methodOws, namesCased };
     const named = await namedRequest(ctx);
     if (typeof named === 'string') return { ...obs, whyNoNamed: named };
     const timeoutMs = named.method === 'tools/call' ? (options.toolTimeoutMs ?? options.timeoutMs) : options.timeoutMs;
