@@ -389,7 +389,7 @@ const CLIENT: Record<string, OfficialScenario> = {
     },
   },
   'http-invalid-tool-headers': {
-    // One invalid tool per constraint (the official suite lists ten): a client that calls only the first tool it keeps shows only the first rule it misses.
+    // The official suite's ten invalid tools, listed before valid_tool: a client that calls only the first tool it keeps shows only the first rule it misses.
     checks: { 'sep-2243-client-reject-invalid-tool': covered('client.http-invalid-tool-unused'), ...each(['not-empty', 'charset', 'unique', 'primitive-only'].map((s) => `sep-2243-x-mcp-header-${s}`), partial('client.http-invalid-tool-unused')), 'sep-2243-invalid-tool-tools-list-gate': HARNESS },
   },
   'json-schema-ref-no-deref': { checks: { 'sep-2106-no-network-ref-deref': NONE } },

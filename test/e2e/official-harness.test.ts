@@ -83,7 +83,7 @@ const CASES: Case[] = [
   // At 2026-07-28 it is told the version (MCP_CONFORMANCE_PROTOCOL_VERSION) and negotiates; mcpspec stops it in client-broken-stream.
   // client-param-types gives it http-custom-headers with a call of the typed tool: the SDK mirrors 42 and true, and not the
   // undeclared text (client.http-param-encoding, client.http-param-unannotated pass); its http-invalid-tool-headers handler
-  // calls every tool the SDK lists, which leaves the four invalid ones out (client.http-invalid-tool-unused passes).
+  // calls every tool the SDK lists, which leaves the ten invalid ones out (client.http-invalid-tool-unused passes).
   { name: '2.x SDK harness, --spec-version 2026-07-28', harness: SDK2, specVersion: '2026-07-28', era: '2026-07-28', pairs: MODERN_PAIRS, findings: ['hang client-broken-stream'], notPassed: { ...NO_DELETE, ...NOTHING_CANCELLED, ...NO_LEGACY_TASKS, ...NO_STATE_NO_CIMD, ...PKCE_ASSUMED, ...MODERN_2X } },
 ];
 

@@ -50,15 +50,23 @@ export const brokenStreamServer = clientScenario<ClientObs>({
 });
 
 /**
- * Tools whose x-mcp-header breaks one of its constraints each (HM-10; the names are the official
- * suite's): an HTTP client must leave them out of its tools/list view, so it never calls them.
+ * Tools whose x-mcp-header breaks one of its constraints each (HM-10; the names and cases are the
+ * official suite's): an HTTP client must leave them out of its tools/list view, so it never calls them.
  * Each also takes the `text` argument most clients send.
  */
 export const INVALID_TOOLS: { tool: Record<string, unknown>; breaks: string }[] = [
+  // First those whose header names a client could still send, so that one not dropping them shows it in its call.
   { breaks: 'an empty x-mcp-header', tool: { name: 'invalid_empty_header', properties: { text: { type: 'string', 'x-mcp-header': '' } } } },
-  { breaks: 'an x-mcp-header with a space (not an RFC 9110 token)', tool: { name: 'invalid_space_in_name', properties: { text: { type: 'string', 'x-mcp-header': 'My Text' } } } },
+  { breaks: 'the same x-mcp-header on two properties', tool: { name: 'invalid_duplicate_same_case', properties: { text: { type: 'string', 'x-mcp-header': 'Text' }, other: { type: 'string', 'x-mcp-header': 'Text' } } } },
   { breaks: 'the same x-mcp-header, case aside, on two properties', tool: { name: 'invalid_duplicate_diff_case', properties: { text: { type: 'string', 'x-mcp-header': 'Text' }, other: { type: 'string', 'x-mcp-header': 'TEXT' } } } },
   { breaks: 'an x-mcp-header on an object property', tool: { name: 'invalid_object_header', properties: { text: { type: 'string' }, data: { type: 'object', 'x-mcp-header': 'Data' } } } },
+  { breaks: 'an x-mcp-header on an array property', tool: { name: 'invalid_array_header', properties: { text: { type: 'string' }, items: { type: 'array', items: { type: 'string' }, 'x-mcp-header': 'Items' } } } },
+  { breaks: 'an x-mcp-header on a null property', tool: { name: 'invalid_null_header', properties: { text: { type: 'string' }, nil: { type: 'null', 'x-mcp-header': 'Nil' } } } },
+  // Then names that are no RFC 9110 token (a client sending them would have its HTTP library refuse the header).
+  { breaks: 'an x-mcp-header with a space (not an RFC 9110 token)', tool: { name: 'invalid_space_in_name', properties: { text: { type: 'string', 'x-mcp-header': 'My Text' } } } },
+  { breaks: 'an x-mcp-header with a colon (not an RFC 9110 token)', tool: { name: 'invalid_colon_in_name', properties: { text: { type: 'string', 'x-mcp-header': 'Text:Primary' } } } },
+  { breaks: 'an x-mcp-header with a non-ASCII letter (not an RFC 9110 token)', tool: { name: 'invalid_non_ascii_name', properties: { text: { type: 'string', 'x-mcp-header': 'Tëxt' } } } },
+  { breaks: 'an x-mcp-header with a tab (a control character)', tool: { name: 'invalid_control_char_name', properties: { text: { type: 'string', 'x-mcp-header': 'Text\t1' } } } },
 ].map(({ breaks, tool }) => ({
   breaks,
   tool: { name: tool.name, description: `Echoes its text (its schema has ${breaks})`, inputSchema: { type: 'object', properties: tool.properties }, annotations: { readOnlyHint: true } },
@@ -95,7 +103,7 @@ export const paramTypesServer = clientScenario<ClientObs>({
 
 export const invalidToolsServer = clientScenario<ClientObs>({
   id: 'client-invalid-tools',
-  title: 'a scripted 2026-07-28 server listing first four tools whose x-mcp-header is invalid (empty, not a token, repeated, on an object), then a valid one',
+  title: 'a scripted 2026-07-28 server listing first ten tools whose x-mcp-header is invalid (empty, repeated, on an object, array or null property, not a token), then a valid one',
   versions: MODERN,
   transports: ['http'],
   run: (ctx) => listing(ctx, [...INVALID_TOOLS.map((t) => t.tool), VALID_TOOL]),
