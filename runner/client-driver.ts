@@ -318,7 +318,7 @@ export class ClientDriver implements Driver {
     for (const name of names) {
       const before = sent();
       list(OFFICIAL_FIXTURE_TOOLS[name] ?? []);
-      const { exit, stoppedByUs } = await launch(timeoutMs, harnessEnv(name, asked ?? officialDefaultVersion(name)), name);
+      const { exit, stoppedByUs } = await launch(timeoutMs, harnessEnv(name, asked ?? officialDefaultVersion(name), scenario), name);
       if (stoppedByUs || !refusedScenario(exit, sent() > before)) {
         if (refused.length) {
           const message = `the harness refused MCP_CONFORMANCE_SCENARIO=${refused.join(', then ')} (it ended before sending anything: ${how()}): mcpspec ran ${scenario} as ${name}`;

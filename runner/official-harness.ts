@@ -12,9 +12,9 @@ export const SCENARIO_VAR = 'MCP_CONFORMANCE_SCENARIO';
 export const PROTOCOL_VERSION_VAR = 'MCP_CONFORMANCE_PROTOCOL_VERSION';
 export const CONTEXT_VAR = 'MCP_CONFORMANCE_CONTEXT';
 
-/** The variables one harness run gets, as the official suite sets them (the context only for a name it passes one with). */
-export function harnessEnv(name: OfficialClientScenario, version: SpecVersion): Record<string, string> {
-  const context = officialContext(name);
+/** The variables one harness run gets for mcpspec's `scenario`, as the official suite sets them (the context only for a name it passes one with). */
+export function harnessEnv(name: OfficialClientScenario, version: SpecVersion, scenario?: string): Record<string, string> {
+  const context = officialContext(name, scenario);
   return { [SCENARIO_VAR]: name, [PROTOCOL_VERSION_VAR]: version, ...(context ? { [CONTEXT_VAR]: JSON.stringify(context) } : {}) };
 }
 

@@ -6,7 +6,7 @@
 
 import type { SpecVersion } from '../../protocol/versions.js';
 import { OFFICIAL_CLIENT_SCENARIOS, type OfficialClientScenario } from './official-scenario-names.js';
-import { TOOL } from './scripted-server.js';
+import { TOOL, TYPED_TOOL } from './scripted-server.js';
 
 /** The client driver's first run, against the plain dual-era scripted server (it decides the era and what the client declares). */
 export const START_RUN = 'start';
@@ -32,6 +32,8 @@ export const HARNESS_MAP: HarnessRow[] = [
   { scenario: 'client-unsupported-version', names: ['initialize', 'tools_call'], why: 'judged on the initialize handshake (tools_call at 2026-07-28, where the official initialize does not run)' },
   { scenario: 'client-newest-version', names: ['initialize', 'tools_call'], why: 'judged on the version initialize offers (tools_call at 2026-07-28)' },
   { scenario: 'client-caching', names: ['http-custom-headers'], why: 'the harness lists tools, then makes the calls the context names (mcpspec\'s echo tool): a list then calls shows whether a fresh list is fetched again, and the calls\' Mcp-Param-Text headers are judged (client.http-param-headers)' },
+  { scenario: 'client-param-types', names: ['http-custom-headers'], why: 'the harness lists tools, then makes the calls the context names: here one call of the listed typed tool, with an integer and a boolean argument declared x-mcp-header and a text one not (client.http-param-encoding, client.http-param-unannotated)' },
+  { scenario: 'client-invalid-tools', names: ['http-invalid-tool-headers'], why: 'tools whose x-mcp-header declarations are invalid listed before valid_tool (the official scenario\'s tool names): the harness lists the tools and calls those it keeps' },
   { scenario: 'client-input-required', names: ['sep-2322-client-request-state'], why: 'input_required rounds with requestState: the official request-state scenario' },
   { scenario: 'client-input-required-stateless', names: ['sep-2322-client-request-state'], why: 'input_required without requestState: the official request-state scenario has that case too' },
   { scenario: 'client-result-type', names: ['sep-2322-client-request-state'], why: 'results with no or an unknown resultType: the official request-state scenario judges a missing one' },
@@ -88,11 +90,14 @@ const ECHO_CALLS = [
   { name: TOOL.name, arguments: { text: ' Grüße, 世界 ' } },
 ];
 
+/** One call of the typed tool the client-param-types scenario lists: an integer and a boolean argument declared x-mcp-header, a text one not. */
+const TYPED_CALLS = [{ name: TYPED_TOOL.name, arguments: { text: 'mcpspec', count: 42, enabled: true } }];
+
 /**
  * The context the official suite passes with a name (MCP_CONFORMANCE_CONTEXT, `{ name, ... }`), with
- * the values mcpspec's scripted server uses; undefined where the official suite passes none.
+ * the values mcpspec's scripted server uses (in `scenario`, the mcpspec scenario it runs for); undefined where the official suite passes none.
  */
-export function officialContext(name: OfficialClientScenario): Record<string, unknown> | undefined {
-  if (name === 'http-custom-headers') return { name, toolCalls: ECHO_CALLS };
+export function officialContext(name: OfficialClientScenario, scenario?: string): Record<string, unknown> | undefined {
+  if (name === 'http-custom-headers') return { name, toolCalls: scenario === 'client-param-types' ? TYPED_CALLS : ECHO_CALLS };
   return undefined;
 }

@@ -19,6 +19,7 @@ export const OFFICIAL_CLIENT_SCENARIOS = {
   'request-metadata': MODERN_ONLY,
   'sep-2322-client-request-state': MODERN_ONLY,
   'http-custom-headers': MODERN_ONLY,
+  'http-invalid-tool-headers': MODERN_ONLY,
   'auth/metadata-default': LEGACY_AND_MODERN,
   'auth/metadata-var1': LEGACY_AND_MODERN,
   'auth/metadata-var2': LEGACY_AND_MODERN,

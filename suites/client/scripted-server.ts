@@ -15,6 +15,26 @@ export const SESSION_ID = 'mcpspec-session-7f3a9c';
 
 // Its text argument is declared x-mcp-header: an HTTP client mirrors it into Mcp-Param-Text (client.http-param-headers).
 export const TOOL = { name: 'echo', title: 'Echo', description: 'Echoes its text argument', inputSchema: { type: 'object', properties: { text: { type: 'string', 'x-mcp-header': 'Text' } } }, annotations: { readOnlyHint: true } };
+/**
+ * A listed tool whose integer and boolean arguments are declared x-mcp-header (SEP-2243, HM-10), and
+ * whose `text` is not: listed first by the client-param-types scenario (suites/transports/http/client-scenarios.ts), a client that calls it (the first listed tool, as most clients pick) mirrors
+ * `count` and `enabled` in decimal and as true/false, and sends no header for `text`.
+ */
+export const TYPED_TOOL = {
+  name: 'mcpspec_typed',
+  title: 'Typed echo',
+  description: 'Echoes its text; its count and enabled arguments are mirrored into Mcp-Param-Count and Mcp-Param-Enabled',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      text: { type: 'string' },
+      count: { type: 'integer', 'x-mcp-header': 'Count' },
+      enabled: { type: 'boolean', 'x-mcp-header': 'Enabled' },
+    },
+  },
+  annotations: { readOnlyHint: true },
+};
+
 export const PROMPT = { name: 'greeting', description: 'A greeting', arguments: [{ name: 'name', description: 'who to greet', required: false }] };
 export const RESOURCE = { uri: 'mcpspec://scripted/readme', name: 'readme', mimeType: 'text/plain' };
 const CAPS = { tools: { listChanged: false }, prompts: { listChanged: false }, resources: { listChanged: false, subscribe: false } };

@@ -174,6 +174,14 @@ describe('real servers from npm', () => {
     // 2025-11-25's: 2026-07-28 streams are not resumed, and the check is not in this run).
     expect(run.checks.find((c) => c.id === 'http.concurrent-requests')).toMatchObject({ status: 'pass', message: expect.stringContaining('3 server/discover requests') });
     expect(run.checks.find((c) => c.id === 'http.resume-delivers')).toBeUndefined();
+    // SEP-2243 standard headers sent wrong on purpose: missing, mismatched (TOOLS/LIST too) refused
+    // with 400 and -32020, odd-cased names and spaces around a value served; on tools/list and on a
+    // request that needs Mcp-Name alike.
+    for (const id of ['http.standard-header-missing', 'http.standard-header-mismatch', 'http.standard-header-name-case', 'http.standard-header-ows']) {
+      const c = run.checks.find((x) => x.id === id);
+      expect(c?.status, id).toBe('pass');
+      expect(c?.message, id).not.toMatch(/not probed/);
+    }
   });
 
   it('the SDK 1.x example behind OAuth (simpleStreamableHttp --oauth), with no token: the authorization checks run, the rest is skipped', async () => {

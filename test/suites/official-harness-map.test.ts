@@ -10,7 +10,7 @@ import { refusedScenario, harnessEnv } from '../../runner/official-harness.js';
 import { SCENARIOS } from '../../suites/catalogue.js';
 import { HARNESS_MAP, officialContext, officialNamesFor, START_RUN } from '../../suites/client/official-harness-map.js';
 import { OFFICIAL_CLIENT_SCENARIOS, OFFICIAL_FIXTURE_TOOLS, officialDefaultVersion, type OfficialClientScenario } from '../../suites/client/official-scenario-names.js';
-import { TOOL } from '../../suites/client/scripted-server.js';
+import { TOOL, TYPED_TOOL } from '../../suites/client/scripted-server.js';
 import { OFFICIAL_SCENARIOS, OFFICIAL_SUITE_VERSION } from '../../reports/official-suite-map.js';
 
 const official = Object.keys(OFFICIAL_CLIENT_SCENARIOS) as OfficialClientScenario[];
@@ -100,6 +100,12 @@ describe('the official harness map', () => {
     expect(context.toolCalls.map((c) => c.name)).toEqual([TOOL.name, TOOL.name]);
     expect(TOOL.inputSchema.properties.text['x-mcp-header']).toBe('Text');
     expect(context.toolCalls.some((c) => /[^\x20-\x7e]|^\s|\s$/.test(String(c.arguments.text)))).toBe(true);
+    // For client-param-types: one call of the typed tool, with an integer and a boolean argument declared x-mcp-header and a text one not.
+    const typed = JSON.parse(harnessEnv('http-custom-headers', '2026-07-28', 'client-param-types').MCP_CONFORMANCE_CONTEXT) as typeof context;
+    expect(typed.toolCalls).toEqual([{ name: TYPED_TOOL.name, arguments: { text: 'mcpspec', count: 42, enabled: true } }]);
+    expect(TYPED_TOOL.inputSchema.properties.count['x-mcp-header']).toBe('Count');
+    expect(TYPED_TOOL.inputSchema.properties.enabled['x-mcp-header']).toBe('Enabled');
+    expect(TYPED_TOOL.inputSchema.properties.text).not.toHaveProperty('x-mcp-header');
   });
 
   it('lists valid tools for the harnesses that look theirs up', () => {

@@ -11,6 +11,7 @@ import type { Exchange } from '../../ports/session.js';
 import { namesVersion, sentHeaders, sentRequest } from '../../kit/request-shape.js';
 import { CONCURRENT_REQUESTS, httpScenario, STALE_EVENT_ID, STALE_SESSION_ID } from './scenario.js';
 import { paramHeadersScenario } from './param-headers-scenario.js';
+import { casedMethod, otherMethod, OTHER_NAME, standardHeadersScenario, type StandardHeadersObs } from './standard-headers-scenario.js';
 import { REBINDING_HOST, rebindingScenario, type RebindingObs } from './rebinding-scenario.js';
 import type { PlainHttpResponse } from '../../ports/plain-http.js';
 import type { Evidence } from '../../../results/verdict.js';
@@ -27,12 +28,14 @@ function headerMismatches(ex: Exchange, headers: Record<string, string>): string
   const out: string[] = [];
   const meta = req.params?._meta;
   const bodyVersion = isObj(meta) ? meta[META_PROTOCOL_VERSION] : undefined;
-  const hv = headers['mcp-protocol-version'];
+  // HTTP drops optional whitespace around a field value (RFC 9110 5.5): a value sent with it is the same value.
+  const ows = (v: string | undefined) => v?.replace(/^[ \t]+|[ \t]+$/g, '');
+  const hv = ows(headers['mcp-protocol-version']);
   if (typeof bodyVersion === 'string' && hv !== undefined && hv !== bodyVersion) out.push(`MCP-Protocol-Version ${hv} with ${bodyVersion} in _meta`);
-  const hm = headers['mcp-method'];
+  const hm = ows(headers['mcp-method']);
   if (hm !== undefined && decodeHeaderValue(hm) !== req.method) out.push(`Mcp-Method ${hm} on a ${req.method} body`);
   const field = NAME_FIELD[req.method];
-  const hn = headers['mcp-name'];
+  const hn = ows(headers['mcp-name']);
   const bodyName = field ? req.params?.[field] : undefined;
   if (field && hn !== undefined && typeof bodyName === 'string' && decodeHeaderValue(hn) !== bodyName) out.push(`Mcp-Name ${hn} with ${field} ${bodyName}`);
   return out;
@@ -95,6 +98,52 @@ function crossedIds(ex: Exchange): RequestId[] {
 /** The methods of some answers, each once, for messages. */
 function methodsOf(answers: readonly Exchange[]): string {
   return [...new Set(answers.map((ex) => ex.method ?? 'request'))].join(', ');
+}
+
+/** Refused as a header validation failure must be (HM-08): HTTP 400 with -32020. */
+const headerRefused = (ex: Exchange) => ex.http?.status === 400 && errorCode(ex) === -32020;
+
+/** The list request as mcpspec sends it was answered with a result: otherwise no refusal tells anything. */
+const plainListServed: Precondition<StandardHeadersObs> = ({ plain, listMethod }) => {
+  if (unanswerable(plain)) return untestable(`the run ended before ${listMethod} was answered`);
+  if (!plain.response || errorCode(plain) !== undefined) return untestable(`${listMethod} with the standard headers as a client sends them got ${outcome(plain)}: nothing to compare the probes with`);
+  return undefined;
+};
+
+type HeaderProbe = [what: string, ex: Exchange | undefined];
+
+/** Probes that must each be refused with 400 and -32020; `untested` names what could not be probed. */
+function judgeRefusals(probes: HeaderProbe[], untested: string | undefined, summary: string) {
+  const sent = probes.filter((p): p is [string, Exchange] => p[1] !== undefined);
+  if (sent.some(([, ex]) => unanswerable(ex))) return untestable('the run ended before the answers came');
+  const bad = sent.filter(([, ex]) => !headerRefused(ex));
+  if (bad.length) {
+    return violated(bad.map(([what, ex]) => `${what}: ${outcome(ex)}`).join('; '), firstOffenders(bad).map(([what, ex]) => evidence(what, ex, { expected: 'HTTP 400, error -32020' })));
+  }
+  return holds(`${summary}: each refused with 400 and -32020${untested ? ` (not probed: ${untested})` : ''}`);
+}
+
+/** Whether a probe was served as the request without the twist was: a result for a result, the same error code for an error. */
+function servedAlike(ex: Exchange, base: Exchange): boolean {
+  if (!ex.response) return false;
+  return errorCode(base) === undefined ? errorCode(ex) === undefined : errorCode(ex) === errorCode(base);
+}
+
+/** The probes served as the usual form of the same request was; the named one only when its usual form was answered. */
+function judgeServedAlike(o: StandardHeadersObs, twist: string, list: HeaderProbe, named: HeaderProbe | undefined) {
+  const probes: [string, Exchange, Exchange][] = [[list[0], list[1]!, o.plain]];
+  let untested = o.whyNoNamed;
+  if (named && o.named && o.namedPlain) {
+    if (o.namedPlain.response) probes.push([named[0], named[1]!, o.namedPlain]);
+    else untested = `${o.named.method} ${o.named.name} as a client sends it got ${outcome(o.namedPlain)}`;
+  }
+  if (probes.some(([, ex]) => unanswerable(ex))) return untestable('the run ended before the answers came');
+  const bad = probes.filter(([, ex, base]) => !servedAlike(ex, base));
+  if (bad.length) {
+    return violated(bad.map(([what, ex, base]) => `${what}: ${outcome(ex)}, while the usual form got ${outcome(base)}`).join('; '),
+      firstOffenders(bad).map(([what, ex, base]) => evidence(what, ex, { expected: `served as the usual form was (${outcome(base)})` })));
+  }
+  return holds(`${probes.length} request(s) with ${twist}, each served as usual${untested ? ` (not probed on a named request: ${untested})` : ''}`);
 }
 
 export const httpChecks = [
@@ -556,6 +605,61 @@ export const httpChecks = [
       if (unknownMethod.http?.status === 404 && errorCode(unknownMethod) === -32601) return holds('404 with -32601');
       return violated(`mcpspec/no-such-method got ${outcome(unknownMethod)}`, [evidence('unknown method', unknownMethod, { expected: 'HTTP 404, error -32601' })]);
     },
+  }),
+  check(standardHeadersScenario, {
+    id: 'http.standard-header-missing',
+    title: 'a request without Mcp-Method (a list request), or without Mcp-Name where it needs one (resources/read, prompts/get, tools/call), gets 400 and -32020',
+    requirements: ['HM-08'],
+    level: 'MUST',
+    versions: MODERN,
+    requires: HTTP,
+    spec: SPEC.http26,
+    judge: gated([plainListServed], ({ listMethod, noMethod, named, noName, whyNoNamed }) => judgeRefusals(
+      [[`${listMethod} without Mcp-Method`, noMethod], [`${named?.method} ${named?.name} without Mcp-Name`, noName]],
+      whyNoNamed && `a request without Mcp-Name (${whyNoNamed})`,
+      named ? `${listMethod} without Mcp-Method, ${named.method} without Mcp-Name` : `${listMethod} without Mcp-Method`,
+    )),
+  }),
+  check(standardHeadersScenario, {
+    id: 'http.standard-header-mismatch',
+    title: 'a request whose Mcp-Method or Mcp-Name differs from the body, in case only too (Mcp-Method: TOOLS/LIST on tools/list), gets 400 and -32020',
+    requirements: ['HM-08', 'HM-09'],
+    level: 'MUST',
+    versions: MODERN,
+    requires: HTTP,
+    spec: SPEC.http26,
+    judge: gated([plainListServed], ({ listMethod, methodCase, methodMismatch, named, nameMismatch, whyNoNamed }) => {
+      const [cased, other] = [casedMethod(listMethod), otherMethod(listMethod)];
+      return judgeRefusals(
+        [[`${listMethod} with Mcp-Method: ${cased} (values are case-sensitive)`, methodCase], [`${listMethod} with Mcp-Method: ${other}`, methodMismatch], [`${named?.method} ${named?.name} with Mcp-Name: ${OTHER_NAME}`, nameMismatch]],
+        whyNoNamed && `a mismatched Mcp-Name (${whyNoNamed})`,
+        `Mcp-Method ${cased} and ${other} on ${listMethod}${named ? `, Mcp-Name ${OTHER_NAME} on ${named.method}` : ''}`,
+      );
+    }),
+  }),
+  check(standardHeadersScenario, {
+    id: 'http.standard-header-name-case',
+    title: 'Mcp-Method and Mcp-Name under header names in other cases (MCP-METHOD, mcp-name, mcp-protocol-version) are served as usual: header names compare case-insensitively',
+    requirements: ['HM-09', 'HM-08'],
+    level: 'MUST',
+    versions: MODERN,
+    requires: HTTP,
+    spec: SPEC.http26,
+    judge: gated([plainListServed], (o) => judgeServedAlike(o, 'header names in other cases',
+      [`${o.listMethod} with header names MCP-METHOD and mcp-protocol-version`, o.namesCased],
+      o.named && o.namedCased && [`${o.named.method} ${o.named.name} with header names mcp-method and MCP-NAME`, o.namedCased])),
+  }),
+  check(standardHeadersScenario, {
+    id: 'http.standard-header-ows',
+    title: 'Mcp-Method and Mcp-Name with spaces or a tab around the value are served as usual: HTTP drops optional whitespace around a field value (RFC 9110 5.5)',
+    requirements: ['HM-08', 'HM-09'],
+    level: 'MUST',
+    versions: MODERN,
+    requires: HTTP,
+    spec: SPEC.http26,
+    judge: gated([plainListServed], (o) => judgeServedAlike(o, 'spaces around the value',
+      [`${o.listMethod} with Mcp-Method: " ${o.listMethod}\\t"`, o.methodOws],
+      o.named && o.nameOws && [`${o.named.method} ${o.named.name} with spaces around Mcp-Name`, o.nameOws])),
   }),
   check(paramHeadersScenario, {
     id: 'http.param-headers',

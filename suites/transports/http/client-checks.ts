@@ -18,11 +18,11 @@ import { every, firstOffenders } from '../../kit/judge.js';
 import type { RunObservations } from '../../kit/observations.js';
 import type { Received } from '../../ports/scripted-server.js';
 import type { ClientObs } from '../../client/client-run.js';
-import { endedBadly, ev, isRequest, sameId, targetOf, withoutPings, type Msg } from '../../client/client-reading.js';
-import { modernMetaOf, SESSION_ID, TOOL } from '../../client/scripted-server.js';
+import { endedBadly, ev, isRequest, paramsOf, requestsOf, sameId, targetOf, withoutPings, type Msg } from '../../client/client-reading.js';
+import { modernMetaOf, SESSION_ID, TOOL, TYPED_TOOL } from '../../client/scripted-server.js';
 import { MRTR_METHODS } from '../../input-required/client-scenarios.js';
 import { legacyServer } from '../../lifecycle/client-scenarios.js';
-import { brokenStreamServer, pollingServer, sseAnswers } from './client-scenarios.js';
+import { brokenStreamServer, INVALID_TOOLS, invalidToolsServer, paramTypesServer, pollingServer, sseAnswers, VALID_TOOL } from './client-scenarios.js';
 
 type RunObs = RunObservations;
 
@@ -322,8 +322,93 @@ const httpParamHeaders = oracle({
   },
 });
 
+// ---------------------------------------------------------------- x-mcp-header, on purpose (SEP-2243)
+
+/** The client's tools/call POSTs naming `name`, with their arguments. */
+function toolCalls(o: ClientObs, name: string): { r: Received; args: Msg }[] {
+  return o.received
+    .filter((r) => r.headers && isRequest(r.message) && r.message.method === 'tools/call' && paramsOf(r).name === name)
+    .map((r) => ({ r, args: isObj(paramsOf(r).arguments) ? (paramsOf(r).arguments as Msg) : {} }));
+}
+
+const TYPED_HEADERS = paramHeaderDeclarations(TYPED_TOOL.inputSchema).declarations ?? [];
+const TYPED_PROPERTIES = TYPED_TOOL.inputSchema.properties as Record<string, { type: string }>;
+
+const httpParamEncoding = check(paramTypesServer, {
+  id: 'client.http-param-encoding',
+  title: `an integer argument declared x-mcp-header goes into its Mcp-Param-* header in decimal (42, not 42.0), a boolean one as true or false (lower case, unquoted)`,
+  requirements: ['HM-10'],
+  level: 'MUST',
+  versions: MODERN,
+  role: 'client',
+  requires: { transports: ['http'] },
+  spec: SPEC.http26,
+  judge(o) {
+    const typed = (d: (typeof TYPED_HEADERS)[number], v: unknown) => (TYPED_PROPERTIES[d.path[0]].type === 'integer' ? Number.isSafeInteger(v) : typeof v === 'boolean');
+    const values = toolCalls(o, TYPED_TOOL.name).flatMap(({ r, args }) => TYPED_HEADERS.filter((d) => typed(d, valueAtPath(args, d.path))).map((d) => ({ r, d, value: valueAtPath(args, d.path) })));
+    const calls = toolCalls(o, TYPED_TOOL.name).length;
+    return every(values, {
+      none: calls ? `the client called ${TYPED_TOOL.name} ${calls} time(s), never with an integer count or a boolean enabled argument` : `the client did not call ${TYPED_TOOL.name} (its integer count and boolean enabled arguments are declared x-mcp-header)`,
+      offends: ({ r, d, value }) => decodeHeaderValue(r.headers![`${PARAM_HEADER_PREFIX}${d.header}`.toLowerCase()]) !== String(value),
+      violated: (bad) => `${bad.length} of ${values.length} integer or boolean arguments went into their header wrong; first: ${PARAM_HEADER_PREFIX}${bad[0].d.header}: ${bad[0].r.headers![`${PARAM_HEADER_PREFIX}${bad[0].d.header}`.toLowerCase()] ?? '(absent)'} for ${JSON.stringify(bad[0].value)}`,
+      evidence: ({ r, d, value }) => ev(`tools/call ${TYPED_TOOL.name} POST: ${PARAM_HEADER_PREFIX}${d.header}`, r, { expected: String(value), actual: r.headers![`${PARAM_HEADER_PREFIX}${d.header}`.toLowerCase()] ?? '(absent)' }),
+      holds: () => `${values.length} integer or boolean arguments, each in its header as ${[...new Set(values.map((x) => String(x.value)))].join(', ')}`,
+    });
+  },
+});
+
+const httpParamUnannotated = check(paramTypesServer, {
+  id: 'client.http-param-unannotated',
+  title: 'a tools/call POST carries no Mcp-Param-* header but those its tool declares with x-mcp-header: an argument without the annotation is not mirrored',
+  requirements: ['HM-10'],
+  level: 'MUST',
+  versions: MODERN,
+  role: 'client',
+  requires: { transports: ['http'] },
+  spec: SPEC.http26,
+  judge(o) {
+    const declared = new Set(TYPED_HEADERS.map((d) => `${PARAM_HEADER_PREFIX}${d.header}`.toLowerCase()));
+    const annotated = new Set(TYPED_HEADERS.map((d) => d.path[0]));
+    const calls = toolCalls(o, TYPED_TOOL.name);
+    const judged = calls.filter(({ args }) => Object.keys(args).some((k) => !annotated.has(k)));
+    const extra = (r: Received) => Object.keys(r.headers!).filter((h) => h.startsWith(PARAM_HEADER_PREFIX.toLowerCase()) && !declared.has(h));
+    return every(judged, {
+      none: calls.length ? `the client called ${TYPED_TOOL.name} only with arguments declared x-mcp-header` : `the client did not call ${TYPED_TOOL.name} (its text argument is not declared x-mcp-header)`,
+      offends: ({ r }) => extra(r).length > 0,
+      violated: (bad) => `${bad.length} of ${judged.length} tools/call ${TYPED_TOOL.name} POSTs carry Mcp-Param-* headers its schema declares nowhere: ${extra(bad[0].r).join(', ')}`,
+      evidence: ({ r }) => ev(`tools/call ${TYPED_TOOL.name} POST`, r, { expected: `no Mcp-Param-* header but ${[...declared].join(', ')}`, actual: Object.fromEntries(extra(r).map((h) => [h, r.headers![h]])) }),
+      holds: () => `${judged.length} tools/call ${TYPED_TOOL.name} POSTs with an argument not declared x-mcp-header, none mirrored`,
+    });
+  },
+});
+
+const httpInvalidToolUnused = check(invalidToolsServer, {
+  id: 'client.http-invalid-tool-unused',
+  title: 'over HTTP the client never calls a listed tool whose x-mcp-header is invalid (empty, not a token, repeated case-insensitively, on a non-primitive property): it must drop such tools from its tools/list',
+  requirements: ['HM-10'],
+  level: 'MUST',
+  versions: MODERN,
+  role: 'client',
+  requires: { transports: ['http'] },
+  spec: SPEC.http26,
+  judge(o) {
+    const calls = requestsOf(o.received).filter((r) => r.headers && (r.message as Msg).method === 'tools/call');
+    if (calls.length === 0) return untestable('the client called no tool');
+    const invalid = calls.flatMap((r) => INVALID_TOOLS.filter((t) => t.tool.name === paramsOf(r).name).map((t) => ({ r, ...t })));
+    if (invalid.length) {
+      return violated(`the client called ${[...new Set(invalid.map((x) => `${String(x.tool.name)} (${x.breaks})`))].join(', ')}: a tool with an invalid x-mcp-header must be left out of the client's tools/list`,
+        firstOffenders(invalid).map((x) => ev(`tools/call ${String(x.tool.name)}`, x.r, { expected: `no call: its schema has ${x.breaks}` })));
+    }
+    const valid = calls.filter((r) => paramsOf(r).name === VALID_TOOL.name).length;
+    // A client that calls only tools it was not shown here never chose among the listed ones.
+    if (!valid) return untestable(`the client called only ${[...new Set(calls.map((r) => String(paramsOf(r).name)))].join(', ')}, not ${VALID_TOOL.name} listed after the invalid tools: whether it leaves them out does not show`);
+    return holds(`the client called no tool with an invalid x-mcp-header, and ${VALID_TOOL.name}, listed after them, ${valid} time(s)`);
+  },
+});
+
 export const httpClientChecks = [
   sessionId, sessionDelete,
   sseResponses, ssePollResumes, sseRetryRespected, reissuesBrokenRequest,
   httpAccept, httpProtocolVersion, httpMethodHeader, httpNameHeader, httpParamHeaders,
+  httpParamEncoding, httpParamUnannotated, httpInvalidToolUnused,
 ];

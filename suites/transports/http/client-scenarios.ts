@@ -3,8 +3,9 @@
 // them before the answer (2026-07-28). Judged by client-checks.ts beside it.
 
 import { ALL_VERSIONS, MODERN } from '../../../protocol/versions.js';
-import { clientScenario } from '../../kit/scenario.js';
+import { clientScenario, type ClientScenarioContext } from '../../kit/scenario.js';
 import { playScript, type ClientObs } from '../../client/client-run.js';
+import { plainResult, TOOL, TYPED_TOOL } from '../../client/scripted-server.js';
 
 /** The plain dual-era server again, every answer an SSE stream (priming event, comment line, then the message). */
 export const sseAnswers = clientScenario<ClientObs>({
@@ -46,4 +47,64 @@ export const brokenStreamServer = clientScenario<ClientObs>({
   versions: MODERN,
   transports: ['http'],
   run: (ctx) => playScript(ctx, { modern: true, legacy: false, breakStreams: BROKEN_COUNT }),
+});
+
+/**
+ * Tools whose x-mcp-header breaks one of its constraints each (HM-10; the names and cases are the
+ * official suite's): an HTTP client must leave them out of its tools/list view, so it never calls them.
+ * Each also takes the `text` argument most clients send.
+ */
+export const INVALID_TOOLS: { tool: Record<string, unknown>; breaks: string }[] = [
+  // First those whose header names a client could still send, so that one not dropping them shows it in its call.
+  { breaks: 'an empty x-mcp-header', tool: { name: 'invalid_empty_header', properties: { text: { type: 'string', 'x-mcp-header': '' } } } },
+  { breaks: 'the same x-mcp-header on two properties', tool: { name: 'invalid_duplicate_same_case', properties: { text: { type: 'string', 'x-mcp-header': 'Text' }, other: { type: 'string', 'x-mcp-header': 'Text' } } } },
+  { breaks: 'the same x-mcp-header, case aside, on two properties', tool: { name: 'invalid_duplicate_diff_case', properties: { text: { type: 'string', 'x-mcp-header': 'Text' }, other: { type: 'string', 'x-mcp-header': 'TEXT' } } } },
+  { breaks: 'an x-mcp-header on an object property', tool: { name: 'invalid_object_header', properties: { text: { type: 'string' }, data: { type: 'object', 'x-mcp-header': 'Data' } } } },
+  { breaks: 'an x-mcp-header on an array property', tool: { name: 'invalid_array_header', properties: { text: { type: 'string' }, items: { type: 'array', items: { type: 'string' }, 'x-mcp-header': 'Items' } } } },
+  { breaks: 'an x-mcp-header on a null property', tool: { name: 'invalid_null_header', properties: { text: { type: 'string' }, nil: { type: 'null', 'x-mcp-header': 'Nil' } } } },
+  // Then names that are no RFC 9110 token (a client sending them would have its HTTP library refuse the header).
+  { breaks: 'an x-mcp-header with a space (not an RFC 9110 token)', tool: { name: 'invalid_space_in_name', properties: { text: { type: 'string', 'x-mcp-header': 'My Text' } } } },
+  { breaks: 'an x-mcp-header with a colon (not an RFC 9110 token)', tool: { name: 'invalid_colon_in_name', properties: { text: { type: 'string', 'x-mcp-header': 'Text:Primary' } } } },
+  { breaks: 'an x-mcp-header with a non-ASCII letter (not an RFC 9110 token)', tool: { name: 'invalid_non_ascii_name', properties: { text: { type: 'string', 'x-mcp-header': 'Tëxt' } } } },
+  { breaks: 'an x-mcp-header with a tab (a control character)', tool: { name: 'invalid_control_char_name', properties: { text: { type: 'string', 'x-mcp-header': 'Text\t1' } } } },
+].map(({ breaks, tool }) => ({
+  breaks,
+  tool: { name: tool.name, description: `Echoes its text (its schema has ${breaks})`, inputSchema: { type: 'object', properties: tool.properties }, annotations: { readOnlyHint: true } },
+}));
+
+/** The valid tool listed after the invalid ones (the official suite's name; x-mcp-header on text). */
+export const VALID_TOOL = {
+  name: 'valid_tool',
+  description: 'Echoes its text, mirrored into Mcp-Param-Text',
+  inputSchema: { type: 'object', properties: { text: { type: 'string', 'x-mcp-header': 'Text' } } },
+  annotations: { readOnlyHint: true },
+};
+
+/** The scripted 2026-07-28 server with its tools/list replaced by `tools` (then whatever a harness asks for). */
+function listing(ctx: ClientScenarioContext, tools: Record<string, unknown>[]): Promise<ClientObs> {
+  return playScript(ctx, {
+    modern: true,
+    legacy: false,
+    override: (req, m) => {
+      if (req.method !== 'tools/list') return undefined;
+      const plain = plainResult('tools/list', req.params, m.era, ctx.server.alsoListed)!;
+      return { jsonrpc: '2.0', id: req.id, result: { ...plain, tools: [...tools, ...(ctx.server.alsoListed ?? [])] } };
+    },
+  });
+}
+
+export const paramTypesServer = clientScenario<ClientObs>({
+  id: 'client-param-types',
+  title: 'a scripted 2026-07-28 server listing first a tool whose integer and boolean arguments are declared x-mcp-header and whose text is not',
+  versions: MODERN,
+  transports: ['http'],
+  run: (ctx) => listing(ctx, [TYPED_TOOL, TOOL]),
+});
+
+export const invalidToolsServer = clientScenario<ClientObs>({
+  id: 'client-invalid-tools',
+  title: 'a scripted 2026-07-28 server listing first ten tools whose x-mcp-header is invalid (empty, repeated, on an object, array or null property, not a token), then a valid one',
+  versions: MODERN,
+  transports: ['http'],
+  run: (ctx) => listing(ctx, [...INVALID_TOOLS.map((t) => t.tool), VALID_TOOL]),
 });

@@ -2,7 +2,7 @@
 // client contract and nothing else: the server URL is its last argument, the scenario name is
 // MCP_CONFORMANCE_SCENARIO (a name it has no handler for ends it at once with exit 1), the JSON of
 // MCP_CONFORMANCE_CONTEXT carries what a scenario needs beyond that (http-custom-headers: the tool
-// calls to make), and MCP_CONFORMANCE_PROTOCOL_VERSION says which era to speak where a scenario spans
+// calls to make; http-invalid-tool-headers: none, every tool listed is called), and MCP_CONFORMANCE_PROTOCOL_VERSION says which era to speak where a scenario spans
 // both (2026-07-28: server/discover first, falling back to initialize; otherwise initialize).
 // test/e2e/official-harness.test.ts runs this file unchanged under the official suite and under
 // `mcpspec client --http --official-harness`.
@@ -73,6 +73,14 @@ const handlers = {
     await client.connect(new StreamableHTTPClientTransport(url));
     await client.listTools(); // the x-mcp-header declarations the calls are mirrored by
     for (const call of context().toolCalls ?? []) await client.callTool({ name: call.name, arguments: call.arguments });
+    await client.close();
+  },
+  // Tools whose x-mcp-header is invalid are left out of the SDK's tools/list result: call every tool it returns.
+  'http-invalid-tool-headers': async () => {
+    const client = new Client(info('official-harness-sdk2-invalid-tools'), { capabilities: {}, ...negotiate(true) });
+    await client.connect(new StreamableHTTPClientTransport(url));
+    const { tools } = await client.listTools();
+    for (const tool of tools) await client.callTool({ name: tool.name, arguments: {} });
     await client.close();
   },
   'sep-2322-client-request-state': requestState,
