@@ -143,7 +143,9 @@ const SERVER: Record<string, OfficialScenario> = {
   'resources-list': { checks: { 'resources-list': covered('wire.schema') } },
   'resources-read-text': { checks: { 'resources-read-text': partial('resources.read', 'wire.schema') } },
   'resources-read-binary': { checks: { 'resources-read-binary': partial('resources.read', 'wire.schema') } },
-  'resources-templates-read': { checks: { 'resources-templates-read': NONE } },
+  // The official scenario reads one named template of its fixture and looks for the value in the text;
+  // mcpspec expands whatever template is listed, and takes "not found" for a value the server lacks.
+  'resources-templates-read': { checks: { 'resources-templates-read': partial('resources.template-read') } },
   'resources-subscribe': { checks: { 'resources-subscribe': covered('subscriptions.resources-legacy') } },
   'resources-unsubscribe': { checks: { 'resources-unsubscribe': covered('subscriptions.resources-legacy') } },
   'sep-2164-resource-not-found': { checks: { 'sep-2164-no-empty-contents': covered('resources.unknown-modern'), 'sep-2164-error-code': covered('resources.unknown-modern'), 'sep-2164-data-uri': covered('resources.unknown-data-uri') } },

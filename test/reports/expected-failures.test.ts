@@ -125,7 +125,7 @@ describe('mapping entries onto mcpspec checks', () => {
     const t = translate(
       [
         'server:',
-        '  - resources-templates-read',
+        '  - tasks-mrtr-composition',
         '  - tasks-wire-fields:tasks-no-related-task-meta-on-inlined-result',
         '  - server-sse-polling:server-sse-polling-session',
         '  - ping:no-such-check',
@@ -138,7 +138,7 @@ describe('mapping entries onto mcpspec checks', () => {
     expect(t.baseline).toEqual([]);
     expect(t.unmapped).toEqual([
       { entry: 'extra', why: 'a top-level key: only server and client are read' },
-      { entry: 'resources-templates-read', why: 'no mcpspec check judges any rule of this scenario' },
+      { entry: 'tasks-mrtr-composition', why: 'no mcpspec check judges any rule of this scenario' },
       { entry: 'tasks-wire-fields:tasks-no-related-task-meta-on-inlined-result', why: 'no mcpspec check judges this rule' },
       { entry: 'server-sse-polling:server-sse-polling-session', why: 'an official harness check (set-up or information), not a rule' },
       { entry: 'ping:no-such-check', why: 'not a check of ping in the official suite 0.2.0-alpha.12' },
