@@ -88,7 +88,7 @@ const SERVER: Record<string, OfficialScenario> = {
       'sep-2575-server-sends-subscription-ack': covered('subscriptions.ack'),
       'sep-2575-server-tags-subscription-id': covered('subscriptions.ids'),
       'sep-2575-server-honors-notification-filter': covered('subscriptions.requested-only'),
-      'sep-2575-server-sends-prompts-list-changed-on-subscription': NONE,
+      'sep-2575-server-sends-prompts-list-changed-on-subscription': covered('lists.prompts-changed'),
       'sep-2575-server-sends-tools-list-changed-on-subscription': covered('lists.tools-changed'),
       'sep-2575-http-server-error-jsonrpc-id': covered('jsonrpc.id-echo'),
     },

@@ -102,8 +102,10 @@ describe('mapping entries onto mcpspec checks', () => {
       ['server-stateless', expect.arrayContaining(['meta.required-keys', 'discover.result', 'http.header-mismatch', 'subscriptions.ack', 'jsonrpc.id-echo'])],
     ]);
     expect(t.mapped[0]).toEqual({ entry: 'sep-2164-resource-not-found', checks: ['resources.unknown-modern', 'resources.unknown-data-uri'], fit: 'covered', uncovered: [] });
-    // server-stateless has a rule with no counterpart: the entry maps, and says which of its rules stay unjudged.
-    expect(t.mapped[2].uncovered).toEqual(['sep-2575-server-sends-prompts-list-changed-on-subscription']);
+    // Every rule of server-stateless has a counterpart now (some partial): nothing stays unjudged.
+    expect(t.mapped[2].uncovered).toEqual([]);
+    // A scenario with a rule no check judges maps, and says which of its rules stay unjudged.
+    expect(translate('server:\n  - tasks-wire-fields').mapped[0]).toMatchObject({ entry: 'tasks-wire-fields', uncovered: ['tasks-no-related-task-meta-on-inlined-result'] });
     expect(t.unmapped).toEqual([]);
   });
 
