@@ -95,8 +95,8 @@ const SERVER: Record<string, OfficialScenario> = {
   },
   'logging-set-level': { checks: { 'logging-set-level': covered('logging.set-level') } },
   ping: { checks: { ping: covered('lifecycle.ping') } },
-  // mcpspec asks completion/complete for a known argument only in `mcpspec fuzz`.
-  'completion-complete': { checks: { 'completion-complete': NONE } },
+  // A warning in mcpspec (the completion page has no MUST for it), a failure there.
+  'completion-complete': { checks: { 'completion-complete': partial('completion.complete') } },
   'tools-list': { checks: { 'tools-list': partial('wire.schema', 'tools.input-schema'), 'tools-name-format': covered('tools.names'), 'tools-list-deterministic-order': covered('caching.tools-order') } },
   // The tools-call-* and prompts-get-* checks call named tools of the official fixture server;
   // mcpspec judges whatever any tool or prompt returns, mostly through the schema.
