@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { CHECKS } from '../../suites/catalogue.js';
 import type { Exchange } from '../../suites/ports/session.js';
 import type { NotPinnedObs } from '../../suites/lifecycle/discover-scenario.js';
+import { namesVersion } from '../../suites/kit/request-shape.js';
 
 const notPinned = CHECKS.find((c) => c.id === 'version.not-pinned')!;
 const ctx = { era: 'modern', version: '2026-07-28', transport: 'stdio', capabilities: { tools: {} } } as const;
@@ -136,5 +137,14 @@ describe('version.initialize-modern', () => {
   it('is untestable when the run ended first, or when the era is unknown', () => {
     expect(judge({ modernInitialize: ex('initialize', undefined, { aborted: true }) }).outcome).toBe('untestable');
     expect(judge({ initialize: ex('initialize', undefined, { aborted: true }), modernInitialize: invalid() }).outcome).toBe('untestable');
+  });
+});
+
+describe('which requests the run judges by 2026-07-28 rules', () => {
+  const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+  it('a request naming a version, but never initialize (a dual-era server may take it as the legacy handshake)', () => {
+    expect(namesVersion({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: meta } })).toBe(true);
+    expect(namesVersion({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { _meta: meta } })).toBe(false);
+    expect(namesVersion({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} })).toBe(false);
   });
 });
