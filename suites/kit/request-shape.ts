@@ -38,8 +38,14 @@ export function missingMetaKeys(ex: Exchange): string[] {
   return [META_PROTOCOL_VERSION, META_CLIENT_CAPABILITIES].filter((k) => !(k in meta));
 }
 
-/** The request names a protocol version in its `_meta` (a 2026-07-28 request does; a legacy session's do not). */
+/**
+ * The request names a protocol version in its `_meta` (a 2026-07-28 request does; a legacy session's do
+ * not), so it is served by that version's rules. Not `initialize`: a dual-era server may take it as the
+ * legacy handshake whatever its `_meta` (versioning: "An `initialize` request selects legacy
+ * semantics"); version.initialize-modern judges that answer, the run's oracles do not.
+ */
 export function namesVersion(request: unknown): boolean {
+  if (isObj(request) && request.method === 'initialize') return false;
   const meta = isObj(request) && isObj(request.params) ? request.params._meta : undefined;
   return isObj(meta) && typeof meta[META_PROTOCOL_VERSION] === 'string';
 }

@@ -117,21 +117,50 @@ export interface InitializeObs {
   initialize: Exchange;
   /** What server/discover listed (the versions an error to initialize should name). */
   supported: string[];
+  /** The methods 2026-07-28 removed, each sent as a 2026-07-28 request (its `_meta`; over HTTP its headers). */
+  removed: { method: string; exchange: Exchange }[];
+  /** initialize sent as a 2026-07-28 request (nothing but `_meta` in its params), the session's last request. */
+  modernInitialize: Exchange;
 }
 
 /** The version a legacy client's initialize asks for in version.initialize. */
 export const LEGACY_ASKED = '2025-11-25';
 
-/** A legacy client opens a fresh connection with initialize: a modern-only server refuses it, and says what it speaks. */
+/** A uri for resources/subscribe and unsubscribe sent the 2026-07-28 way (any uri: the method itself is unknown). */
+export const REMOVED_PROBE_URI = 'mcpspec://probe/removed-method';
+
+/**
+ * The requests 2026-07-28 removed (changelog: ping, logging/setLevel, resources/subscribe and
+ * unsubscribe), with the params a 2025-era server would take, so only the era is wrong.
+ */
+export const REMOVED_METHODS: readonly (readonly [string, Record<string, unknown>])[] = [
+  ['ping', {}],
+  ['logging/setLevel', { level: 'info' }],
+  ['resources/subscribe', { uri: REMOVED_PROBE_URI }],
+  ['resources/unsubscribe', { uri: REMOVED_PROBE_URI }],
+];
+
+/**
+ * A legacy client opens a fresh connection with initialize: a modern-only server refuses it, and says
+ * what it speaks. On the scenario's 2026-07-28 session, the removed methods and then initialize are
+ * sent as 2026-07-28 requests (initialize last: a dual-era server may take it as a legacy handshake).
+ */
 export const initializeProbe = scenario<InitializeObs>({
   id: 'version.initialize',
-  title: 'initialize from a legacy client, on a fresh connection',
+  title: 'initialize from a legacy client, on a fresh connection; the methods 2026-07-28 removed, and initialize, as 2026-07-28 requests',
   versions: MODERN,
-  async run({ session, openRaw }) {
-    const raw = await openRaw();
-    const msg = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: LEGACY_ASKED, capabilities: {}, clientInfo: MCPSPEC_INFO } };
-    const initialize = await raw.send(msg, { expectId: 1 });
+  async run({ session, openRaw, deliberate }) {
+    const legacy = async () => {
+      const raw = await openRaw();
+      const msg = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: LEGACY_ASKED, capabilities: {}, clientInfo: MCPSPEC_INFO } };
+      return raw.send(msg, { expectId: 1 });
+    };
+    const [initialize, removed] = await Promise.all([
+      legacy(),
+      Promise.all(REMOVED_METHODS.map(async ([method, params]) => ({ method, exchange: await deliberate(session.request(method, { ...params })) }))),
+    ]);
+    const modernInitialize = await deliberate(session.request('initialize'));
     const listed = (session.handshake?.response as { result?: { supportedVersions?: unknown } } | undefined)?.result?.supportedVersions;
-    return { initialize, supported: Array.isArray(listed) ? listed.filter((v): v is string => typeof v === 'string') : [] };
+    return { initialize, supported: Array.isArray(listed) ? listed.filter((v): v is string => typeof v === 'string') : [], removed, modernInitialize };
   },
 });

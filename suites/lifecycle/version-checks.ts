@@ -3,8 +3,9 @@
 import { SPEC } from '../../protocol/spec-links.js';
 import { MODERN } from '../../protocol/versions.js';
 import { check, holds, oracle, skip, untestable, violated } from '../kit/check.js';
-import { errorOf, evidence, isObj, outcome, resultOf, unanswerable } from '../kit/exchange.js';
+import { errorCode, errorOf, evidence, isObj, outcome, resultOf, unanswerable } from '../kit/exchange.js';
 import type { Exchange } from '../ports/session.js';
+import type { TransportKind } from '../../results/check-record.js';
 import { unsupportedVersion } from '../kit/request-shape.js';
 import { every } from '../kit/judge.js';
 import { initializeProbe, LEGACY_ASKED, versionFirstRequest, versionNotPinned } from './discover-scenario.js';
@@ -15,6 +16,24 @@ function notModern(ex: Exchange, method: string): string | undefined {
   if (!result) return `got ${outcome(ex)}`;
   if (result.resultType === undefined) return 'got a result without resultType (a legacy-era answer)';
   if (method === 'server/discover' && !Array.isArray(result.supportedVersions)) return 'got a result without supportedVersions';
+  return undefined;
+}
+
+/**
+ * How an answer falls short of "method not found" as 2026-07-28 gives it (VN-07, HM-07): error
+ * -32601, and over HTTP the status 404 (which the body tells apart from a legacy server's 404).
+ */
+export function notMethodNotFound(ex: Exchange, transport: TransportKind): string | undefined {
+  if (errorCode(ex) !== -32601) return `got ${outcome(ex)}, not error -32601`;
+  if (transport === 'http' && ex.http?.status !== 404) return `got error -32601 with HTTP ${ex.http?.status ?? 'no status'}, not 404`;
+  return undefined;
+}
+
+/** The server serves a 2025-era initialize, or lists a version older than the run's: it is dual-era. */
+function dualEra(initialize: Exchange, supported: string[], version: string): string | undefined {
+  if (resultOf(initialize)) return `it answered a ${LEGACY_ASKED} initialize with a result`;
+  const older = supported.filter((v) => v < version);
+  if (older.length) return `server/discover lists ${older.join(', ')}`;
   return undefined;
 }
 
@@ -114,6 +133,59 @@ export const versionChecks = [
       if (named.length) return holds(`initialize refused with ${outcome(initialize)}, naming ${named.join(', ')}`);
       return violated(`initialize refused with ${outcome(initialize)}, naming none of the supported versions (${candidates.join(', ')}): a legacy client has nothing to tell its user`, [
         evidence('initialize (2025-11-25) on a fresh connection', initialize, { expected: `an error naming ${candidates.join(' or ')}` }),
+      ]);
+    },
+  }),
+  check(initializeProbe, {
+    id: 'version.removed-methods',
+    // changelog 2026-07-28: ping, logging/setLevel, resources/subscribe and resources/unsubscribe are
+    // removed. versioning: "A request carrying modern per-request `_meta` is served statelessly according
+    // to this revision" (a dual-era server too: it serves these under legacy semantics only in a session
+    // opened with initialize). streamable-http: "If the server does not implement the requested RPC
+    // method, it MUST respond with `404 Not Found` and a JSON-RPC error with code `-32601`"; SEP-2575:
+    // "If a client calls an unsupported RPC, the server MUST return a `Method not found` JSON-RPC error
+    // (`-32601`)" (stdio: the JSON-RPC error only).
+    title: 'ping, logging/setLevel, resources/subscribe and resources/unsubscribe sent as 2026-07-28 requests get -32601 (over HTTP with 404): the version removed them',
+    requirements: ['VN-07', 'HM-07', 'ED-07'],
+    level: 'MUST',
+    versions: MODERN,
+    spec: SPEC.http26,
+    judge({ removed }, ctx) {
+      const answered = removed.filter((r) => !unanswerable(r.exchange));
+      if (answered.length === 0) return untestable('the run ended before the answers came');
+      return every(answered, {
+        none: 'no removed method was asked',
+        offends: (r) => notMethodNotFound(r.exchange, ctx.transport) !== undefined,
+        violated: (bad) => `${bad.map((r) => `${r.method} ${notMethodNotFound(r.exchange, ctx.transport)}`).join('; ')}: a request with 2026-07-28 _meta is served by 2026-07-28 rules, which have no such method`,
+        evidence: (r) => evidence(`${r.method} with 2026-07-28 _meta`, r.exchange, { expected: ctx.transport === 'http' ? 'HTTP 404, error -32601' : { error: { code: -32601 } } }),
+        holds: (all) => `${all.map((r) => r.method).join(', ')}: each -32601${ctx.transport === 'http' ? ' with HTTP 404' : ''}`,
+      });
+    },
+  }),
+  check(initializeProbe, {
+    id: 'version.initialize-modern',
+    // 2026-07-28 has no initialize (changelog, SEP-2575 "Deprecated and Removed RPCs"); streamable-http:
+    // "If the server does not implement the requested RPC method, it MUST respond with `404 Not Found`
+    // and a JSON-RPC error with code `-32601`". A dual-era server is another case: versioning says "An
+    // `initialize` request selects legacy semantics", so one that serves 2025-era clients may take it as
+    // the handshake (skipped; -32601 still passes). How this sits with version.initialize-names-versions
+    // (ED-06, a SHOULD on a 2025-era initialize): the -32601 error can name the supported versions in
+    // its message or data, as the reference fixture's does; the two probes are different requests.
+    title: 'initialize sent as a 2026-07-28 request gets -32601 (over HTTP with 404) from a server that speaks only 2026-07-28',
+    requirements: ['VN-07', 'HM-07', 'ED-07'],
+    level: 'MUST',
+    versions: MODERN,
+    spec: SPEC.http26,
+    judge({ initialize, supported, modernInitialize }, ctx) {
+      if (unanswerable(modernInitialize)) return untestable('the run ended before the answer came');
+      const problem = notMethodNotFound(modernInitialize, ctx.transport);
+      if (!problem) return holds(`initialize with 2026-07-28 _meta got -32601${ctx.transport === 'http' ? ' with HTTP 404' : ''}`);
+      const dual = dualEra(initialize, supported, ctx.version);
+      if (dual) return skip(`the server is dual-era (${dual}), and an initialize selects legacy semantics there (versioning): initialize with 2026-07-28 _meta ${problem}`);
+      if (unanswerable(initialize)) return untestable(`initialize with 2026-07-28 _meta ${problem}, and whether the server also speaks a 2025 version is unknown: the ${LEGACY_ASKED} initialize got no answer`);
+      return violated(`initialize with 2026-07-28 _meta ${problem}: a server that speaks only 2026-07-28 (it refused a ${LEGACY_ASKED} initialize: ${outcome(initialize)}) does not implement initialize`, [
+        evidence('initialize with 2026-07-28 _meta', modernInitialize, { expected: ctx.transport === 'http' ? 'HTTP 404, error -32601' : { error: { code: -32601 } } }),
+        evidence(`initialize (${LEGACY_ASKED}) on a fresh connection`, initialize, { expected: 'not judged: it shows the server is modern-only' }),
       ]);
     },
   }),

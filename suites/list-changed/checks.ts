@@ -6,7 +6,7 @@ import { SPEC } from '../../protocol/spec-links.js';
 import { LEGACY, MODERN } from '../../protocol/versions.js';
 import { check, holds, skip, untestable, violated, type Judgement, type JudgeContext } from '../kit/check.js';
 import { clipJson, evidence, isObj, outcome, resultOf } from '../kit/exchange.js';
-import { toolsChangeScenario, type ToolsChangeObs } from './tools-change-scenario.js';
+import { PROMPTS_LIST, promptsChangeScenario, TOOLS_LIST, toolsChangeScenario, type ChangingList, type ListChangeObs } from './tools-change-scenario.js';
 import { perConnectionScenario, same, SETTLE_MS, type ListComparison, type Reading } from './per-connection-scenario.js';
 
 /** What one list's readings on two connections show. */
@@ -22,23 +22,28 @@ function compare(c: ListComparison): { kind: 'same' | 'differs' | 'unsettled' | 
 
 const onlyIn = (a: Reading, b: Reading) => (a.keys ?? []).filter((k) => !(b.keys ?? []).includes(k));
 
-function judgeToolsChange(o: ToolsChangeObs, ctx: JudgeContext): Judgement {
-  if (!o.declared) return skip('the server does not declare tools.listChanged');
-  if (o.noTrigger) return untestable(o.noTrigger);
-  if (o.listenFailed) return untestable(`subscriptions/listen (toolsListChanged) was not acknowledged: ${outcome(o.listenFailed)}`);
-  if (!o.call || !resultOf(o.call)) return untestable(`calling ${o.trigger} got ${outcome(o.call)}`);
-  const names = (list?: unknown[]) => (list ?? []).map((t) => (isObj(t) ? String(t.name) : '?'));
-  const changed = JSON.stringify(o.before) !== JSON.stringify(o.after);
-  const where = ctx.era === 'modern' ? 'on the listen stream' : 'on the session';
-  if (o.notified) {
-    return holds(`after ${o.trigger}, notifications/tools/list_changed came ${where}; the next tools/list ${changed ? 'shows the change' : 'is the same as before (the notification came without a visible change)'}`);
-  }
-  if (!changed) return untestable(`calling ${o.trigger} changed nothing visible in tools/list and no notification came`);
-  if (o.unseeable) return untestable(`the list changed after ${o.trigger}, but no notification came on the call's stream; one on the standalone GET stream (which mcpspec does not open) cannot be seen`);
-  return violated(`after ${o.trigger} the tool list changed, but no notifications/tools/list_changed came ${where} within ${o.waitedMs} ms`, [
-    evidence(`tools/call ${o.trigger}`, o.call, { expected: 'notifications/tools/list_changed', actual: clipJson({ before: names(o.before), after: names(o.after) }) }),
-  ]);
+/** The judgement of a provoked list change: was it notified (2026-07-28: on the listen stream that asked)? */
+function judgeListChange(list: ChangingList) {
+  return (o: ListChangeObs, ctx: JudgeContext): Judgement => {
+    if (!o.declared) return skip(`the server does not declare ${list.capability}.listChanged`);
+    if (o.noTrigger) return untestable(o.noTrigger);
+    if (o.listenFailed) return untestable(`subscriptions/listen (${list.filter}) was not acknowledged: ${outcome(o.listenFailed)}`);
+    if (!o.call || !resultOf(o.call)) return untestable(`calling ${o.trigger} got ${outcome(o.call)}`);
+    const names = (items?: unknown[]) => (items ?? []).map((t) => (isObj(t) ? String(t.name) : '?'));
+    const changed = JSON.stringify(o.before) !== JSON.stringify(o.after);
+    const where = ctx.era === 'modern' ? 'on the listen stream' : 'on the session';
+    if (o.notified) {
+      return holds(`after ${o.trigger}, ${list.notification} came ${where}; the next ${list.method} ${changed ? 'shows the change' : 'is the same as before (the notification came without a visible change)'}`);
+    }
+    if (!changed) return untestable(`calling ${o.trigger} changed nothing visible in ${list.method} and no notification came`);
+    if (o.unseeable) return untestable(`the list changed after ${o.trigger}, but no notification came on the call's stream; one on the standalone GET stream (which mcpspec does not open) cannot be seen`);
+    return violated(`after ${o.trigger} the ${list.noun} changed, but no ${list.notification} came ${where} within ${o.waitedMs} ms`, [
+      evidence(`tools/call ${o.trigger}`, o.call, { expected: list.notification, actual: clipJson({ before: names(o.before), after: names(o.after) }) }),
+    ]);
+  };
 }
+
+const judgeToolsChange = judgeListChange(TOOLS_LIST);
 
 export const listsChecks = [
   check(toolsChangeScenario, {
@@ -60,6 +65,20 @@ export const listsChecks = [
     requires: { capabilities: ['tools'] },
     spec: SPEC.tools25,
     judge: judgeToolsChange,
+  }),
+  check(promptsChangeScenario, {
+    id: 'lists.prompts-changed',
+    // prompts (SB-12): "When the list of available prompts changes, servers that declared the
+    // `listChanged` capability SHOULD send a notification to clients that have opened a
+    // `subscriptions/listen` stream with `promptsListChanged: true`". The change is provoked with a
+    // tool known to make it (the official suite's test_trigger_prompt_change): untestable without one.
+    title: 'a prompt list change (provoked by a tool known to change it) is notified on a subscriptions/listen stream that asked for promptsListChanged',
+    requirements: ['SB-12'],
+    level: 'SHOULD',
+    versions: MODERN,
+    requires: { capabilities: ['prompts'] },
+    spec: SPEC.prompts26,
+    judge: judgeListChange(PROMPTS_LIST),
   }),
   check(perConnectionScenario, {
     id: 'lists.same-per-connection',

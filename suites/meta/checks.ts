@@ -12,7 +12,7 @@ import type { WireEvent } from '../../results/wire.js';
 import { clipJson, errorCode, errorOf, evidence, isObj, oneOfEachFirst, outcome, resultOf, unanswerable } from '../kit/exchange.js';
 import type { Exchange } from '../ports/session.js';
 import { META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION, META_SERVER_INFO } from '../../protocol/meta.js';
-import { missingMetaKeys, sentRequest } from '../kit/request-shape.js';
+import { missingMetaKeys, namesVersion, sentRequest } from '../kit/request-shape.js';
 import { every, firstOffenders } from '../kit/judge.js';
 
 function problem(ex: Exchange, missing: string[], http: boolean): string | undefined {
@@ -101,10 +101,7 @@ export function judgeReservedKeys(sent: WireEvent[], sender: 'server' | 'client'
 
 /** The exchanges of a modern run whose request was itself modern (not a legacy probe such as initialize). */
 function modernResults(exchanges: Exchange[]): Exchange[] {
-  return exchanges.filter((ex) => {
-    const meta = sentRequest(ex)?.params?._meta;
-    return resultOf(ex) !== undefined && isObj(meta) && typeof meta[META_PROTOCOL_VERSION] === 'string';
-  });
+  return exchanges.filter((ex) => resultOf(ex) !== undefined && namesVersion(sentRequest(ex)));
 }
 
 export const metaChecks = [

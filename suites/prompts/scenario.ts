@@ -4,6 +4,7 @@ import { ALL_VERSIONS } from '../../protocol/versions.js';
 import { isObj, listAll } from '../kit/exchange.js';
 import type { Exchange } from '../ports/session.js';
 import { scenario } from '../kit/scenario.js';
+import { templateVariables } from '../resources/uri-template.js';
 
 export interface Get {
   prompt: string;
@@ -55,16 +56,56 @@ export const promptsScenario = scenario<PromptsObs>({
   },
 });
 
-export interface CompletionObs {
-  unknownRef: Exchange;
+export interface CompletionAsk {
+  /** What was completed: `prompt greeting, argument name` or `template x://{id}, variable id`. */
+  what: string;
+  exchange: Exchange;
 }
 
+export interface CompletionObs {
+  unknownRef: Exchange;
+  /** completion/complete for an argument of a listed prompt, or a variable of a listed template. */
+  known: CompletionAsk[];
+}
+
+/** How many listed prompts (and templates) get a completion request for their first argument. */
+const COMPLETED = 3;
+
+/**
+ * completion/complete for an unknown prompt, and for the first argument of a few listed prompts and
+ * the first variable of a few listed resource templates (an empty current value).
+ */
 export const completionScenario = scenario<CompletionObs>({
   id: 'completion',
-  title: 'completion/complete for an unknown prompt',
+  title: 'completion/complete for an unknown prompt, and for arguments of listed prompts and variables of listed templates',
   versions: ALL_VERSIONS,
   sharesSession: true,
   async run({ session }) {
-    return { unknownRef: await session.request('completion/complete', { ref: { type: 'ref/prompt', name: UNKNOWN_PROMPT }, argument: { name: 'x', value: '' } }) };
+    const caps = session.capabilities;
+    const complete = (ref: Record<string, unknown>, name: string) => session.request('completion/complete', { ref, argument: { name, value: '' } });
+    const fromPrompts = async (): Promise<CompletionAsk[]> => {
+      if (!('prompts' in caps)) return [];
+      const listed = await listAll((cursor) => session.request('prompts/list', cursor === undefined ? {} : { cursor }), 'prompts');
+      const withArgs = listed.items
+        .map((p) => ({ name: p.name, arg: (Array.isArray(p.arguments) ? p.arguments : []).find((a) => isObj(a) && typeof a.name === 'string') as { name: string } | undefined }))
+        .filter((p): p is { name: string; arg: { name: string } } => typeof p.name === 'string' && p.arg !== undefined)
+        .slice(0, COMPLETED);
+      return Promise.all(withArgs.map(async (p) => ({ what: `prompt ${p.name}, argument ${p.arg.name}`, exchange: await complete({ type: 'ref/prompt', name: p.name }, p.arg.name) })));
+    };
+    const fromTemplates = async (): Promise<CompletionAsk[]> => {
+      if (!('resources' in caps)) return [];
+      const listed = await listAll((cursor) => session.request('resources/templates/list', cursor === undefined ? {} : { cursor }), 'resourceTemplates');
+      const withVars = listed.items
+        .map((t) => ({ uri: t.uriTemplate, variable: typeof t.uriTemplate === 'string' ? templateVariables(t.uriTemplate)?.[0] : undefined }))
+        .filter((t): t is { uri: string; variable: string } => typeof t.uri === 'string' && t.variable !== undefined)
+        .slice(0, COMPLETED);
+      return Promise.all(withVars.map(async (t) => ({ what: `template ${t.uri}, variable ${t.variable}`, exchange: await complete({ type: 'ref/resource', uri: t.uri }, t.variable) })));
+    };
+    const [unknownRef, prompts, templates] = await Promise.all([
+      session.request('completion/complete', { ref: { type: 'ref/prompt', name: UNKNOWN_PROMPT }, argument: { name: 'x', value: '' } }),
+      fromPrompts(),
+      fromTemplates(),
+    ]);
+    return { unknownRef, known: [...prompts, ...templates] };
   },
 });

@@ -45,6 +45,18 @@ function verdicts(run: RunResult) {
   return { fail: of('fail'), warn: of('warn'), untestable: of('untestable'), error: of('error') };
 }
 
+/** The statuses of the named checks (verdicts given by name where a pass is part of what is pinned). */
+function statuses(run: RunResult, ids: string[]) {
+  return Object.fromEntries(ids.map((id) => [id, run.checks.find((c) => c.id === id)?.status]));
+}
+
+// Issue 31: each listed template expanded reads back; completion of listed prompt arguments and
+// template variables answers values.
+const TEMPLATES_AND_COMPLETION = ['resources.template-read', 'completion.complete'];
+// Issue 31 (2026-07-28): the removed methods and initialize, sent as 2026-07-28 requests, are unknown (-32601, HTTP 404).
+const MODERN_REMOVED = ['version.removed-methods', 'version.initialize-modern'];
+const passing = (ids: string[]) => Object.fromEntries(ids.map((id) => [id, 'pass']));
+
 // Shared by the SDK 1.x servers over stdio: malformed input is dropped without an answer
 // (JSON-RPC 2.0 and MCP require -32700 / -32600 error responses), and so are near-valid requests
 // (a wrong-typed field the SDK's schema rejects): a request must get a response (JR-05).
@@ -72,6 +84,7 @@ describe('real servers from npm', () => {
       untestable: ['asks.answered', 'cancel.legacy-no-late-answer', 'cancel.server-references', 'cancel.silent-after', 'capabilities.undeclared-method', 'elicitation.form-no-secrets', 'lists.tools-changed-legacy', 'logging.set-level-filter', 'pagination.terminates', 'progress.notifications', 'subscriptions.unsubscribe-legacy', 'subscriptions.updated-legacy'],
       error: [],
     });
+    expect(statuses(run, TEMPLATES_AND_COMPLETION)).toEqual(passing(TEMPLATES_AND_COMPLETION));
   });
 
   it('server-everything over Streamable HTTP (legacy 2025-11-25)', async () => {
@@ -93,6 +106,7 @@ describe('real servers from npm', () => {
     });
     // Three pings posted at once, each answered with its own result.
     expect(run.checks.find((c) => c.id === 'http.concurrent-requests')).toMatchObject({ status: 'pass', message: expect.stringContaining('3 ping requests') });
+    expect(statuses(run, TEMPLATES_AND_COMPLETION)).toEqual(passing(TEMPLATES_AND_COMPLETION));
   });
 
   it('server-filesystem over stdio (tools only)', async () => {
@@ -119,8 +133,9 @@ describe('real servers from npm', () => {
     expect(verdicts(run)).toEqual({
       fail: SDK1_STDIO_FAILS,
       warn: ['jsonrpc.batch', 'pagination.invalid-cursor', 'resources.unknown-legacy', 'tools.unknown-tool'],
-      // Its one resource (the knowledge graph) sends no update while nothing writes to it.
-      untestable: ['asks.answered', 'asks.declared', 'asks.schema', 'cancel.legacy-no-late-answer', 'cancel.server-references', 'cancel.silent-after', 'elicitation.form-no-secrets', 'lists.tools-changed-legacy', 'pagination.terminates', 'progress.notifications', 'robustness.rejects-near-valid', 'subscriptions.unsubscribe-legacy', 'subscriptions.updated-legacy'],
+      // Its one resource (the knowledge graph) sends no update while nothing writes to it; it lists no
+      // resource template to expand.
+      untestable: ['asks.answered', 'asks.declared', 'asks.schema', 'cancel.legacy-no-late-answer', 'cancel.server-references', 'cancel.silent-after', 'elicitation.form-no-secrets', 'lists.tools-changed-legacy', 'pagination.terminates', 'progress.notifications', 'resources.template-read', 'robustness.rejects-near-valid', 'subscriptions.unsubscribe-legacy', 'subscriptions.updated-legacy'],
       error: [],
     });
   });
@@ -150,9 +165,11 @@ describe('real servers from npm', () => {
       // subscriptions/listen is acknowledged, but nothing changes while mcpspec listens (so nothing to
       // watch after mcpspec ends it, and no change notification anywhere), and the server ends no
       // subscription itself; no result carries a traceparent to judge, and no request got a log message.
-      untestable: ['caching.scope-constant', 'cancel.modern-no-late-answer', 'cancel.modern-server-references', 'cancel.modern-silent', 'lists.tools-changed', 'logging.per-request', 'meta.trace-context', 'mrtr.tampered-state', 'pagination.terminates', 'progress.notifications', 'subscriptions.client-end', 'subscriptions.ids', 'subscriptions.only-on-listen', 'subscriptions.requested-only', 'subscriptions.server-end'],
+      // It declares prompts.listChanged but lists no tool known to change its prompts.
+      untestable: ['caching.scope-constant', 'cancel.modern-no-late-answer', 'cancel.modern-server-references', 'cancel.modern-silent', 'lists.prompts-changed', 'lists.tools-changed', 'logging.per-request', 'meta.trace-context', 'mrtr.tampered-state', 'pagination.terminates', 'progress.notifications', 'subscriptions.client-end', 'subscriptions.ids', 'subscriptions.only-on-listen', 'subscriptions.requested-only', 'subscriptions.server-end'],
       error: [],
     });
+    expect(statuses(run, [...MODERN_REMOVED, ...TEMPLATES_AND_COMPLETION])).toEqual(passing([...MODERN_REMOVED, ...TEMPLATES_AND_COMPLETION]));
   });
 
   it('a server on @modelcontextprotocol/server 2.x over Streamable HTTP (modern 2026-07-28)', async () => {
@@ -161,9 +178,10 @@ describe('real servers from npm', () => {
     expect(verdicts(run)).toEqual({
       fail: [],
       warn: ['mrtr.malformed-responses', 'pagination.invalid-cursor'],
-      untestable: ['caching.scope-constant', 'cancel.modern-disconnect', 'lists.tools-changed', 'logging.per-request', 'meta.trace-context', 'mrtr.sse-final', 'mrtr.tampered-state', 'pagination.terminates', 'progress.notifications', 'subscriptions.ids', 'subscriptions.only-on-listen', 'subscriptions.requested-only', 'subscriptions.server-end'],
+      untestable: ['caching.scope-constant', 'cancel.modern-disconnect', 'lists.prompts-changed', 'lists.tools-changed', 'logging.per-request', 'meta.trace-context', 'mrtr.sse-final', 'mrtr.tampered-state', 'pagination.terminates', 'progress.notifications', 'subscriptions.ids', 'subscriptions.only-on-listen', 'subscriptions.requested-only', 'subscriptions.server-end'],
       error: [],
     });
+    expect(statuses(run, [...MODERN_REMOVED, ...TEMPLATES_AND_COMPLETION])).toEqual(passing([...MODERN_REMOVED, ...TEMPLATES_AND_COMPLETION]));
     // The input_required flow of confirm_echo was played to the end by mcpspec as a capable client.
     expect(run.checks.find((c) => c.id === 'mrtr.retry-served')?.message).toMatch(/1 completed/);
     // echo declares x-mcp-header "Text" and the SDK checks Mcp-Param-Text: mcpspec's calls carry it

@@ -102,8 +102,10 @@ describe('mapping entries onto mcpspec checks', () => {
       ['server-stateless', expect.arrayContaining(['meta.required-keys', 'discover.result', 'http.header-mismatch', 'subscriptions.ack', 'jsonrpc.id-echo'])],
     ]);
     expect(t.mapped[0]).toEqual({ entry: 'sep-2164-resource-not-found', checks: ['resources.unknown-modern', 'resources.unknown-data-uri'], fit: 'covered', uncovered: [] });
-    // server-stateless has rules with no counterpart: the entry maps, and says which of its rules stay unjudged.
-    expect(t.mapped[2].uncovered).toContain('sep-2575-http-server-method-not-found-404-initialize');
+    // Every rule of server-stateless has a counterpart now (some partial): nothing stays unjudged.
+    expect(t.mapped[2].uncovered).toEqual([]);
+    // A scenario with a rule no check judges maps, and says which of its rules stay unjudged.
+    expect(translate('server:\n  - tasks-wire-fields').mapped[0]).toMatchObject({ entry: 'tasks-wire-fields', uncovered: ['tasks-no-related-task-meta-on-inlined-result'] });
     expect(t.unmapped).toEqual([]);
   });
 
@@ -125,7 +127,7 @@ describe('mapping entries onto mcpspec checks', () => {
     const t = translate(
       [
         'server:',
-        '  - resources-templates-read',
+        '  - tasks-mrtr-composition',
         '  - tasks-wire-fields:tasks-no-related-task-meta-on-inlined-result',
         '  - server-sse-polling:server-sse-polling-session',
         '  - ping:no-such-check',
@@ -138,7 +140,7 @@ describe('mapping entries onto mcpspec checks', () => {
     expect(t.baseline).toEqual([]);
     expect(t.unmapped).toEqual([
       { entry: 'extra', why: 'a top-level key: only server and client are read' },
-      { entry: 'resources-templates-read', why: 'no mcpspec check judges any rule of this scenario' },
+      { entry: 'tasks-mrtr-composition', why: 'no mcpspec check judges any rule of this scenario' },
       { entry: 'tasks-wire-fields:tasks-no-related-task-meta-on-inlined-result', why: 'no mcpspec check judges this rule' },
       { entry: 'server-sse-polling:server-sse-polling-session', why: 'an official harness check (set-up or information), not a rule' },
       { entry: 'ping:no-such-check', why: 'not a check of ping in the official suite 0.2.0-alpha.12' },

@@ -17,7 +17,7 @@ describe('a server that stops answering', () => {
     );
     // One hang per run, blamed on whichever tool-calling scenario stalled first (several run side by
     // side); on a very busy machine a freshly started process may also miss its handshake allowance.
-    const stalls = new Set(['tools', 'capable-client', 'logging', 'tasks-modern', 'subscriptions', 'tools-change', 'cancel-modern']);
+    const stalls = new Set(['tools', 'capable-client', 'logging', 'tasks-modern', 'subscriptions', 'tools-change', 'prompts-change', 'cancel-modern']);
     const hangs = run.findings.filter((f) => f.kind === 'hang' && stalls.has(f.scenario ?? ''));
     expect(hangs).toHaveLength(1);
     expect(hangs[0].lastSent).toContain('tools/call');
