@@ -3,7 +3,8 @@
 // tasks/result (which blocks until the task ends), tasks/list, tasks/cancel, unknown ids, and
 // taskSupport enforcement. Modern (2026-07-28 + io.modelcontextprotocol/tasks, SEP-2663): calls that
 // declare the extension per request, DetailedTask polls, tasks/update and tasks/cancel acks, TB-03 and
-// TB-14. Polling is bounded by the tool timeout; no fixed sleeps: waits are what the server asks for.
+// TB-14, the task methods without the extension declared, the removed tasks/result and tasks/list,
+// and the removed params.task on a call answered without a task. Polling is bounded by the tool timeout; no fixed sleeps: waits are what the server asks for.
 
 import fc from 'fast-check';
 import { schemaArbitraries } from '../../arbitraries/schema-arbitraries.js';
@@ -65,6 +66,13 @@ export interface ModernTasksObs {
   unknown: { get: Exchange; update: Exchange; cancel: Exchange };
   /** tasks/get of a real task by a request that does not declare the extension (TB-15). */
   getUndeclared?: Exchange;
+  /** tasks/update and tasks/cancel of the same task by requests that do not declare the extension (TB-15). */
+  updateUndeclared?: Exchange;
+  cancelUndeclared?: Exchange;
+  /** The 2025-11-25 methods the extension removed, asked for declaring it: tasks/result (of an unknown id) and tasks/list. */
+  removed: { result: Exchange; list: Exchange };
+  /** A call that was answered without a task, made again with the 2025-11-25 `params.task` (which the server must ignore). */
+  legacyParam?: { tool: string; plain: Exchange; withTask: Exchange };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -312,9 +320,11 @@ export const modernTasksScenario = scenario<ModernTasksObs>({
     const ext = declaring(session);
     const listed = await listAll((cursor) => session.request('tools/list', cursor === undefined ? {} : { cursor }), 'tools');
     const tools = listed.items.filter((t): t is Tool => typeof t.name === 'string');
-    const obs: ModernTasksObs = { tools, notCalled: [], probes: [], undeclared: [], unknown: {} as ModernTasksObs['unknown'] };
+    const obs: ModernTasksObs = { tools, notCalled: [], probes: [], undeclared: [], unknown: {} as ModernTasksObs['unknown'], removed: {} as ModernTasksObs['removed'] };
     const unknownId = { taskId: UNKNOWN_TASK_ID };
     const side = Promise.all([
+      ctx.deliberate(session.request('tasks/result', unknownId, ext)).then((ex) => void (obs.removed.result = ex)),
+      ctx.deliberate(session.request('tasks/list', {}, ext)).then((ex) => void (obs.removed.list = ex)),
       ctx.deliberate(session.request('tasks/get', unknownId, ext)).then((ex) => void (obs.unknown.get = ex)),
       ctx.deliberate(session.request('tasks/update', { ...unknownId, inputResponses: {} }, ext)).then((ex) => void (obs.unknown.update = ex)),
       ctx.deliberate(session.request('tasks/cancel', unknownId, ext)).then((ex) => void (obs.unknown.cancel = ex)),
@@ -349,6 +359,8 @@ export const modernTasksScenario = scenario<ModernTasksObs>({
           if (r?.resultType !== 'task' || typeof r.taskId !== 'string') return;
           run.taskId = r.taskId;
           obs.getUndeclared = await ctx.deliberate(session.request('tasks/get', { taskId: r.taskId }));
+          obs.updateUndeclared = await ctx.deliberate(session.request('tasks/update', { taskId: r.taskId, inputResponses: {} }));
+          obs.cancelUndeclared = await ctx.deliberate(session.request('tasks/cancel', { taskId: r.taskId }));
           obs.update = await session.request('tasks/update', { taskId: r.taskId, inputResponses: {} }, ext);
           // A fast tool may have ended by now: the gets after each request say whether it might have.
           obs.afterUpdate = await session.request('tasks/get', { taskId: r.taskId }, ext);
@@ -358,6 +370,19 @@ export const modernTasksScenario = scenario<ModernTasksObs>({
           obs.cancelled.after = await session.request('tasks/get', { taskId: r.taskId }, ext);
           run.polls.push(obs.cancelled.after);
         })(),
+      );
+    }
+    // The 2025-11-25 params.task on a call the server answered without a task: it must be ignored
+    // (the same kind of answer), neither refused nor taken as a request for a task.
+    const direct = obs.probes.find((p) => {
+      const r = resultOf(p.ex);
+      return r !== undefined && r.resultType !== 'task' && r.isError !== true;
+    });
+    if (direct) {
+      work.push(
+        ctx
+          .deliberate(session.request('tools/call', { name: direct.tool, arguments: argsOf(direct.tool), task: { ttl: 60_000 } }, { ...ext, timeoutMs }))
+          .then((ex) => void (obs.legacyParam = { tool: direct.tool, plain: direct.ex, withTask: ex })),
       );
     }
     for (const t of tasked) {

@@ -126,7 +126,7 @@ describe('mapping entries onto mcpspec checks', () => {
       [
         'server:',
         '  - resources-templates-read',
-        '  - tasks-wire-fields:tasks-no-related-task-meta-on-inlined-result',
+        '  - completion-complete:completion-complete',
         '  - server-sse-polling:server-sse-polling-session',
         '  - ping:no-such-check',
         '  - no-such-scenario',
@@ -139,7 +139,7 @@ describe('mapping entries onto mcpspec checks', () => {
     expect(t.unmapped).toEqual([
       { entry: 'extra', why: 'a top-level key: only server and client are read' },
       { entry: 'resources-templates-read', why: 'no mcpspec check judges any rule of this scenario' },
-      { entry: 'tasks-wire-fields:tasks-no-related-task-meta-on-inlined-result', why: 'no mcpspec check judges this rule' },
+      { entry: 'completion-complete:completion-complete', why: 'no mcpspec check judges this rule' },
       { entry: 'server-sse-polling:server-sse-polling-session', why: 'an official harness check (set-up or information), not a rule' },
       { entry: 'ping:no-such-check', why: 'not a check of ping in the official suite 0.2.0-alpha.12' },
       { entry: 'no-such-scenario', why: 'not a server scenario of the official suite 0.2.0-alpha.12' },
