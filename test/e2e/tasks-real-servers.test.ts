@@ -93,6 +93,21 @@ describe('tasks on real servers (2025-11-25)', () => {
   });
 });
 
+// The 2026-07-28 tasks extension on the 2.x SDK: the sdk2 fixture's --tasks (its wire vocabulary,
+// validators and guards are @modelcontextprotocol/ext-tasks'; the task store is the fixture's own).
+describe('the tasks extension on the 2.x SDK with @modelcontextprotocol/ext-tasks (2026-07-28)', () => {
+  it('sdk2 --tasks over stdio: the removed methods are unknown, the task methods refuse non-declaring requests, params.task is ignored', async () => {
+    const t = stdioTarget('sdk2', { args: ['--tasks'] });
+    const run = await runServerSuite({ kind: 'stdio', command: t.command, args: t.args, cwd: t.cwd }, { ...OPTIONS, specVersion: '2026-07-28', allowDestructive: false, env: { set: t.env ?? {} } });
+    const v = verdicts(run);
+    expect(run.era).toMatchObject({ era: 'modern', version: '2026-07-28' });
+    // broken_report's isError call (near-valid arguments) is answered directly, not as a task; the
+    // listen acknowledgement accepts no task ids (task notifications are optional).
+    expect({ fail: v.fail, warn: v.warn, error: v.error, untestable: v.untestable }).toEqual({ fail: [], warn: [], error: [], untestable: ['tasks.modern-is-error', 'tasks.modern-notify'] });
+    expect(v.pass).toEqual(expect.arrayContaining(['tasks.modern-no-tasks-result', 'tasks.modern-no-tasks-list', 'tasks.modern-update-cancel-undeclared', 'tasks.modern-get-undeclared', 'tasks.modern-no-related-task-meta', 'tasks.modern-legacy-task-param', 'tasks.modern-undeclared']));
+  }, 120_000);
+});
+
 // A 2026-07-28 server from npm (SDK @modelcontextprotocol/server 2.0.0), installed on first use into
 // a cache folder (exact version; only the npm registry is reached).
 const CONTEXT7 = '4.1.1';
