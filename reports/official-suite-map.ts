@@ -236,7 +236,9 @@ const SERVER: Record<string, OfficialScenario> = {
   },
   'tasks-request-headers': {
     checks: {
-      ...each(['tasks-headers-tolerate-mcp-method-on-tools-call', 'sep-2663-routing-headers-accepted-on-tasks-get'], NONE),
+      // Over HTTP every tools/call mcpspec sends carries Mcp-Method; a refusal shows in tools.call-valid-args.
+      'tasks-headers-tolerate-mcp-method-on-tools-call': partial('tools.call-valid-args'),
+      'sep-2663-routing-headers-accepted-on-tasks-get': covered('tasks.modern-routing-headers'),
       'tasks-headers-reject-mismatched-method': covered('http.header-mismatch'),
       'sep-2663-server-rejects-mismatched-mcp-name-on-tasks-get': partial('http.header-mismatch'),
       'tasks-headers-bootstrap': HARNESS,

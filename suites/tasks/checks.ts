@@ -877,6 +877,35 @@ const legacyTaskParamCheck = check(modernTasksScenario, {
   },
 });
 
+// SEP-2663, Streamable HTTP: "When tasks/get, tasks/update, or tasks/cancel is sent over the Streamable
+// HTTP transport, the client MUST set the Mcp-Name header ... to the value of params.taskId" (TB-19);
+// mcpspec's HTTP client does (with Mcp-Method), so a server that refuses those headers as a mismatch
+// (-32020, HM-08) refuses every conformant client's task requests.
+const routingHeadersCheck = check(modernTasksScenario, {
+  id: 'tasks.modern-routing-headers',
+  title: 'tasks/get, tasks/update and tasks/cancel of a real task sent over Streamable HTTP with Mcp-Method and Mcp-Name equal to params.taskId are not refused as a header mismatch (-32020)',
+  requirements: ['TB-19', 'HM-08'],
+  level: 'MUST',
+  versions: MODERN_ONLY,
+  requires: { ...MODERN_REQ, transports: ['http'] },
+  spec: TASKS_EXT,
+  judge(obs) {
+    const sent = [
+      ...[obs.main, obs.isError?.run, obs.cancelled?.run].flatMap((r) => (r?.polls ?? []).map((ex) => ({ method: 'tasks/get', taskId: r!.taskId, ex }))),
+      ...(obs.update ? [{ method: 'tasks/update', taskId: obs.cancelled?.run.taskId, ex: obs.update }] : []),
+      ...(obs.cancelled?.cancel ? [{ method: 'tasks/cancel', taskId: obs.cancelled.run.taskId, ex: obs.cancelled.cancel }] : []),
+    ].filter((s) => !s.ex.aborted && !s.ex.timedOut);
+    if (sent.length === 0) return obs.main ? untestable('no tasks/get, tasks/update or tasks/cancel of a real task was answered') : noModernTask(obs);
+    return every(sent, {
+      none: 'no task request was answered',
+      offends: (s) => errorCode(s.ex) === -32020,
+      violated: (bad, all) => `${bad.length} of ${all.length} task requests carrying Mcp-Method and Mcp-Name (the taskId) got -32020; first: ${bad[0].method}: ${outcome(bad[0].ex)}`,
+      evidence: (s) => evidence(`${s.method} of task ${String(s.taskId)} (Mcp-Name: the taskId)`, s.ex, { expected: 'served: the headers match the body' }),
+      holds: (all) => `${all.length} task requests with Mcp-Method and Mcp-Name (the taskId) headers, none refused as a header mismatch`,
+    });
+  },
+});
+
 /** When each modern task was asked for (mcpspec's clock, never later than the server's createdAt) and the shortest ttlMs it was given (null: unlimited). */
 function taskLifetimes(exchanges: Exchange[]): Map<string, { askedAt: number; ttlMs: number | null }> {
   const tasks = new Map<string, { askedAt: number; ttlMs: number | null }>();
@@ -925,5 +954,5 @@ export const tasksChecks = [
   ...legacyChecks, ...sharedOracles, ...modernChecks, notifyCheck, undeclaredGetCheck, keptForTtlOracle,
   undeclaredUpdateCancelCheck,
   noTasksResultCheck, noTasksListCheck,
-  noRelatedTaskMetaCheck, legacyTaskParamCheck,
+  noRelatedTaskMetaCheck, legacyTaskParamCheck, routingHeadersCheck,
 ];

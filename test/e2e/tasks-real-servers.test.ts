@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { RunResult } from '../../results/run.js';
 import { runServerSuite } from '../../runner/run-server.js';
 import { CHECKS } from '../../suites/catalogue.js';
-import { REPO_ROOT, freePort, killProcessTree, stdioTarget } from '../helpers/targets.js';
+import { REPO_ROOT, freePort, killProcessTree, startHttpTarget, stdioTarget } from '../helpers/targets.js';
 
 // Tasks (2025-11-25 flavour) and subscriptions/listen (2026-07-28) on real servers. Each pinned verdict was checked against the tasks page
 // of 2025-11-25 (TA-xx in the requirements digest); docs/real-servers.md explains each one.
@@ -105,6 +105,18 @@ describe('the tasks extension on the 2.x SDK with @modelcontextprotocol/ext-task
     // listen acknowledgement accepts no task ids (task notifications are optional).
     expect({ fail: v.fail, warn: v.warn, error: v.error, untestable: v.untestable }).toEqual({ fail: [], warn: [], error: [], untestable: ['tasks.modern-is-error', 'tasks.modern-notify'] });
     expect(v.pass).toEqual(expect.arrayContaining(['tasks.modern-no-tasks-result', 'tasks.modern-no-tasks-list', 'tasks.modern-update-cancel-undeclared', 'tasks.modern-get-undeclared', 'tasks.modern-no-related-task-meta', 'tasks.modern-legacy-task-param', 'tasks.modern-undeclared']));
+  }, 120_000);
+
+  it('sdk2 --tasks over Streamable HTTP: task requests carrying Mcp-Method and Mcp-Name (the taskId) are served', async () => {
+    const target = await startHttpTarget('sdk2', { args: ['--tasks'] });
+    try {
+      const run = await runServerSuite({ kind: 'http', url: target.url }, { ...OPTIONS, specVersion: '2026-07-28', allowDestructive: false });
+      const v = verdicts(run);
+      expect({ fail: v.fail, warn: v.warn, error: v.error, untestable: v.untestable }).toEqual({ fail: [], warn: [], error: [], untestable: ['tasks.modern-is-error', 'tasks.modern-notify'] });
+      expect(v.pass).toEqual(expect.arrayContaining(['tasks.modern-routing-headers', 'tasks.modern-no-tasks-result', 'tasks.modern-no-tasks-list', 'tasks.modern-update-cancel-undeclared', 'tasks.modern-legacy-task-param', 'tasks.modern-no-related-task-meta']));
+    } finally {
+      await target.stop();
+    }
   }, 120_000);
 });
 

@@ -260,6 +260,19 @@ describe('tasks extension refusals and edges (SEP-2663)', () => {
     });
   });
 
+  describe('tasks.modern-routing-headers', () => {
+    const httpCtx = { ...ctx, transport: 'http' } as const;
+    const get = (answer: Parameters<typeof ex>[2]) => ex('tasks/get', { taskId: 'c0ffee-task-4' }, answer, [3, 4]);
+    const withPolls = (...polls: Ex[]) => CHECKS.find((x) => x.id === 'tasks.modern-routing-headers')!.judge({ tools: [], notCalled: [], probes: [], undeclared: [], unknown: {}, removed: {}, main: { ...main, polls } } as never, httpCtx);
+    it('-32020 on a tasks/get of a real task is a violation; other answers hold', () => {
+      expect(withPolls(get({ result: { resultType: 'complete', ...task('working') } }), get({ error: { code: -32020, message: 'Mcp-Name header does not match params.name' } }))).toMatchObject({ outcome: 'violated', message: expect.stringMatching(/^1 of 2 /) });
+      expect(withPolls(get({ result: { resultType: 'complete', ...task('completed', { result: { content: [] } }) } })).outcome).toBe('holds');
+    });
+    it('applies over Streamable HTTP only', () => {
+      expect(CHECKS.find((x) => x.id === 'tasks.modern-routing-headers')!.requires.transports).toEqual(['http']);
+    });
+  });
+
   describe('tasks.modern-legacy-task-param', () => {
     const plain = ex('tools/call', { name: 'echo' }, { result: { resultType: 'complete', content: [{ type: 'text', text: 'hi' }] } }, [1, 2]);
     const again = (answer: Parameters<typeof ex>[2]) => judge('tasks.modern-legacy-task-param', { probes: [{ tool: 'echo', ex: plain }], legacyParam: { tool: 'echo', plain, withTask: ex('tools/call', { name: 'echo', task: { ttl: 60000 } }, answer, [3, 4]) } });
