@@ -232,7 +232,7 @@ const SERVER: Record<string, OfficialScenario> = {
     },
   },
   'tasks-mrtr-input': {
-    checks: { 'sep-2663-tasks-get-status-input-required': covered('tasks.modern-get'), 'tasks-mrtr-tasks-update-resumes': partial('tasks.modern-acks'), 'tasks-mrtr-partial-fulfillment': NONE, 'tasks-mrtr-input-bootstrap': HARNESS },
+    checks: { 'sep-2663-tasks-get-status-input-required': covered('tasks.modern-get'), 'tasks-mrtr-tasks-update-resumes': partial('tasks.modern-acks'), 'tasks-mrtr-partial-fulfillment': covered('tasks.modern-partial-update'), 'tasks-mrtr-input-bootstrap': HARNESS },
   },
   'tasks-request-headers': {
     checks: {

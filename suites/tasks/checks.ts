@@ -877,6 +877,38 @@ const legacyTaskParamCheck = check(modernTasksScenario, {
   },
 });
 
+// SEP-2663, tasks/update: "A server MAY accept a partial set of responses (a strict subset of
+// currently-outstanding keys); in that case the task remains in input_required until the remaining
+// responses arrive" (TB-12), and a tasks/get of an input_required task MUST list all outstanding
+// requests (TB-08). The ack may come before the change shows, so the answered key may still be listed;
+// a partial set refused with an error is the server not accepting one (its MAY), so not judged.
+const partialUpdateCheck = check(modernTasksScenario, {
+  id: 'tasks.modern-partial-update',
+  title: 'a tasks/update answering only some of an input_required task\'s requests leaves it input_required, still listing the unanswered ones',
+  requirements: ['TB-12', 'TB-08'],
+  level: 'MUST',
+  versions: MODERN_ONLY,
+  requires: MODERN_REQ,
+  spec: TASKS_EXT,
+  judge(obs) {
+    const p = obs.partial;
+    if (!p) return obs.main ? untestable(`no task asked for with elicitation declared waited for two inputs or more${obs.partialNone ? ` (${obs.partialNone})` : ''}`) : noModernTask(obs);
+    if (errorOf(p.update)) return untestable(`tasks/update answering ${p.answered} of ${p.keys.join(', ')} got ${outcome(p.update)}: the server does not accept a partial set (it may refuse one)`);
+    const after = resultOf(p.after);
+    if (!after) return untestable(`tasks/get after the partial tasks/update got ${outcome(p.after)}`);
+    const unanswered = p.keys.filter((k) => k !== p.answered);
+    const listed = isObj(after.inputRequests) ? Object.keys(after.inputRequests) : [];
+    const expected = { status: 'input_required', inputRequests: Object.fromEntries(unanswered.map((k) => [k, '...'])) };
+    if (after.status === 'cancelled' || after.status === 'failed') return untestable(`the task ended ${String(after.status)} after the partial tasks/update`);
+    if (after.status !== 'input_required') {
+      return violated(`after answering ${p.answered} only, task ${String(p.run.taskId)} went ${JSON.stringify(after.status)} with ${unanswered.join(', ')} unanswered`, [evidence('tasks/get while waiting', p.waiting), evidence(`tasks/update answering ${p.answered}`, p.update), evidence('tasks/get after it', p.after, { pointer: '/result/status', expected })]);
+    }
+    const lost = unanswered.filter((k) => !listed.includes(k));
+    if (lost.length) return violated(`after answering ${p.answered} only, tasks/get no longer lists the outstanding ${lost.join(', ')}`, [evidence('tasks/get after the partial tasks/update', p.after, { pointer: '/result/inputRequests', expected })]);
+    return holds(`answering ${p.answered} of ${p.keys.length} requests left task ${String(p.run.taskId)} input_required with ${unanswered.join(', ')} listed${p.restAfter ? `; the rest answered, tasks/get says ${String(resultOf(p.restAfter)?.status ?? outcome(p.restAfter))}` : ''}`);
+  },
+});
+
 // SEP-2663, Streamable HTTP: "When tasks/get, tasks/update, or tasks/cancel is sent over the Streamable
 // HTTP transport, the client MUST set the Mcp-Name header ... to the value of params.taskId" (TB-19);
 // mcpspec's HTTP client does (with Mcp-Method), so a server that refuses those headers as a mismatch
@@ -954,5 +986,5 @@ export const tasksChecks = [
   ...legacyChecks, ...sharedOracles, ...modernChecks, notifyCheck, undeclaredGetCheck, keptForTtlOracle,
   undeclaredUpdateCancelCheck,
   noTasksResultCheck, noTasksListCheck,
-  noRelatedTaskMetaCheck, legacyTaskParamCheck, routingHeadersCheck,
+  noRelatedTaskMetaCheck, legacyTaskParamCheck, routingHeadersCheck, partialUpdateCheck,
 ];

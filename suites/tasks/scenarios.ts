@@ -4,16 +4,18 @@
 // taskSupport enforcement. Modern (2026-07-28 + io.modelcontextprotocol/tasks, SEP-2663): calls that
 // declare the extension per request, DetailedTask polls, tasks/update and tasks/cancel acks, TB-03 and
 // TB-14, the task methods without the extension declared, the removed tasks/result and tasks/list,
-// and the removed params.task on a call answered without a task. Polling is bounded by the tool timeout; no fixed sleeps: waits are what the server asks for.
+// the removed params.task on a call answered without a task, and a partial tasks/update (TB-12).
+// Polling is bounded by the tool timeout; no fixed sleeps: waits are what the server asks for.
 
 import fc from 'fast-check';
 import { schemaArbitraries } from '../../arbitraries/schema-arbitraries.js';
 import { META_CLIENT_CAPABILITIES } from '../../protocol/meta.js';
-import { isObj, listAll, resultOf } from '../kit/exchange.js';
+import { errorCode, isObj, listAll, outcome, resultOf } from '../kit/exchange.js';
 import type { Exchange, Session } from '../ports/session.js';
 import { scenario, type ScenarioContext } from '../kit/scenario.js';
 import { mayCall, schemaProblem, type Tool } from '../tools/scenario.js';
 import { gentleSchema } from '../tools/gentle-arguments.js';
+import { inputResponse } from '../../arbitraries/input-responses.js';
 
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 export const RELATED_TASK = 'io.modelcontextprotocol/related-task';
@@ -73,6 +75,10 @@ export interface ModernTasksObs {
   removed: { result: Exchange; list: Exchange };
   /** A call that was answered without a task, made again with the 2025-11-25 `params.task` (which the server must ignore). */
   legacyParam?: { tool: string; plain: Exchange; withTask: Exchange };
+  /** A task waiting for two or more inputs (asked for as a client that declares elicitation), answered one key first, then the rest (TB-12). */
+  partial?: { run: TaskRun; waiting: Exchange; keys: string[]; answered: string; update: Exchange; after: Exchange; rest?: Exchange; restAfter?: Exchange };
+  /** What the tasks asked for that way did, when none waited for two inputs or more. */
+  partialNone?: string;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -295,6 +301,56 @@ export function declaring(session: Session): { metaOverrides: Record<string, unk
 }
 
 const MAX_PROBED_TOOLS = 10;
+/** Task tools asked again as a client that can be asked for input, looking for a task that waits for several. */
+const MAX_ASKING_TOOLS = 3;
+
+/** As `declaring`, with form elicitation declared too: a server may then ask for input during the task. */
+export function declaringAskable(session: Session): { metaOverrides: Record<string, unknown> } {
+  const { metaOverrides } = declaring(session);
+  const caps = metaOverrides[META_CLIENT_CAPABILITIES] as Record<string, unknown>;
+  return { metaOverrides: { [META_CLIENT_CAPABILITIES]: { ...caps, elicitation: { form: {} } } } };
+}
+
+const inputKeys = (ex: Exchange | undefined): string[] => {
+  const r = resultOf(ex);
+  return r && isObj(r.inputRequests) ? Object.keys(r.inputRequests) : [];
+};
+
+/**
+ * TB-12: a few tools (those that asked for input, then the task tools) called again declaring elicitation; the first task that waits for two
+ * inputs or more gets an answer to one of them (tasks/update), a tasks/get, then the rest and a tasks/get.
+ * Other tasks still waiting are cancelled.
+ */
+async function partialUpdate(ctx: ScenarioContext, obs: ModernTasksObs, tasked: { tool: string; args: unknown }[], timeoutMs: number): Promise<void> {
+  const { session } = ctx;
+  const ext = declaring(session);
+  const runs = await Promise.all(
+    tasked.slice(0, MAX_ASKING_TOOLS).map(async (t) => {
+      const create = await session.request('tools/call', { name: t.tool, arguments: t.args }, { ...declaringAskable(session), timeoutMs });
+      return modernRun(ctx, t.tool, t.args, create);
+    }),
+  );
+  const waiting = runs.filter((r) => r.settled === 'input_required');
+  const chosen = waiting.find((r) => inputKeys(r.polls.at(-1)).length >= 2);
+  for (const r of waiting.filter((w) => w !== chosen)) await session.request('tasks/cancel', { taskId: r.taskId }, ext);
+  if (!chosen) {
+    obs.partialNone = runs.map((r) => `${r.tool}: ${!r.taskId ? `no task (${outcome(r.create)})` : r.settled === 'input_required' ? `input_required with ${inputKeys(r.polls.at(-1)).length} request(s)` : (r.settled ?? 'not ended within the poll bound')}`).join('; ');
+    return;
+  }
+  const waitingEx = chosen.polls.at(-1)!;
+  const requests = resultOf(waitingEx)!.inputRequests as Record<string, unknown>;
+  const keys = Object.keys(requests);
+  const respond = (ks: string[]) => Object.fromEntries(ks.map((k, i) => [k, inputResponse(requests[k], ctx.version, ctx.options.seed + i)]).filter(([, v]) => v !== undefined));
+  const [first, ...others] = keys;
+  const update = await session.request('tasks/update', { taskId: chosen.taskId, inputResponses: respond([first]) }, ext);
+  const after = await session.request('tasks/get', { taskId: chosen.taskId }, ext);
+  const p: NonNullable<ModernTasksObs['partial']> = { run: chosen, waiting: waitingEx, keys, answered: first, update, after };
+  obs.partial = p;
+  if (resultOf(after)?.status === 'input_required') {
+    p.rest = await session.request('tasks/update', { taskId: chosen.taskId, inputResponses: respond(others) }, ext);
+    p.restAfter = await session.request('tasks/get', { taskId: chosen.taskId }, ext);
+  }
+}
 
 async function modernRun(ctx: ScenarioContext, tool: string, args: unknown, create?: Exchange): Promise<TaskRun> {
   const { session } = ctx;
@@ -385,6 +441,10 @@ export const modernTasksScenario = scenario<ModernTasksObs>({
           .then((ex) => void (obs.legacyParam = { tool: direct.tool, plain: direct.ex, withTask: ex })),
       );
     }
+    // Tools that asked for input (an MRTR input_required answer) or for a capability (-32021) first: as
+    // tasks, with elicitation declared, they may ask during the work.
+    const asking = [...obs.probes.filter((p) => resultOf(p.ex)?.resultType === 'input_required' || errorCode(p.ex) === -32021), ...tasked];
+    work.push(partialUpdate(ctx, obs, asking.map((t) => ({ tool: t.tool, args: argsOf(t.tool) })), timeoutMs));
     for (const t of tasked) {
       work.push(ctx.deliberate(session.request('tools/call', { name: t.tool, arguments: argsOf(t.tool) }, { timeoutMs })).then((ex) => void obs.undeclared.push({ tool: t.tool, ex })));
     }

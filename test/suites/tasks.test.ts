@@ -273,6 +273,29 @@ describe('tasks extension refusals and edges (SEP-2663)', () => {
     });
   });
 
+  describe('tasks.modern-partial-update', () => {
+    const q = { method: 'elicitation/create', params: { mode: 'form', message: 'q', requestedSchema: { type: 'object', properties: {} } } };
+    const waiting = ex('tasks/get', { taskId: 'c0ffee-task-4' }, { result: { resultType: 'complete', ...task('input_required', { inputRequests: { a: q, b: q } }) } }, [3, 4]);
+    const partial = (update: Parameters<typeof ex>[2], after: Record<string, unknown>) =>
+      judge('tasks.modern-partial-update', { main, partial: { run: main, waiting, keys: ['a', 'b'], answered: 'a', update: ex('tasks/update', { taskId: 'c0ffee-task-4' }, update, [5, 6]), after: ex('tasks/get', { taskId: 'c0ffee-task-4' }, { result: { resultType: 'complete', ...after } }, [7, 8]) } });
+    const ack = { result: { resultType: 'complete' } };
+    it('still input_required listing the unanswered key holds, even if the answered one is still listed (the ack may come first)', () => {
+      expect(partial(ack, task('input_required', { inputRequests: { b: q } })).outcome).toBe('holds');
+      expect(partial(ack, task('input_required', { inputRequests: { a: q, b: q } })).outcome).toBe('holds');
+    });
+    it('working with a key unanswered, or the unanswered key no longer listed, is a violation', () => {
+      expect(partial(ack, task('working'))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('went "working" with b unanswered') });
+      expect(partial(ack, task('input_required', { inputRequests: { a: q } }))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('no longer lists the outstanding b') });
+    });
+    it('a partial set refused (the server MAY refuse one), or the task ended otherwise: untestable', () => {
+      expect(partial({ error: { code: -32602, message: 'answer all' } }, task('input_required', { inputRequests: { a: q, b: q } })).outcome).toBe('untestable');
+      expect(partial(ack, task('cancelled')).outcome).toBe('untestable');
+    });
+    it('no task waiting for two inputs: untestable, saying what the tasks did', () => {
+      expect(judge('tasks.modern-partial-update', { main, partialNone: 'slow_report: completed' })).toMatchObject({ outcome: 'untestable', message: expect.stringContaining('slow_report: completed') });
+    });
+  });
+
   describe('tasks.modern-legacy-task-param', () => {
     const plain = ex('tools/call', { name: 'echo' }, { result: { resultType: 'complete', content: [{ type: 'text', text: 'hi' }] } }, [1, 2]);
     const again = (answer: Parameters<typeof ex>[2]) => judge('tasks.modern-legacy-task-param', { probes: [{ tool: 'echo', ex: plain }], legacyParam: { tool: 'echo', plain, withTask: ex('tools/call', { name: 'echo', task: { ttl: 60000 } }, answer, [3, 4]) } });
