@@ -232,14 +232,15 @@ const SERVER: Record<string, OfficialScenario> = {
   'tasks-capability-negotiation': {
     checks: {
       'tasks-extension-advertised': partial('tasks.modern-create'),
-      'sep-2663-tasks-methods-non-declaring': partial('tasks.modern-get-undeclared'), // tasks/get only, not update or cancel
+      'sep-2663-tasks-methods-non-declaring': covered('tasks.modern-get-undeclared', 'tasks.modern-update-cancel-undeclared'),
       'sep-2663-server-rejects-undeclared-client': covered('tasks.modern-undeclared'),
       'tasks-per-request-meta-opt-in': covered('tasks.modern-create'),
       'tasks-capability-bootstrap': HARNESS,
     },
   },
+  // tasks.modern-no-related-task-meta is a SHOULD in mcpspec (no sentence forbids the key), a MUST there.
   'tasks-wire-fields': {
-    checks: { 'tasks-wire-field-renames': covered('tasks.modern-create'), 'tasks-no-early-ttl-expiry': covered('tasks.modern-kept-for-ttl'), 'tasks-no-related-task-meta-on-inlined-result': NONE, 'tasks-wire-fields-bootstrap': HARNESS },
+    checks: { 'tasks-wire-field-renames': covered('tasks.modern-create'), 'tasks-no-early-ttl-expiry': covered('tasks.modern-kept-for-ttl'), 'tasks-no-related-task-meta-on-inlined-result': partial('tasks.modern-no-related-task-meta'), 'tasks-wire-fields-bootstrap': HARNESS },
   },
   'tasks-request-state-removal': {
     checks: {
@@ -249,11 +250,13 @@ const SERVER: Record<string, OfficialScenario> = {
     },
   },
   'tasks-mrtr-input': {
-    checks: { 'sep-2663-tasks-get-status-input-required': covered('tasks.modern-get'), 'tasks-mrtr-tasks-update-resumes': partial('tasks.modern-acks'), 'tasks-mrtr-partial-fulfillment': NONE, 'tasks-mrtr-input-bootstrap': HARNESS },
+    checks: { 'sep-2663-tasks-get-status-input-required': covered('tasks.modern-get'), 'tasks-mrtr-tasks-update-resumes': partial('tasks.modern-acks'), 'tasks-mrtr-partial-fulfillment': covered('tasks.modern-partial-update'), 'tasks-mrtr-input-bootstrap': HARNESS },
   },
   'tasks-request-headers': {
     checks: {
-      ...each(['tasks-headers-tolerate-mcp-method-on-tools-call', 'sep-2663-routing-headers-accepted-on-tasks-get'], NONE),
+      // Over HTTP every tools/call mcpspec sends carries Mcp-Method; a refusal shows in tools.call-valid-args.
+      'tasks-headers-tolerate-mcp-method-on-tools-call': partial('tools.call-valid-args'),
+      'sep-2663-routing-headers-accepted-on-tasks-get': covered('tasks.modern-routing-headers'),
       'tasks-headers-reject-mismatched-method': covered('http.header-mismatch'),
       'sep-2663-server-rejects-mismatched-mcp-name-on-tasks-get': partial('http.header-mismatch'),
       'tasks-headers-bootstrap': HARNESS,
@@ -261,7 +264,9 @@ const SERVER: Record<string, OfficialScenario> = {
   },
   'tasks-dispatch-and-envelope': {
     checks: {
-      ...each(['sep-2663-tasks-result-removed-method-not-found', 'tasks-removed-tasks-list', 'sep-2663-legacy-task-param-ignored'], NONE),
+      'sep-2663-tasks-result-removed-method-not-found': covered('tasks.modern-no-tasks-result'),
+      'tasks-removed-tasks-list': covered('tasks.modern-no-tasks-list'),
+      'sep-2663-legacy-task-param-ignored': covered('tasks.modern-legacy-task-param'),
       'tasks-server-directed-creation-no-hint': partial('tasks.modern-create'),
       'tasks-result-type-complete-on-non-task-responses': covered('wire.result-type', 'tasks.modern-get', 'tasks.modern-acks'),
       'sep-2663-durable-create-strong-consistency': covered('tasks.modern-create'),
@@ -273,6 +278,7 @@ const SERVER: Record<string, OfficialScenario> = {
   'tasks-status-notifications': { checks: { 'tasks-status-notifications': HARNESS }, whole: partial('tasks.modern-notify') },
   'tasks-required-task-error': {
     checks: {
+      // The -32021 MUST is for a server unable to serve the call without a task; mcpspec passes a plain result.
       'sep-2663-server-returns-missing-capability-when-required': partial('tasks.modern-undeclared'),
       'sep-2663-server-returns-missing-capability-data-shape': covered('tasks.modern-undeclared', 'meta.capability-error'),
       'tasks-required-error-bootstrap': HARNESS,

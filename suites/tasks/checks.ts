@@ -579,9 +579,15 @@ const modernChecks = [
       return holds(`${created.length} CreateTaskResult(s) valid`);
     },
   }),
+  // The official suite (sep-2663-server-returns-missing-capability-when-required) demands -32021 for a
+  // tool its fixture registers as task-required. The text makes the error conditional: "If a server is
+  // unable to service a request to a client that does not declare this extension capability without
+  // returning CreateTaskResult, the server MUST return an error with the code -32021" (SEP-2663,
+  // Capability Negotiation). The extension has no taskSupport any more, so whether a tool needs a task
+  // is not on the wire; a plain result shows the server could serve the request, and is conformant.
   check(modernTasksScenario, {
     id: 'tasks.modern-undeclared',
-    title: 'a task tool called without the extension declared gets no task: a plain result, or -32021 naming the extension in data.requiredCapabilities',
+    title: 'a task tool called without the extension declared gets no task: a plain result, or -32021 naming the extension in data.requiredCapabilities (a plain result passes: the -32021 MUST is for a server unable to serve the call without a task)',
     requirements: ['TB-03', 'RT-06', 'EX-03'],
     level: 'MUST',
     versions: MODERN_ONLY,
@@ -748,6 +754,190 @@ const undeclaredGetCheck = check(modernTasksScenario, {
   },
 });
 
+/** A request refused as the extension asks of a non-declaring client: -32021 naming it in data.requiredCapabilities. */
+function namesMissingExtension(ex: Exchange | undefined): boolean {
+  const data = errorOf(ex)?.data;
+  return errorCode(ex) === -32021 && isObj(data) && isObj(data.requiredCapabilities) && isObj(data.requiredCapabilities.extensions) && TASKS_EXTENSION in data.requiredCapabilities.extensions;
+}
+
+// TB-15, and the SEP's Error Handling list: "Servers MUST return this error [-32021] for non-declaring
+// clients issuing tasks/get, tasks/update, and tasks/cancel requests." tasks/get is
+// tasks.modern-get-undeclared; this one judges the other two, sent for the same real task.
+const undeclaredUpdateCancelCheck = check(modernTasksScenario, {
+  id: 'tasks.modern-update-cancel-undeclared',
+  title: 'tasks/update and tasks/cancel of a real task by requests that do not declare the tasks extension get -32021 naming the extension',
+  requirements: ['TB-15', 'EX-03'],
+  level: 'MUST',
+  versions: MODERN_ONLY,
+  requires: MODERN_REQ,
+  spec: TASKS_EXT,
+  judge(obs) {
+    const pairs: [string, Exchange | undefined][] = [['tasks/update', obs.updateUndeclared], ['tasks/cancel', obs.cancelUndeclared]];
+    const sent = pairs.filter((x): x is [string, Exchange] => x[1] !== undefined);
+    if (sent.length === 0) return obs.main ? untestable('no second task was created to update and cancel without the extension') : noModernTask(obs);
+    const answered = sent.filter(([, ex]) => !ex.aborted && !ex.timedOut);
+    if (answered.length === 0) return untestable(sent.map(([m, ex]) => `${m} without the extension got ${outcome(ex)}`).join('; '));
+    const bad = answered.filter(([, ex]) => !namesMissingExtension(ex));
+    if (bad.length) {
+      return violated(
+        bad.map(([m, ex]) => `${m} without the extension declared got ${outcome(ex)}`).join('; '),
+        bad.map(([m, ex]) => evidence(`${m} of a real task, extension not declared`, ex, { expected: { error: { code: -32021, data: { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } } } } })),
+      );
+    }
+    return holds(`${answered.map(([m]) => m).join(' and ')} without the extension declared got -32021 naming it in data.requiredCapabilities`);
+  },
+});
+
+// SEP-2663, protocol-version table (its row for the new protocol version, named 2026-06-30 there): "`tasks/result` is
+// removed; clients calling it **MUST** receive `-32601` (Method Not Found)." tasks/list is removed too
+// (the 2026-07-28 changelog: the extension "removes `tasks/list`"), so it is an unknown method (VN-07).
+/** A removed 2025-11-25 method, asked for declaring the extension, must be unknown. */
+function removedMethodJudge(method: 'tasks/result' | 'tasks/list', ex: Exchange | undefined): Judgement {
+  if (!ex || ex.aborted || ex.timedOut) return untestable(`${method} got ${ex ? outcome(ex) : 'no answer'}`);
+  if (errorCode(ex) === -32601) return holds(`${method} declaring the extension: -32601`);
+  return violated(`${method} declaring the extension got ${outcome(ex)}, not -32601: the 2025-11-25 method is still served (or refused as if it existed)`, [evidence(method, ex, { expected: { error: { code: -32601 } } })]);
+}
+
+const noTasksResultCheck = check(modernTasksScenario, {
+  id: 'tasks.modern-no-tasks-result',
+  title: 'tasks/result, removed by the tasks extension, is refused with -32601 (method not found) even from a request that declares the extension',
+  requirements: ['VN-07'],
+  level: 'MUST',
+  versions: MODERN_ONLY,
+  requires: MODERN_REQ,
+  spec: TASKS_EXT,
+  judge: (obs) => removedMethodJudge('tasks/result', obs.removed.result),
+});
+
+const noTasksListCheck = check(modernTasksScenario, {
+  id: 'tasks.modern-no-tasks-list',
+  title: 'tasks/list, removed by the tasks extension, is refused with -32601 (method not found) even from a request that declares the extension',
+  requirements: ['VN-07'],
+  level: 'MUST',
+  versions: MODERN_ONLY,
+  requires: MODERN_REQ,
+  spec: TASKS_EXT,
+  judge: (obs) => removedMethodJudge('tasks/list', obs.removed.list),
+});
+
+// No sentence of SEP-2663 or of the extension's text forbids the key outright, so this is a warning where
+// the official suite (tasks-no-related-task-meta-on-inlined-result) fails: the extension dropped the
+// 2025-11-25 related-task metadata (neither its schema nor 2026-07-28's defines the key) because a
+// DetailedTask names its task at its root; a result inlined there that still carries it is the
+// 2025-11-25 tasks/result answer served under the new flow, and a client reading it by the extension
+// gets a key it has no definition for.
+const noRelatedTaskMetaCheck = check(modernTasksScenario, {
+  id: 'tasks.modern-no-related-task-meta',
+  title: `a completed task's result inlined in tasks/get does not carry the 2025-11-25 _meta["${RELATED_TASK}"] (the DetailedTask names its task at its root)`,
+  requirements: ['TB-08'],
+  level: 'SHOULD',
+  versions: MODERN_ONLY,
+  requires: MODERN_REQ,
+  spec: TASKS_EXT,
+  judge(obs) {
+    const inlined = [obs.main, obs.isError?.run, obs.cancelled?.run].flatMap((r) => r?.polls ?? []).filter((ex) => isObj(resultOf(ex)?.result));
+    if (inlined.length === 0) return obs.main ? untestable(unsettled(obs.main) ?? 'no tasks/get answer carried a completed result') : noModernTask(obs);
+    const offenders = inlined.filter((ex) => {
+      const meta = (resultOf(ex)!.result as Obj)._meta;
+      return isObj(meta) && RELATED_TASK in meta;
+    });
+    if (offenders.length) {
+      return violated(
+        `${offenders.length} of ${inlined.length} results inlined in tasks/get carry _meta["${RELATED_TASK}"], the 2025-11-25 tasks/result key the extension removed`,
+        firstOffenders(offenders).map((ex) => evidence(`tasks/get of task ${String(resultOf(ex)!.taskId)}`, ex, { pointer: `/result/result/_meta/${RELATED_TASK.replace('/', '~1')}`, expected: 'absent' })),
+      );
+    }
+    return holds(`${inlined.length} result(s) inlined in tasks/get, none with the related-task key`);
+  },
+});
+
+// SEP-2663, protocol-version table: "The `task` parameter on `CallToolRequest` is removed; servers
+// **MUST** ignore it (treat the field as unknown) rather than using it as an opt-in." Judged on a call
+// the server had answered without a task: made again with params.task, it must be answered the same
+// way, neither refused nor turned into a task (the only difference between the two requests is the
+// field the server must treat as unknown).
+const legacyTaskParamCheck = check(modernTasksScenario, {
+  id: 'tasks.modern-legacy-task-param',
+  title: 'the 2025-11-25 params.task on a tools/call the server answers without a task is ignored: a result again, neither an error nor a task',
+  requirements: ['TB-02'],
+  level: 'MUST',
+  versions: MODERN_ONLY,
+  requires: MODERN_REQ,
+  spec: TASKS_EXT,
+  judge(obs) {
+    const l = obs.legacyParam;
+    if (!l) return obs.probes.length ? untestable('no tool call was answered with a plain, successful result to repeat with params.task') : noModernTask(obs);
+    const ex = l.withTask;
+    if (ex.aborted || ex.timedOut) return untestable(`${l.tool} with params.task got ${outcome(ex)}`);
+    const r = resultOf(ex);
+    const expected = 'a result, as without params.task: neither an error nor a task';
+    if (!r) return violated(`${l.tool} with params.task got ${outcome(ex)}, though the same call without it got a result: the field was not ignored`, [evidence(`${l.tool} without params.task`, l.plain), evidence(`${l.tool} with params.task`, ex, { expected })]);
+    if (r.resultType === 'task' || typeof r.taskId === 'string') return violated(`${l.tool} with params.task got a task, though the same call without it got a result: params.task was taken as an opt-in`, [evidence(`${l.tool} without params.task`, l.plain), evidence(`${l.tool} with params.task`, ex, { expected })]);
+    return holds(`${l.tool} with params.task: a result, as without it`);
+  },
+});
+
+// SEP-2663, tasks/update: "A server MAY accept a partial set of responses (a strict subset of
+// currently-outstanding keys); in that case the task remains in input_required until the remaining
+// responses arrive" (TB-12), and a tasks/get of an input_required task MUST list all outstanding
+// requests (TB-08). The ack may come before the change shows, so the answered key may still be listed;
+// a partial set refused with an error is the server not accepting one (its MAY), so not judged.
+const partialUpdateCheck = check(modernTasksScenario, {
+  id: 'tasks.modern-partial-update',
+  title: 'a tasks/update answering only some of an input_required task\'s requests leaves it input_required, still listing the unanswered ones',
+  requirements: ['TB-12', 'TB-08'],
+  level: 'MUST',
+  versions: MODERN_ONLY,
+  requires: MODERN_REQ,
+  spec: TASKS_EXT,
+  judge(obs) {
+    const p = obs.partial;
+    if (!p) return obs.main ? untestable(`no task asked for with elicitation declared waited for two inputs or more${obs.partialNone ? ` (${obs.partialNone})` : ''}`) : noModernTask(obs);
+    if (errorOf(p.update)) return untestable(`tasks/update answering ${p.answered} of ${p.keys.join(', ')} got ${outcome(p.update)}: the server does not accept a partial set (it may refuse one)`);
+    const after = resultOf(p.after);
+    if (!after) return untestable(`tasks/get after the partial tasks/update got ${outcome(p.after)}`);
+    const unanswered = p.keys.filter((k) => k !== p.answered);
+    const listed = isObj(after.inputRequests) ? Object.keys(after.inputRequests) : [];
+    const expected = { status: 'input_required', inputRequests: Object.fromEntries(unanswered.map((k) => [k, '...'])) };
+    if (after.status === 'cancelled' || after.status === 'failed') return untestable(`the task ended ${String(after.status)} after the partial tasks/update`);
+    if (after.status !== 'input_required') {
+      return violated(`after answering ${p.answered} only, task ${String(p.run.taskId)} went ${JSON.stringify(after.status)} with ${unanswered.join(', ')} unanswered`, [evidence('tasks/get while waiting', p.waiting), evidence(`tasks/update answering ${p.answered}`, p.update), evidence('tasks/get after it', p.after, { pointer: '/result/status', expected })]);
+    }
+    const lost = unanswered.filter((k) => !listed.includes(k));
+    if (lost.length) return violated(`after answering ${p.answered} only, tasks/get no longer lists the outstanding ${lost.join(', ')}`, [evidence('tasks/get after the partial tasks/update', p.after, { pointer: '/result/inputRequests', expected })]);
+    return holds(`answering ${p.answered} of ${p.keys.length} requests left task ${String(p.run.taskId)} input_required with ${unanswered.join(', ')} listed${p.restAfter ? `; the rest answered, tasks/get says ${String(resultOf(p.restAfter)?.status ?? outcome(p.restAfter))}` : ''}`);
+  },
+});
+
+// SEP-2663, Streamable HTTP: "When tasks/get, tasks/update, or tasks/cancel is sent over the Streamable
+// HTTP transport, the client MUST set the Mcp-Name header ... to the value of params.taskId" (TB-19);
+// mcpspec's HTTP client does (with Mcp-Method), so a server that refuses those headers as a mismatch
+// (-32020, HM-08) refuses every conformant client's task requests.
+const routingHeadersCheck = check(modernTasksScenario, {
+  id: 'tasks.modern-routing-headers',
+  title: 'tasks/get, tasks/update and tasks/cancel of a real task sent over Streamable HTTP with Mcp-Method and Mcp-Name equal to params.taskId are not refused as a header mismatch (-32020)',
+  requirements: ['TB-19', 'HM-08'],
+  level: 'MUST',
+  versions: MODERN_ONLY,
+  requires: { ...MODERN_REQ, transports: ['http'] },
+  spec: TASKS_EXT,
+  judge(obs) {
+    const sent = [
+      ...[obs.main, obs.isError?.run, obs.cancelled?.run].flatMap((r) => (r?.polls ?? []).map((ex) => ({ method: 'tasks/get', taskId: r!.taskId, ex }))),
+      ...(obs.update ? [{ method: 'tasks/update', taskId: obs.cancelled?.run.taskId, ex: obs.update }] : []),
+      ...(obs.cancelled?.cancel ? [{ method: 'tasks/cancel', taskId: obs.cancelled.run.taskId, ex: obs.cancelled.cancel }] : []),
+    ].filter((s) => !s.ex.aborted && !s.ex.timedOut);
+    if (sent.length === 0) return obs.main ? untestable('no tasks/get, tasks/update or tasks/cancel of a real task was answered') : noModernTask(obs);
+    return every(sent, {
+      none: 'no task request was answered',
+      offends: (s) => errorCode(s.ex) === -32020,
+      violated: (bad, all) => `${bad.length} of ${all.length} task requests carrying Mcp-Method and Mcp-Name (the taskId) got -32020; first: ${bad[0].method}: ${outcome(bad[0].ex)}`,
+      evidence: (s) => evidence(`${s.method} of task ${String(s.taskId)} (Mcp-Name: the taskId)`, s.ex, { expected: 'served: the headers match the body' }),
+      holds: (all) => `${all.length} task requests with Mcp-Method and Mcp-Name (the taskId) headers, none refused as a header mismatch`,
+    });
+  },
+});
+
 /** When each modern task was asked for (mcpspec's clock, never later than the server's createdAt) and the shortest ttlMs it was given (null: unlimited). */
 function taskLifetimes(exchanges: Exchange[]): Map<string, { askedAt: number; ttlMs: number | null }> {
   const tasks = new Map<string, { askedAt: number; ttlMs: number | null }>();
@@ -792,4 +982,9 @@ const keptForTtlOracle = oracle({
   },
 });
 
-export const tasksChecks = [...legacyChecks, ...sharedOracles, ...modernChecks, notifyCheck, undeclaredGetCheck, keptForTtlOracle];
+export const tasksChecks = [
+  ...legacyChecks, ...sharedOracles, ...modernChecks, notifyCheck, undeclaredGetCheck, keptForTtlOracle,
+  undeclaredUpdateCancelCheck,
+  noTasksResultCheck, noTasksListCheck,
+  noRelatedTaskMetaCheck, legacyTaskParamCheck, routingHeadersCheck, partialUpdateCheck,
+];

@@ -3,16 +3,19 @@
 // tasks/result (which blocks until the task ends), tasks/list, tasks/cancel, unknown ids, and
 // taskSupport enforcement. Modern (2026-07-28 + io.modelcontextprotocol/tasks, SEP-2663): calls that
 // declare the extension per request, DetailedTask polls, tasks/update and tasks/cancel acks, TB-03 and
-// TB-14. Polling is bounded by the tool timeout; no fixed sleeps: waits are what the server asks for.
+// TB-14, the task methods without the extension declared, the removed tasks/result and tasks/list,
+// the removed params.task on a call answered without a task, and a partial tasks/update (TB-12).
+// Polling is bounded by the tool timeout; no fixed sleeps: waits are what the server asks for.
 
 import fc from 'fast-check';
 import { schemaArbitraries } from '../../arbitraries/schema-arbitraries.js';
 import { META_CLIENT_CAPABILITIES } from '../../protocol/meta.js';
-import { isObj, listAll, resultOf } from '../kit/exchange.js';
+import { errorCode, isObj, listAll, outcome, resultOf } from '../kit/exchange.js';
 import type { Exchange, Session } from '../ports/session.js';
 import { scenario, type ScenarioContext } from '../kit/scenario.js';
 import { mayCall, schemaProblem, type Tool } from '../tools/scenario.js';
 import { gentleSchema } from '../tools/gentle-arguments.js';
+import { inputResponse } from '../../arbitraries/input-responses.js';
 
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 export const RELATED_TASK = 'io.modelcontextprotocol/related-task';
@@ -65,6 +68,17 @@ export interface ModernTasksObs {
   unknown: { get: Exchange; update: Exchange; cancel: Exchange };
   /** tasks/get of a real task by a request that does not declare the extension (TB-15). */
   getUndeclared?: Exchange;
+  /** tasks/update and tasks/cancel of the same task by requests that do not declare the extension (TB-15). */
+  updateUndeclared?: Exchange;
+  cancelUndeclared?: Exchange;
+  /** The 2025-11-25 methods the extension removed, asked for declaring it: tasks/result (of an unknown id) and tasks/list. */
+  removed: { result: Exchange; list: Exchange };
+  /** A call that was answered without a task, made again with the 2025-11-25 `params.task` (which the server must ignore). */
+  legacyParam?: { tool: string; plain: Exchange; withTask: Exchange };
+  /** A task waiting for two or more inputs (asked for as a client that declares elicitation), answered one key first, then the rest (TB-12). */
+  partial?: { run: TaskRun; waiting: Exchange; keys: string[]; answered: string; update: Exchange; after: Exchange; rest?: Exchange; restAfter?: Exchange };
+  /** What the tasks asked for that way did, when none waited for two inputs or more. */
+  partialNone?: string;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -287,6 +301,56 @@ export function declaring(session: Session): { metaOverrides: Record<string, unk
 }
 
 const MAX_PROBED_TOOLS = 10;
+/** Task tools asked again as a client that can be asked for input, looking for a task that waits for several. */
+const MAX_ASKING_TOOLS = 3;
+
+/** As `declaring`, with form elicitation declared too: a server may then ask for input during the task. */
+export function declaringAskable(session: Session): { metaOverrides: Record<string, unknown> } {
+  const { metaOverrides } = declaring(session);
+  const caps = metaOverrides[META_CLIENT_CAPABILITIES] as Record<string, unknown>;
+  return { metaOverrides: { [META_CLIENT_CAPABILITIES]: { ...caps, elicitation: { form: {} } } } };
+}
+
+const inputKeys = (ex: Exchange | undefined): string[] => {
+  const r = resultOf(ex);
+  return r && isObj(r.inputRequests) ? Object.keys(r.inputRequests) : [];
+};
+
+/**
+ * TB-12: a few tools (those that asked for input, then the task tools) called again declaring elicitation; the first task that waits for two
+ * inputs or more gets an answer to one of them (tasks/update), a tasks/get, then the rest and a tasks/get.
+ * Other tasks still waiting are cancelled.
+ */
+async function partialUpdate(ctx: ScenarioContext, obs: ModernTasksObs, tasked: { tool: string; args: unknown }[], timeoutMs: number): Promise<void> {
+  const { session } = ctx;
+  const ext = declaring(session);
+  const runs = await Promise.all(
+    tasked.slice(0, MAX_ASKING_TOOLS).map(async (t) => {
+      const create = await session.request('tools/call', { name: t.tool, arguments: t.args }, { ...declaringAskable(session), timeoutMs });
+      return modernRun(ctx, t.tool, t.args, create);
+    }),
+  );
+  const waiting = runs.filter((r) => r.settled === 'input_required');
+  const chosen = waiting.find((r) => inputKeys(r.polls.at(-1)).length >= 2);
+  for (const r of waiting.filter((w) => w !== chosen)) await session.request('tasks/cancel', { taskId: r.taskId }, ext);
+  if (!chosen) {
+    obs.partialNone = runs.map((r) => `${r.tool}: ${!r.taskId ? `no task (${outcome(r.create)})` : r.settled === 'input_required' ? `input_required with ${inputKeys(r.polls.at(-1)).length} request(s)` : (r.settled ?? 'not ended within the poll bound')}`).join('; ');
+    return;
+  }
+  const waitingEx = chosen.polls.at(-1)!;
+  const requests = resultOf(waitingEx)!.inputRequests as Record<string, unknown>;
+  const keys = Object.keys(requests);
+  const respond = (ks: string[]) => Object.fromEntries(ks.map((k, i) => [k, inputResponse(requests[k], ctx.version, ctx.options.seed + i)]).filter(([, v]) => v !== undefined));
+  const [first, ...others] = keys;
+  const update = await session.request('tasks/update', { taskId: chosen.taskId, inputResponses: respond([first]) }, ext);
+  const after = await session.request('tasks/get', { taskId: chosen.taskId }, ext);
+  const p: NonNullable<ModernTasksObs['partial']> = { run: chosen, waiting: waitingEx, keys, answered: first, update, after };
+  obs.partial = p;
+  if (resultOf(after)?.status === 'input_required') {
+    p.rest = await session.request('tasks/update', { taskId: chosen.taskId, inputResponses: respond(others) }, ext);
+    p.restAfter = await session.request('tasks/get', { taskId: chosen.taskId }, ext);
+  }
+}
 
 async function modernRun(ctx: ScenarioContext, tool: string, args: unknown, create?: Exchange): Promise<TaskRun> {
   const { session } = ctx;
@@ -312,9 +376,11 @@ export const modernTasksScenario = scenario<ModernTasksObs>({
     const ext = declaring(session);
     const listed = await listAll((cursor) => session.request('tools/list', cursor === undefined ? {} : { cursor }), 'tools');
     const tools = listed.items.filter((t): t is Tool => typeof t.name === 'string');
-    const obs: ModernTasksObs = { tools, notCalled: [], probes: [], undeclared: [], unknown: {} as ModernTasksObs['unknown'] };
+    const obs: ModernTasksObs = { tools, notCalled: [], probes: [], undeclared: [], unknown: {} as ModernTasksObs['unknown'], removed: {} as ModernTasksObs['removed'] };
     const unknownId = { taskId: UNKNOWN_TASK_ID };
     const side = Promise.all([
+      ctx.deliberate(session.request('tasks/result', unknownId, ext)).then((ex) => void (obs.removed.result = ex)),
+      ctx.deliberate(session.request('tasks/list', {}, ext)).then((ex) => void (obs.removed.list = ex)),
       ctx.deliberate(session.request('tasks/get', unknownId, ext)).then((ex) => void (obs.unknown.get = ex)),
       ctx.deliberate(session.request('tasks/update', { ...unknownId, inputResponses: {} }, ext)).then((ex) => void (obs.unknown.update = ex)),
       ctx.deliberate(session.request('tasks/cancel', unknownId, ext)).then((ex) => void (obs.unknown.cancel = ex)),
@@ -349,6 +415,8 @@ export const modernTasksScenario = scenario<ModernTasksObs>({
           if (r?.resultType !== 'task' || typeof r.taskId !== 'string') return;
           run.taskId = r.taskId;
           obs.getUndeclared = await ctx.deliberate(session.request('tasks/get', { taskId: r.taskId }));
+          obs.updateUndeclared = await ctx.deliberate(session.request('tasks/update', { taskId: r.taskId, inputResponses: {} }));
+          obs.cancelUndeclared = await ctx.deliberate(session.request('tasks/cancel', { taskId: r.taskId }));
           obs.update = await session.request('tasks/update', { taskId: r.taskId, inputResponses: {} }, ext);
           // A fast tool may have ended by now: the gets after each request say whether it might have.
           obs.afterUpdate = await session.request('tasks/get', { taskId: r.taskId }, ext);
@@ -360,6 +428,23 @@ export const modernTasksScenario = scenario<ModernTasksObs>({
         })(),
       );
     }
+    // The 2025-11-25 params.task on a call the server answered without a task: it must be ignored
+    // (the same kind of answer), neither refused nor taken as a request for a task.
+    const direct = obs.probes.find((p) => {
+      const r = resultOf(p.ex);
+      return r !== undefined && r.resultType !== 'task' && r.isError !== true;
+    });
+    if (direct) {
+      work.push(
+        ctx
+          .deliberate(session.request('tools/call', { name: direct.tool, arguments: argsOf(direct.tool), task: { ttl: 60_000 } }, { ...ext, timeoutMs }))
+          .then((ex) => void (obs.legacyParam = { tool: direct.tool, plain: direct.ex, withTask: ex })),
+      );
+    }
+    // Tools that asked for input (an MRTR input_required answer) or for a capability (-32021) first: as
+    // tasks, with elicitation declared, they may ask during the work.
+    const asking = [...obs.probes.filter((p) => resultOf(p.ex)?.resultType === 'input_required' || errorCode(p.ex) === -32021), ...tasked];
+    work.push(partialUpdate(ctx, obs, asking.map((t) => ({ tool: t.tool, args: argsOf(t.tool) })), timeoutMs));
     for (const t of tasked) {
       work.push(ctx.deliberate(session.request('tools/call', { name: t.tool, arguments: argsOf(t.tool) }, { timeoutMs })).then((ex) => void obs.undeclared.push({ tool: t.tool, ex })));
     }

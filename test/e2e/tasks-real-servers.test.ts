@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { RunResult } from '../../results/run.js';
 import { runServerSuite } from '../../runner/run-server.js';
 import { CHECKS } from '../../suites/catalogue.js';
-import { REPO_ROOT, freePort, killProcessTree, stdioTarget } from '../helpers/targets.js';
+import { REPO_ROOT, freePort, killProcessTree, startHttpTarget, stdioTarget } from '../helpers/targets.js';
 
 // Tasks (2025-11-25 flavour) and subscriptions/listen (2026-07-28) on real servers. Each pinned verdict was checked against the tasks page
 // of 2025-11-25 (TA-xx in the requirements digest); docs/real-servers.md explains each one.
@@ -91,6 +91,35 @@ describe('tasks on real servers (2025-11-25)', () => {
     expect({ fail: v.fail, warn: v.warn, error: v.error }).toEqual({ fail: ['tasks.initial-working', 'tasks.required-without-task'], warn: ['tasks.forbidden-with-task'], error: [] });
     expect(v.skip).toEqual(['tasks.cancel', 'tasks.cancel-terminal', 'tasks.list', 'tasks.list-bad-cursor']);
   });
+});
+
+// The 2026-07-28 tasks extension on the 2.x SDK: the sdk2 fixture's --tasks (its wire vocabulary,
+// validators and guards are @modelcontextprotocol/ext-tasks'; the task store is the fixture's own).
+describe('the tasks extension on the 2.x SDK with @modelcontextprotocol/ext-tasks (2026-07-28)', () => {
+  it('sdk2 --tasks over stdio: the removed methods are unknown, the task methods refuse non-declaring requests, params.task is ignored', async () => {
+    const t = stdioTarget('sdk2', { args: ['--tasks'] });
+    const run = await runServerSuite({ kind: 'stdio', command: t.command, args: t.args, cwd: t.cwd }, { ...OPTIONS, specVersion: '2026-07-28', allowDestructive: false, env: { set: t.env ?? {} } });
+    const v = verdicts(run);
+    expect(run.era).toMatchObject({ era: 'modern', version: '2026-07-28' });
+    // broken_report's isError call (near-valid arguments) is answered directly, not as a task; the
+    // listen acknowledgement accepts no task ids (task notifications are optional); confirm_report's
+    // task asks for one input only, so no partial tasks/update can be sent.
+    expect({ fail: v.fail, warn: v.warn, error: v.error, untestable: v.untestable }).toEqual({ fail: [], warn: [], error: [], untestable: ['tasks.modern-is-error', 'tasks.modern-notify', 'tasks.modern-partial-update'] });
+    expect(run.checks.find((c) => c.id === 'tasks.modern-partial-update')?.message).toContain('confirm_report: input_required with 1 request(s)');
+    expect(v.pass).toEqual(expect.arrayContaining(['tasks.modern-no-tasks-result', 'tasks.modern-no-tasks-list', 'tasks.modern-update-cancel-undeclared', 'tasks.modern-get-undeclared', 'tasks.modern-no-related-task-meta', 'tasks.modern-legacy-task-param', 'tasks.modern-undeclared']));
+  }, 120_000);
+
+  it('sdk2 --tasks over Streamable HTTP: task requests carrying Mcp-Method and Mcp-Name (the taskId) are served', async () => {
+    const target = await startHttpTarget('sdk2', { args: ['--tasks'] });
+    try {
+      const run = await runServerSuite({ kind: 'http', url: target.url }, { ...OPTIONS, specVersion: '2026-07-28', allowDestructive: false });
+      const v = verdicts(run);
+      expect({ fail: v.fail, warn: v.warn, error: v.error, untestable: v.untestable }).toEqual({ fail: [], warn: [], error: [], untestable: ['tasks.modern-is-error', 'tasks.modern-notify', 'tasks.modern-partial-update'] });
+      expect(v.pass).toEqual(expect.arrayContaining(['tasks.modern-routing-headers', 'tasks.modern-no-tasks-result', 'tasks.modern-no-tasks-list', 'tasks.modern-update-cancel-undeclared', 'tasks.modern-legacy-task-param', 'tasks.modern-no-related-task-meta']));
+    } finally {
+      await target.stop();
+    }
+  }, 120_000);
 });
 
 // A 2026-07-28 server from npm (SDK @modelcontextprotocol/server 2.0.0), installed on first use into

@@ -128,7 +128,7 @@ describe('mapping entries onto mcpspec checks', () => {
       [
         'server:',
         '  - tasks-mrtr-composition',
-        '  - tasks-wire-fields:tasks-no-related-task-meta-on-inlined-result',
+        '  - tasks-mrtr-composition:sep-2663-mrtr-synchronous-before-task-creation',
         '  - server-sse-polling:server-sse-polling-session',
         '  - ping:no-such-check',
         '  - no-such-scenario',
@@ -141,7 +141,7 @@ describe('mapping entries onto mcpspec checks', () => {
     expect(t.unmapped).toEqual([
       { entry: 'extra', why: 'a top-level key: only server and client are read' },
       { entry: 'tasks-mrtr-composition', why: 'no mcpspec check judges any rule of this scenario' },
-      { entry: 'tasks-wire-fields:tasks-no-related-task-meta-on-inlined-result', why: 'no mcpspec check judges this rule' },
+      { entry: 'tasks-mrtr-composition:sep-2663-mrtr-synchronous-before-task-creation', why: 'no mcpspec check judges this rule' },
       { entry: 'server-sse-polling:server-sse-polling-session', why: 'an official harness check (set-up or information), not a rule' },
       { entry: 'ping:no-such-check', why: 'not a check of ping in the official suite 0.2.0-alpha.12' },
       { entry: 'no-such-scenario', why: 'not a server scenario of the official suite 0.2.0-alpha.12' },

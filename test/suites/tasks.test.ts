@@ -205,3 +205,107 @@ describe('tasks.modern-acks: an error for tasks/update or tasks/cancel of a task
     expect(judge(ack, 'completed', ack, 'completed').outcome).toBe('holds');
   });
 });
+
+// The SEP-2663 refusals and edges (issue 31): each judge on hand-made observations.
+describe('tasks extension refusals and edges (SEP-2663)', () => {
+  const ctx = { era: 'modern', version: '2026-07-28', transport: 'stdio', capabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } } } as const;
+  const judge = (id: string, extra: Record<string, unknown>) => CHECKS.find((x) => x.id === id)!.judge({ tools: [], notCalled: [], probes: [], undeclared: [], unknown: {}, removed: {}, ...extra } as never, ctx);
+  const missingCap = { error: { code: -32021, message: 'needs the extension', data: { requiredCapabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } } } } };
+  const task = (status: string, more: Record<string, unknown> = {}) => ({ taskId: 'c0ffee-task-4', status, ...stamps, ttlMs: 60000, ...more });
+  const main = { tool: 't', args: {}, create: ex('tools/call', { name: 't' }, { result: { resultType: 'task', ...task('working') } }, [1, 2]), taskId: 'c0ffee-task-4', polls: [], settled: 'completed' };
+
+  describe('tasks.modern-update-cancel-undeclared', () => {
+    const both = (update: Parameters<typeof ex>[2], cancel: Parameters<typeof ex>[2]) =>
+      judge('tasks.modern-update-cancel-undeclared', { main, updateUndeclared: ex('tasks/update', { taskId: 'c0ffee-task-4' }, update, [3, 4]), cancelUndeclared: ex('tasks/cancel', { taskId: 'c0ffee-task-4' }, cancel, [5, 6]) });
+    it('both refused with -32021 naming the extension: holds', () => {
+      expect(both(missingCap, missingCap).outcome).toBe('holds');
+    });
+    it('an ack, or -32021 without the extension named, is a violation naming the method', () => {
+      expect(both({ result: { resultType: 'complete' } }, missingCap)).toMatchObject({ outcome: 'violated', message: expect.stringContaining('tasks/update') });
+      expect(both(missingCap, { error: { code: -32021, message: 'no' } })).toMatchObject({ outcome: 'violated', message: expect.stringContaining('tasks/cancel') });
+      expect(both(missingCap, { error: { code: -32602, message: 'unknown task' } }).outcome).toBe('violated');
+    });
+    it('without a second task: untestable', () => {
+      expect(judge('tasks.modern-update-cancel-undeclared', { main }).outcome).toBe('untestable');
+    });
+  });
+
+  describe('tasks.modern-no-tasks-result and tasks.modern-no-tasks-list', () => {
+    const removed = (answer: Parameters<typeof ex>[2]) => ({ removed: { result: ex('tasks/result', { taskId: 'x' }, answer, [1, 2]), list: ex('tasks/list', {}, answer, [3, 4]) } });
+    it('-32601 holds; -32602 (the method known, the id not) or a result is a violation', () => {
+      for (const id of ['tasks.modern-no-tasks-result', 'tasks.modern-no-tasks-list']) {
+        expect(judge(id, removed({ error: { code: -32601, message: 'Method not found' } })).outcome).toBe('holds');
+        expect(judge(id, removed({ error: { code: -32602, message: 'Unknown task' } })).outcome).toBe('violated');
+        expect(judge(id, removed({ result: { resultType: 'complete', tasks: [] } })).outcome).toBe('violated');
+      }
+    });
+    it('no answer (timed out) is untestable', () => {
+      const late = { ...ex('tasks/result', { taskId: 'x' }, { result: {} }, [1, 2]), response: undefined, timedOut: true };
+      expect(judge('tasks.modern-no-tasks-result', { removed: { result: late } }).outcome).toBe('untestable');
+    });
+  });
+
+  describe('tasks.modern-no-related-task-meta', () => {
+    const withEnd = (result: Record<string, unknown>) => judge('tasks.modern-no-related-task-meta', { main: { ...main, polls: [ex('tasks/get', { taskId: 'c0ffee-task-4' }, { result: { resultType: 'complete', ...task('working') } }, [3, 4]), ex('tasks/get', { taskId: 'c0ffee-task-4' }, { result: { resultType: 'complete', ...task('completed', { result }) } }, [5, 6])] } });
+    it('a result inlined with the 2025-11-25 related-task key is a violation pointing at it', () => {
+      const j = withEnd({ content: [], _meta: { 'io.modelcontextprotocol/related-task': { taskId: 'c0ffee-task-4' } } });
+      expect(j).toMatchObject({ outcome: 'violated', evidence: [{ pointer: '/result/result/_meta/io.modelcontextprotocol~1related-task' }] });
+    });
+    it('other _meta keys, or none, hold', () => {
+      expect(withEnd({ content: [], _meta: { 'example.com/trace': 1 } }).outcome).toBe('holds');
+      expect(withEnd({ content: [] }).outcome).toBe('holds');
+    });
+    it('no completed result seen: untestable', () => {
+      expect(judge('tasks.modern-no-related-task-meta', { main: { ...main, polls: [] } }).outcome).toBe('untestable');
+    });
+  });
+
+  describe('tasks.modern-routing-headers', () => {
+    const httpCtx = { ...ctx, transport: 'http' } as const;
+    const get = (answer: Parameters<typeof ex>[2]) => ex('tasks/get', { taskId: 'c0ffee-task-4' }, answer, [3, 4]);
+    const withPolls = (...polls: Ex[]) => CHECKS.find((x) => x.id === 'tasks.modern-routing-headers')!.judge({ tools: [], notCalled: [], probes: [], undeclared: [], unknown: {}, removed: {}, main: { ...main, polls } } as never, httpCtx);
+    it('-32020 on a tasks/get of a real task is a violation; other answers hold', () => {
+      expect(withPolls(get({ result: { resultType: 'complete', ...task('working') } }), get({ error: { code: -32020, message: 'Mcp-Name header does not match params.name' } }))).toMatchObject({ outcome: 'violated', message: expect.stringMatching(/^1 of 2 /) });
+      expect(withPolls(get({ result: { resultType: 'complete', ...task('completed', { result: { content: [] } }) } })).outcome).toBe('holds');
+    });
+    it('applies over Streamable HTTP only', () => {
+      expect(CHECKS.find((x) => x.id === 'tasks.modern-routing-headers')!.requires.transports).toEqual(['http']);
+    });
+  });
+
+  describe('tasks.modern-partial-update', () => {
+    const q = { method: 'elicitation/create', params: { mode: 'form', message: 'q', requestedSchema: { type: 'object', properties: {} } } };
+    const waiting = ex('tasks/get', { taskId: 'c0ffee-task-4' }, { result: { resultType: 'complete', ...task('input_required', { inputRequests: { a: q, b: q } }) } }, [3, 4]);
+    const partial = (update: Parameters<typeof ex>[2], after: Record<string, unknown>) =>
+      judge('tasks.modern-partial-update', { main, partial: { run: main, waiting, keys: ['a', 'b'], answered: 'a', update: ex('tasks/update', { taskId: 'c0ffee-task-4' }, update, [5, 6]), after: ex('tasks/get', { taskId: 'c0ffee-task-4' }, { result: { resultType: 'complete', ...after } }, [7, 8]) } });
+    const ack = { result: { resultType: 'complete' } };
+    it('still input_required listing the unanswered key holds, even if the answered one is still listed (the ack may come first)', () => {
+      expect(partial(ack, task('input_required', { inputRequests: { b: q } })).outcome).toBe('holds');
+      expect(partial(ack, task('input_required', { inputRequests: { a: q, b: q } })).outcome).toBe('holds');
+    });
+    it('working with a key unanswered, or the unanswered key no longer listed, is a violation', () => {
+      expect(partial(ack, task('working'))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('went "working" with b unanswered') });
+      expect(partial(ack, task('input_required', { inputRequests: { a: q } }))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('no longer lists the outstanding b') });
+    });
+    it('a partial set refused (the server MAY refuse one), or the task ended otherwise: untestable', () => {
+      expect(partial({ error: { code: -32602, message: 'answer all' } }, task('input_required', { inputRequests: { a: q, b: q } })).outcome).toBe('untestable');
+      expect(partial(ack, task('cancelled')).outcome).toBe('untestable');
+    });
+    it('no task waiting for two inputs: untestable, saying what the tasks did', () => {
+      expect(judge('tasks.modern-partial-update', { main, partialNone: 'slow_report: completed' })).toMatchObject({ outcome: 'untestable', message: expect.stringContaining('slow_report: completed') });
+    });
+  });
+
+  describe('tasks.modern-legacy-task-param', () => {
+    const plain = ex('tools/call', { name: 'echo' }, { result: { resultType: 'complete', content: [{ type: 'text', text: 'hi' }] } }, [1, 2]);
+    const again = (answer: Parameters<typeof ex>[2]) => judge('tasks.modern-legacy-task-param', { probes: [{ tool: 'echo', ex: plain }], legacyParam: { tool: 'echo', plain, withTask: ex('tools/call', { name: 'echo', task: { ttl: 60000 } }, answer, [3, 4]) } });
+    it('a result again holds; an error or a task is a violation', () => {
+      expect(again({ result: { resultType: 'complete', content: [{ type: 'text', text: 'hi' }] } }).outcome).toBe('holds');
+      expect(again({ error: { code: -32602, message: 'params.task is not supported' } })).toMatchObject({ outcome: 'violated', message: expect.stringContaining('not ignored') });
+      expect(again({ result: { resultType: 'task', ...task('working') } })).toMatchObject({ outcome: 'violated', message: expect.stringContaining('opt-in') });
+    });
+    it('no call answered plainly: untestable', () => {
+      expect(judge('tasks.modern-legacy-task-param', { probes: [{ tool: 'echo', ex: plain }] }).outcome).toBe('untestable');
+    });
+  });
+});
