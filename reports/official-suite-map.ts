@@ -339,18 +339,21 @@ const CLIENT: Record<string, OfficialScenario> = {
   'auth/scope-from-scopes-supported': flow({ 'scope-from-scopes-supported': covered('auth.client-scope-supported') }),
   'auth/scope-omitted-when-undefined': flow({ 'scope-omitted-when-undefined': covered('auth.client-scope-omitted') }),
   'auth/scope-step-up': flow(each(['scope-step-up-initial', 'scope-step-up-escalation', 'sep-2350-scope-union-on-reauth'], covered('auth.client-step-up', 'auth.client-scope'))),
-  'auth/scope-retry-limit': flow({ 'scope-retry-limit': NONE, 'scope-retry-auth-attempt': HARNESS }),
+  // The same bound (three authorizations in all); mcpspec warns (the spec's SHOULD) and leaves a client that never steps up untestable.
+  'auth/scope-retry-limit': flow({ 'scope-retry-limit': covered('auth.client-step-up-limit'), 'scope-retry-auth-attempt': HARNESS }),
   'auth/token-endpoint-auth-basic': flow({ ...RESOURCE, 'token-endpoint-auth-method': covered('auth.client-token-auth') }),
-  'auth/token-endpoint-auth-post': flow({ ...RESOURCE, 'token-endpoint-auth-method': NONE }),
-  'auth/token-endpoint-auth-none': flow({ ...RESOURCE, 'token-endpoint-auth-method': NONE }),
-  'auth/pre-registration': flow({ 'pre-registration-auth': NONE }),
+  'auth/token-endpoint-auth-post': flow({ ...RESOURCE, 'token-endpoint-auth-method': covered('auth.client-token-auth-post') }),
+  'auth/token-endpoint-auth-none': flow({ ...RESOURCE, 'token-endpoint-auth-method': covered('auth.client-token-auth-none') }),
+  // mcpspec warns (the spec's SHOULD), and a client that never authorizes is untestable: it may have no way to read the credentials.
+  'auth/pre-registration': flow({ 'pre-registration-auth': partial('auth.client-pre-registered') }),
   // 2025-03-26 discovery fallbacks: that version is outside mcpspec's.
   'auth/2025-03-26-oauth-metadata-backcompat': { checks: each(['authorization-server-metadata', 'client-registration', 'authorization-request', 'token-request'], NONE) },
   'auth/2025-03-26-oauth-endpoint-fallback': { checks: each(['client-registration', 'authorization-request', 'token-request'], NONE) },
   'auth/resource-mismatch': flow({ 'resource-mismatch-rejected': covered('auth.client-prm-resource') }),
   // mcpspec judges refresh_token among the grant types only of a client that refreshes.
   'auth/offline-access-scope': flow({ 'sep-2207-client-metadata-grant-types': partial('auth.client-refresh-grant'), 'sep-2207-offline-access-requested': HARNESS }),
-  'auth/offline-access-not-supported': flow({ 'sep-2207-offline-access-not-requested': NONE }),
+  // mcpspec warns: the spec permits offline_access on a condition (a MAY), it states no MUST NOT.
+  'auth/offline-access-not-supported': flow({ 'sep-2207-offline-access-not-requested': covered('auth.client-offline-access') }),
   'auth/authorization-server-migration': flow(each(['sep-2352-reregister-on-as-change', 'sep-2352-no-reuse-on-as-change', 'sep-2352-no-cross-as-credential-reuse'], covered('auth.client-as-binding'))),
   // The same check id accepts a matching iss here and refuses a wrong one in iss-wrong-issuer.
   'auth/iss-supported': flow({ 'sep-2468-client-compare-iss-supported': NONE }),
