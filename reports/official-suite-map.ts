@@ -290,11 +290,13 @@ const FLOW: Record<string, Counterpart> = {
   ...each(['valid-bearer-token', 'invalid-bearer-token'], covered('auth.client-bearer')),
 };
 
-// RFC 8707 resource checks of the metadata and token-endpoint-auth scenarios. mcpspec compares
-// URL-normalised values, the official suite the exact string.
+// RFC 8707 resource checks of the metadata and token-endpoint-auth scenarios. auth.client-resource (MUST)
+// compares URL-normalised values; the exact string as the resource metadata publishes it is
+// auth.client-resource-exact (SHOULD: the trailing-slash form is a SHOULD, and the two forms name the same
+// resource after RFC 3986 normalisation), judged where the metadata publishes a pathless origin.
 const RESOURCE: Record<string, Counterpart> = {
   ...each(['resource-parameter-in-authorization', 'resource-parameter-in-token', 'resource-parameter-valid-uri', 'resource-parameter-consistency'], covered('auth.client-resource')),
-  'resource-parameter-matches-prm': partial('auth.client-resource'),
+  'resource-parameter-matches-prm': partial('auth.client-resource', 'auth.client-resource-exact'),
 };
 
 const flow = (checks: Record<string, Counterpart>, whole?: Counterpart): OfficialScenario => ({ checks: { ...FLOW, ...checks }, ...(whole ? { whole } : {}) });
@@ -330,7 +332,8 @@ const CLIENT: Record<string, OfficialScenario> = {
   'auth/metadata-default': flow({ ...RESOURCE, 'prm-pathbased-requested': covered('auth.client-prm-well-known'), 'prm-priority-order': covered('auth.client-prm-well-known'), 'authorization-server-metadata': covered('auth.client-discovery') }),
   // var1: resource metadata not named in the challenge, authorization server found by OpenID Connect discovery.
   'auth/metadata-var1': flow({ ...RESOURCE, 'prm-pathbased-requested': covered('auth.client-prm-well-known'), 'authorization-server-metadata': covered('auth.client-discovery') }, covered('auth.client-prm-well-known', 'auth.client-as-oidc')),
-  // var2: resource metadata only at the root URI (mcpspec never makes the client fall back to it).
+  // var2: resource metadata only at the root URI, about the origin (mcpspec's client-authorization-root-resource;
+  // no check names the fallback itself: a client that does not make it leaves auth.client-resource-exact untestable).
   'auth/metadata-var2': flow({ ...RESOURCE, 'authorization-server-metadata': covered('auth.client-discovery'), 'authorization-server-metadata-wrong-path': covered('auth.client-as-well-known') }, partial('auth.client-prm-well-known')),
   // var3: authorization server metadata only at the OIDC path-appended URI (mcpspec serves another one).
   'auth/metadata-var3': flow({ ...RESOURCE, 'authorization-server-metadata': covered('auth.client-discovery'), 'authorization-server-metadata-wrong-path': covered('auth.client-as-well-known') }, partial('auth.client-as-well-known')),

@@ -98,6 +98,12 @@ export interface OAuthOptions {
    */
   wellKnown?: boolean;
   /**
+   * The 401 challenge names no resource_metadata, the path-inserted well-known URI answers 404, and the
+   * root one (`/.well-known/oauth-protected-resource`) serves metadata for the origin: its `resource`
+   * is the origin without a trailing slash (what a URL parser's href would turn into `origin/`).
+   */
+  rootResource?: boolean;
+  /**
    * The authorization server's issuer has no path, and only OpenID Connect discovery serves its
    * metadata (`/.well-known/openid-configuration`; the OAuth 2.0 URI answers 404), as many identity
    * providers do.
@@ -124,6 +130,8 @@ export interface OAuthLog {
   scope?: string;
   /** The `resource` the Protected Resource Metadata names when the scenario makes it another than `resource`. */
   prmResource?: string;
+  /** The `resource` the Protected Resource Metadata publishes, as it is written (the string a client sends on as-is). */
+  publishedResource: string;
   /** The Protected Resource Metadata's scopes_supported (undefined: it has none). */
   scopesSupported?: string[];
   /** The issuer the authorization server metadata names (not its identifier when the scenario says so). */
@@ -221,6 +229,8 @@ export class AuthorizationServer {
   private readonly scopeFrom: 'challenge' | 'metadata' | 'none' | 'challenge-unlisted';
   /** Well-known scenario: the challenge names no resource_metadata; the issuer has a path and only OpenID Connect discovery serves its metadata. */
   private readonly wellKnown: boolean;
+  /** Root-resource scenario: no resource_metadata in the challenge, the metadata only at the root URI, about the origin. */
+  private readonly rootResource: boolean;
   /** The token endpoint method every registration gets, the only one the metadata lists (undefined: what the client asks for, the metadata listing three). */
   private readonly tokenAuth: 'client_secret_basic' | 'client_secret_post' | 'none' | undefined;
   /** Pre-registration scenario: no registration endpoint, no client ID metadata documents. */
@@ -243,6 +253,7 @@ export class AuthorizationServer {
     this.stepUp = opts.stepUp === true || opts.stepUpNever === true;
     this.stepUpNever = opts.stepUpNever === true;
     this.wellKnown = opts.wellKnown === true;
+    this.rootResource = opts.rootResource === true;
     this.scopeFrom = opts.scopeFrom ?? 'challenge';
     this.preRegistered = opts.preRegistered === true;
     this.tokenAuth = opts.confidential || this.preRegistered ? 'client_secret_basic' : opts.tokenAuth;
@@ -255,7 +266,9 @@ export class AuthorizationServer {
     this.firstMetadataUrl = this.wellKnown ? `${url.origin}/.well-known/openid-configuration${ISSUER_PATH}` : opts.oidcOnly ? `${url.origin}/.well-known/openid-configuration` : `${url.origin}${SERVER_METADATA}`;
     this.log = {
       resource: endpoint,
-      resourceMetadataUrl: `${url.origin}${PROTECTED_RESOURCE}${url.pathname}`,
+      // Root-resource scenario: only the root well-known URI serves the metadata (the path-inserted one gets 404).
+      resourceMetadataUrl: this.rootResource ? `${url.origin}${PROTECTED_RESOURCE}` : `${url.origin}${PROTECTED_RESOURCE}${url.pathname}`,
+      publishedResource: this.rootResource ? url.origin : endpoint,
       serverMetadataUrl: this.firstMetadataUrl,
       ...(this.scopeFrom === 'challenge' ? { scope: CHALLENGE_SCOPE } : this.scopeFrom === 'challenge-unlisted' ? { scope: `${CHALLENGE_SCOPE} ${UNLISTED_SCOPE}` } : {}),
       ...(this.scopeFrom === 'none' ? {} : { scopesSupported: this.scopeFrom === 'challenge' ? [CHALLENGE_SCOPE] : [CHALLENGE_SCOPE, READ_SCOPE] }),
@@ -293,6 +306,7 @@ export class AuthorizationServer {
     // RFC 9728 §3.3: a client must not use resource metadata naming another resource than it asked for.
     if (opts.wrongResource) this.log.prmResource = `${this.origin}/mcp/another-server`;
     else delete this.log.prmResource;
+    this.log.publishedResource = this.log.prmResource ?? (this.rootResource ? this.origin : this.log.resource);
     // RFC 9207 §2.4: a client must not send the code on when the response's iss is not its issuer
     // (compared as plain strings), nor when it is missing where the metadata says responses carry it.
     const iss = opts.iss ?? 'issuer';
@@ -369,7 +383,7 @@ export class AuthorizationServer {
   private refusal(headers: Record<string, string>): HttpAnswer {
     const error = headers.authorization ? 'error="invalid_token", ' : '';
     // Well-known scenario: no resource_metadata, so the client has to construct the well-known URIs (RFC 9728 §3).
-    const where = this.wellKnown ? '' : `resource_metadata="${this.log.resourceMetadataUrl}", `;
+    const where = this.wellKnown || this.rootResource ? '' : `resource_metadata="${this.log.resourceMetadataUrl}", `;
     const scope = this.log.scope === undefined ? '' : `scope="${this.log.scope}"`;
     const params = `${error}${where}${scope}`.replace(/, $/, '');
     return json(401, { error: 'invalid_token' }, { 'WWW-Authenticate': params ? `Bearer ${params}` : 'Bearer' });
@@ -403,7 +417,7 @@ export class AuthorizationServer {
     };
 
     if (method === 'GET' && path === new URL(this.log.resourceMetadataUrl).pathname) {
-      answer(json(200, { resource: this.log.prmResource ?? this.log.resource, authorization_servers: [this.log.identifier], ...(this.log.scopesSupported ? { scopes_supported: this.log.scopesSupported } : {}), bearer_methods_supported: ['header'] }));
+      answer(json(200, { resource: this.log.publishedResource, authorization_servers: [this.log.identifier], ...(this.log.scopesSupported ? { scopes_supported: this.log.scopesSupported } : {}), bearer_methods_supported: ['header'] }));
     } else if (method === 'GET' && (path === new URL(this.firstMetadataUrl).pathname || path === `${SERVER_METADATA}${SECOND_SERVER}`)) {
       const second = path === `${SERVER_METADATA}${SECOND_SERVER}`;
       const base = `${this.origin}${second ? SECOND_SERVER : ''}`;

@@ -15,7 +15,7 @@ import { check, holds, untestable, violated, type Check, type CheckDefinition, t
 import { every, firstOffenders, gated, type Precondition } from '../kit/judge.js';
 import { PRE_REGISTERED_ENV, type OAuthRequest } from './authorization-server.js';
 import type { Received } from '../ports/scripted-server.js';
-import { absentIssServer, authorizationServer, cimdServer, confidentialServer, movedServer, wrongResourceServer, noIssServer, scopeFromMetadataServer, scopeFromNowhereServer, wellKnownServer, stepUpServer, trailingSlashIssServer, unadvertisedIssServer, wrongIssServer, wrongIssuerServer, wrongStateServer, absentStateServer, expiryServer, scopeUnlistedServer, noPkceServer, oidcOnlyServer, secretPostServer, publicClientServer, preRegisteredServer, scopeRetryServer, type AuthClientObs } from './client-scenarios.js';
+import { absentIssServer, authorizationServer, cimdServer, confidentialServer, movedServer, wrongResourceServer, noIssServer, scopeFromMetadataServer, scopeFromNowhereServer, wellKnownServer, stepUpServer, trailingSlashIssServer, unadvertisedIssServer, wrongIssServer, wrongIssuerServer, wrongStateServer, absentStateServer, expiryServer, scopeUnlistedServer, noPkceServer, oidcOnlyServer, secretPostServer, publicClientServer, preRegisteredServer, scopeRetryServer, rootResourceServer, type AuthClientObs } from './client-scenarios.js';
 import { isLoopbackHost } from '../../protocol/loopback.js';
 import { HTTP, parsedUrl, sameResource, SCOPED } from './common.js';
 
@@ -932,4 +932,31 @@ export const authClientChecks = [
       });
     },
   }),
+  authClientCheck(
+    {
+      id: 'auth.client-resource-exact',
+      title: 'authorization and token requests send the Protected Resource Metadata\'s resource as published, byte for byte: a pathless origin is not given a trailing slash',
+      requirements: ['AZ-39'],
+      level: 'SHOULD',
+      versions: SCOPED,
+      spec: SPEC.authorization26,
+      judge(o) {
+        const published = o.oauth.publishedResource;
+        const asked = o.oauth.requests.filter((r) => isGet(r, '/authorize') || isTokenRequest(r));
+        const resourceOf = (r: OAuthRequest) => (r.method === 'GET' ? r.query.resource : r.body?.resource);
+        return every(asked, {
+          none: 'the client made no authorization or token request',
+          offends: (r) => resourceOf(r) !== published,
+          violated: (bad) => {
+            const sent = resourceOf(bad[0]);
+            const why = typeof sent === 'string' && sameResource(sent, published) ? ': the same URL after normalisation, but not the string the metadata publishes (a URL parser that appends "/" to a pathless origin is the usual cause); an authorization server compares it as a string' : '';
+            return `the Protected Resource Metadata publishes resource "${published}", and ${bad.length} of ${asked.length} authorization/token requests send ${sent === undefined ? 'no resource' : `"${String(sent)}"`} (first, ${bad[0].method} ${bad[0].path})${why}`;
+          },
+          evidence: (r) => oauthEvidence('OAuth request', redacted(r), { expected: { resource: published }, actual: resourceOf(r) ?? '(absent)' }),
+          holds: () => `${asked.length} authorization/token request(s), each with resource "${published}" exactly as published`,
+        });
+      },
+    },
+    rootResourceServer,
+  ),
 ];

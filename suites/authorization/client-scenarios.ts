@@ -309,3 +309,15 @@ export const scopeRetryServer = behindOAuth(
   { stepUpNever: true },
   ['2025-11-25', '2026-07-28'],
 );
+
+/**
+ * The same, but the 401 challenge names no resource_metadata and only the root well-known URI serves
+ * the Protected Resource Metadata, about the origin: its resource is `http://127.0.0.1:PORT`, no
+ * trailing slash. A client sends that string on as published; a URL parser's href would add a "/".
+ */
+export const rootResourceServer = behindOAuth(
+  'client-authorization-root-resource',
+  'the scripted server behind OAuth, its resource metadata only at the root well-known URI, its resource the origin without a trailing slash',
+  { rootResource: true },
+  ['2025-11-25', '2026-07-28'],
+);

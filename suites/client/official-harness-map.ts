@@ -66,6 +66,7 @@ export const HARNESS_MAP: HarnessRow[] = [
   { scenario: 'client-authorization-secret-post', names: ['auth/token-endpoint-auth-post'], why: 'the authorization server takes client_secret_post only' },
   { scenario: 'client-authorization-public', names: ['auth/token-endpoint-auth-none'], why: 'the authorization server registers public clients only (none)' },
   { scenario: 'client-authorization-pre-registered', names: ['auth/pre-registration'], why: 'no dynamic registration: the pre-registered credentials in the context' },
+  { scenario: 'client-authorization-root-resource', names: ['auth/metadata-var2'], why: 'no resource_metadata in the challenge, the resource metadata only at the root URI, about the origin' },
   { scenario: 'client-authorization-scope-retry', names: ['auth/scope-retry-limit'], why: '403 insufficient_scope on every tools/call, whatever the scope' },
 ];
 

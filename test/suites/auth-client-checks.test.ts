@@ -38,7 +38,7 @@ function good(): AuthClientObs {
     req('GET', '/authorize', { status: 302, code: 'code-1', query: { response_type: 'code', code_challenge: CHALLENGE, code_challenge_method: 'S256', resource, scope: 'mcp:tools', state: 's' } }),
     req('POST', '/token', { body: { grant_type: 'authorization_code', code: 'code-1', code_verifier: VERIFIER, resource } }),
   ];
-  const oauth: OAuthLog = { resource, resourceMetadataUrl: `${ORIGIN}${PRM}`, serverMetadataUrl: `${ORIGIN}${AS_META}`, scope: 'mcp:tools', issuer: ORIGIN, identifier: ORIGIN, responseIss: ORIGIN, issAdvertised: true, responseState: 'echo', tokenAuthMethods: ['none', 'client_secret_post', 'client_secret_basic'], requests, tokens: [TOKEN], expired: [], browser: [], registrations: [] };
+  const oauth: OAuthLog = { resource, resourceMetadataUrl: `${ORIGIN}${PRM}`, serverMetadataUrl: `${ORIGIN}${AS_META}`, scope: 'mcp:tools', issuer: ORIGIN, identifier: ORIGIN, responseIss: ORIGIN, issAdvertised: true, responseState: 'echo', tokenAuthMethods: ['none', 'client_secret_post', 'client_secret_basic'], publishedResource: resource, requests, tokens: [TOKEN], expired: [], browser: [], registrations: [] };
   return {
     exit: { exitCode: 0, signal: null, timedOut: false, stderrTail: '', stdoutTail: '' },
     received: [mcp(0, {}, { refused: 401 }), mcp(10), mcp(11)],
@@ -483,5 +483,23 @@ describe('auth.client-* judgements', () => {
     const inToken = with_(o, 4, { body: { ...o.oauth.requests[4].body, scope: 'offline_access' } });
     expect(judge('auth.client-offline-access', inToken).outcome).toBe('violated');
     expect(judge('auth.client-offline-access', { ...asked, oauth: { ...asked.oauth, scopesSupported: ['mcp:tools', 'offline_access'] } }).outcome).toBe('untestable');
+  });
+
+  it('auth.client-resource-exact: the published resource sent as it is holds; a trailing slash added to an origin, or none, warns', () => {
+    const o = good();
+    const rooted = (resource: string | undefined): AuthClientObs => ({
+      ...o,
+      oauth: {
+        ...o.oauth,
+        publishedResource: ORIGIN,
+        requests: o.oauth.requests.map((r) => (r.path === '/authorize' ? { ...r, query: { ...r.query, resource: resource as string } } : r.path === '/token' ? { ...r, body: { ...r.body, resource } } : r)),
+      },
+    });
+    expect(judge('auth.client-resource-exact', rooted(ORIGIN))).toMatchObject({ outcome: 'holds', message: expect.stringContaining(`resource "${ORIGIN}" exactly as published`) });
+    expect(judge('auth.client-resource-exact', rooted(`${ORIGIN}/`))).toMatchObject({ outcome: 'violated', message: expect.stringContaining(`publishes resource "${ORIGIN}", and 2 of 2 authorization/token requests send "${ORIGIN}/" (first, GET /authorize): the same URL after normalisation`) });
+    expect(judge('auth.client-resource-exact', rooted(undefined))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('send no resource') });
+    // The endpoint's own URL where the metadata published the origin: another resource, not a normalisation.
+    expect(judge('auth.client-resource-exact', rooted(ENDPOINT)).message).not.toContain('normalisation');
+    expect(judge('auth.client-resource-exact', { ...o, oauth: { ...o.oauth, requests: o.oauth.requests.slice(0, 3) } })).toMatchObject({ outcome: 'untestable' });
   });
 });
