@@ -39,7 +39,7 @@ const NOTHING_CANCELLED = { 'client.cancellations': 'untestable' };
 const NO_REISSUE = { 'client.reissues-broken-request': 'fail' };
 // Behind OAuth (client-authorization*): these clients make no OAuth request at all after the 401
 // (authorization is optional for a client), so there is nothing to judge.
-const NO_OAUTH = Object.fromEntries(['auth.client-bearer', 'auth.client-discovery', 'auth.client-issuer', 'auth.client-pkce', 'auth.client-resource', 'auth.client-scope', 'auth.client-step-up', 'auth.client-prm-well-known', 'auth.client-as-well-known', 'auth.client-scope-supported', 'auth.client-scope-omitted', 'auth.client-prm-resource', 'auth.client-token-auth', 'auth.client-cimd', 'auth.client-redirect-registered', 'auth.client-state', 'auth.client-state-mismatch', 'auth.client-state-missing', 'auth.client-refresh-resource', 'auth.client-scope-authoritative', 'auth.client-pkce-required', 'auth.client-redirect-https', 'auth.client-as-oidc', 'auth.client-token-auth-post', 'auth.client-token-auth-none', 'auth.client-pre-registered', 'auth.client-step-up-limit'].map((id) => [id, 'untestable']));
+const NO_OAUTH = Object.fromEntries(['auth.client-bearer', 'auth.client-discovery', 'auth.client-issuer', 'auth.client-pkce', 'auth.client-resource', 'auth.client-scope', 'auth.client-step-up', 'auth.client-prm-well-known', 'auth.client-as-well-known', 'auth.client-scope-supported', 'auth.client-scope-omitted', 'auth.client-prm-resource', 'auth.client-token-auth', 'auth.client-cimd', 'auth.client-redirect-registered', 'auth.client-state', 'auth.client-state-mismatch', 'auth.client-state-missing', 'auth.client-refresh-resource', 'auth.client-scope-authoritative', 'auth.client-pkce-required', 'auth.client-redirect-https', 'auth.client-as-oidc', 'auth.client-token-auth-post', 'auth.client-token-auth-none', 'auth.client-pre-registered', 'auth.client-step-up-limit', 'auth.client-resource-exact'].map((id) => [id, 'untestable']));
 // In a 2026-07-28 run the authorization response's iss is judged too (RFC 9207, one scenario per row of its
 // table), and so are the server binding, the registration's application_type and grant_types.
 const NO_OAUTH_26 = { ...NO_OAUTH, ...Object.fromEntries(['auth.client-iss', 'auth.client-iss-absent', 'auth.client-iss-unadvertised', 'auth.client-iss-exact', 'auth.client-iss-optional', 'auth.client-as-binding', 'auth.client-application-type', 'auth.client-application-type-fit', 'auth.client-refresh-grant', 'auth.client-offline-access'].map((id) => [id, 'untestable'])) };
@@ -75,6 +75,9 @@ const NO_STEP_UP_CALL = { 'auth.client-step-up': 'untestable', 'auth.client-step
 // AZ-37: mcp-remote takes static client credentials only on its command line (--static-oauth-client-info), for
 // every server it reaches; it does not read the ones mcpspec gives where its authorization server has no registration.
 const NO_STATIC = { 'auth.client-pre-registered': 'untestable' };
+// AZ-39: where the resource metadata publishes the origin (http://127.0.0.1:PORT, no path), mcp-remote sends
+// resource=http://127.0.0.1:PORT/ (its URL's href) on its authorization and token requests.
+const SLASHED_RESOURCE = { 'auth.client-resource-exact': 'warn' };
 // IO-06: neither 2026-07-28 stdio client starts its server again when the process exits.
 const NO_RESTART = { 'client.restarts-dead-server': 'warn' };
 
@@ -93,18 +96,18 @@ const CASES: { name: string; transport: 'http' | 'stdio'; argv: string[]; cwd?: 
 const LATER: (typeof CASES[number] & { client: () => { command: string; args: string[] }; otherwise?: { findings: string[]; notPassed: Record<string, string> }[] })[] = [
   // mcp-remote-client connects (after OAuth discovery: mcpspec answers 404 to /.well-known/*, 405 to its GET probe), lists tools and resources, exits.
   // Behind OAuth it does the whole flow, "opening" the authorization URL in mcpspec's headless browser (both mcp-remote cases pass every auth.client-* check).
-  { name: 'mcp-remote 0.15.1 (mcp-remote-client)', client: mcpRemoteClient, transport: 'http', argv: ['{url}'], era: '2025-11-25', notPassed: { ...NOTHING_CANCELLED, 'client.session-delete': 'warn', ...NO_TOOL_CALL, ...NO_STEP_UP_CALL, ...OWN_SCOPE, ...NO_CIMD, ...STATE_OPTIONAL, ...PKCE_ASSUMED, ...NO_STATIC } },
+  { name: 'mcp-remote 0.15.1 (mcp-remote-client)', client: mcpRemoteClient, transport: 'http', argv: ['{url}'], era: '2025-11-25', notPassed: { ...NOTHING_CANCELLED, 'client.session-delete': 'warn', ...NO_TOOL_CALL, ...NO_STEP_UP_CALL, ...OWN_SCOPE, ...NO_CIMD, ...STATE_OPTIONAL, ...PKCE_ASSUMED, ...NO_STATIC, ...SLASHED_RESOURCE } },
   // mcp-remote's proxy (its main use: a stdio client reaches an HTTP server through it), driven by the 1.x SDK client over stdio.
   // It opens a test session first (clientInfo mcp-remote-fallback-test), then a second one for the client it serves.
-  { name: 'mcp-remote 0.15.1 proxy (mcp-remote {url}) under the 1.x SDK client', client: () => ({ command: process.execPath, args: [SDK1, '--stdio', process.execPath, mcpRemoteProxy()] }), transport: 'http', argv: ['{url}'], era: '2025-11-25', notPassed: { ...NOTHING_CANCELLED, 'client.session-delete': 'warn', ...NO_LEGACY_TASKS, ...STEP_UP_LOOP, ...OWN_SCOPE, ...NO_CIMD, ...STATE_OPTIONAL, ...PKCE_ASSUMED, ...NO_STATIC }, findings: ['hang client-authorization-step-up'],
+  { name: 'mcp-remote 0.15.1 proxy (mcp-remote {url}) under the 1.x SDK client', client: () => ({ command: process.execPath, args: [SDK1, '--stdio', process.execPath, mcpRemoteProxy()] }), transport: 'http', argv: ['{url}'], era: '2025-11-25', notPassed: { ...NOTHING_CANCELLED, 'client.session-delete': 'warn', ...NO_LEGACY_TASKS, ...STEP_UP_LOOP, ...OWN_SCOPE, ...NO_CIMD, ...STATE_OPTIONAL, ...PKCE_ASSUMED, ...NO_STATIC, ...SLASHED_RESOURCE }, findings: ['hang client-authorization-step-up'],
     // On a loaded machine its callback server is still listening when the step-up comes: the code arrives and the step-up passes.
     // The same race in the scope-retry scenario (every tools/call 403 whatever the scope): when the step-up's code
     // arrives it retries once, gets 403 again and exits (auth.client-step-up-limit passes, two authorizations); when
     // it cannot arrive it waits until stopped, and nothing shows it would have stopped retrying (untestable).
     otherwise: [
-      { findings: [], notPassed: { ...NOTHING_CANCELLED, 'client.session-delete': 'warn', ...NO_LEGACY_TASKS, ...OWN_SCOPE, ...NO_CIMD, ...STATE_OPTIONAL, ...PKCE_ASSUMED, ...NO_STATIC } },
-      { findings: ['hang client-authorization-scope-retry'], notPassed: { ...NOTHING_CANCELLED, 'client.session-delete': 'warn', ...NO_LEGACY_TASKS, ...OWN_SCOPE, ...NO_CIMD, ...STATE_OPTIONAL, ...PKCE_ASSUMED, ...NO_STATIC, ...RETRY_WAITS } },
-      { findings: ['hang client-authorization-scope-retry', 'hang client-authorization-step-up'], notPassed: { ...NOTHING_CANCELLED, 'client.session-delete': 'warn', ...NO_LEGACY_TASKS, ...STEP_UP_LOOP, ...OWN_SCOPE, ...NO_CIMD, ...STATE_OPTIONAL, ...PKCE_ASSUMED, ...NO_STATIC, ...RETRY_WAITS } },
+      { findings: [], notPassed: { ...NOTHING_CANCELLED, 'client.session-delete': 'warn', ...NO_LEGACY_TASKS, ...OWN_SCOPE, ...NO_CIMD, ...STATE_OPTIONAL, ...PKCE_ASSUMED, ...NO_STATIC, ...SLASHED_RESOURCE } },
+      { findings: ['hang client-authorization-scope-retry'], notPassed: { ...NOTHING_CANCELLED, 'client.session-delete': 'warn', ...NO_LEGACY_TASKS, ...OWN_SCOPE, ...NO_CIMD, ...STATE_OPTIONAL, ...PKCE_ASSUMED, ...NO_STATIC, ...SLASHED_RESOURCE, ...RETRY_WAITS } },
+      { findings: ['hang client-authorization-scope-retry', 'hang client-authorization-step-up'], notPassed: { ...NOTHING_CANCELLED, 'client.session-delete': 'warn', ...NO_LEGACY_TASKS, ...STEP_UP_LOOP, ...OWN_SCOPE, ...NO_CIMD, ...STATE_OPTIONAL, ...PKCE_ASSUMED, ...NO_STATIC, ...SLASHED_RESOURCE, ...RETRY_WAITS } },
     ] },
   { name: 'inspector 2.12.0 --cli, tools/list', client: inspector2Cli, transport: 'http', argv: ['{url}', '--transport', 'http', '--method', 'tools/list'], era: '2025-11-25', notPassed: { ...NOTHING_CANCELLED, 'client.session-delete': 'warn', ...NO_TOOL_CALL, ...NO_OAUTH } },
   // Over stdio it never exits after a tools/list result that is not an object (client-near-valid): stopped at the timeout.
