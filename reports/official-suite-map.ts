@@ -359,7 +359,7 @@ const CLIENT: Record<string, OfficialScenario> = {
   'auth/offline-access-not-supported': flow({ 'sep-2207-offline-access-not-requested': covered('auth.client-offline-access') }),
   'auth/authorization-server-migration': flow(each(['sep-2352-reregister-on-as-change', 'sep-2352-no-reuse-on-as-change', 'sep-2352-no-cross-as-credential-reuse'], covered('auth.client-as-binding'))),
   // The same check id accepts a matching iss here and refuses a wrong one in iss-wrong-issuer.
-  'auth/iss-supported': flow({ 'sep-2468-client-compare-iss-supported': NONE }),
+  'auth/iss-supported': flow({ 'sep-2468-client-compare-iss-supported': covered('auth.client-iss-match') }),
   'auth/iss-wrong-issuer': flow({ 'sep-2468-client-compare-iss-supported': covered('auth.client-iss') }),
   'auth/iss-not-advertised': flow({ 'sep-2468-client-proceed-no-iss': covered('auth.client-iss-optional') }),
   'auth/iss-supported-missing': flow({ 'sep-2468-client-reject-missing-iss': covered('auth.client-iss-absent') }),

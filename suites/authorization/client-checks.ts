@@ -959,4 +959,30 @@ export const authClientChecks = [
     },
     rootResourceServer,
   ),
+  authClientCheck(
+    {
+      id: 'auth.client-iss-match',
+      title: 'the client exchanges its code when the authorization response\'s iss is its issuer and the metadata advertises iss (RFC 9207: the comparison passes)',
+      requirements: ['AZ-16'],
+      level: 'MUST',
+      versions: ['2026-07-28'],
+      spec: SPEC.authorization26,
+      // The no-iss scenario's baseline run is this case (iss advertised, the issuer's own in the response); its
+      // judged run (nothing said of iss) tells a client that refuses a matching iss from one whose flow stops anyway.
+      judge(o) {
+        const [baseline, judged] = split(o);
+        const authorizes = baseline.filter((r) => isGet(r, '/authorize'));
+        if (authorizes.length === 0) return untestable('the client made no authorization request with the correct authorization server');
+        const exchanged = baseline.filter(isCodeExchange);
+        const ev = [oauthEvidence('authorization request', authorizes[0]), ...exchanged.slice(0, 1).map((r) => oauthEvidence('code exchanged', r))];
+        const said = `iss=${o.oauth.identifier} (the issuer itself, the metadata advertising iss)`;
+        if (exchanged.length) return holds(`exchanged its code after an authorization response with ${said}`, ev);
+        const lost = neverDelivered(o, authorizes);
+        if (lost) return untestable(`the authorization response never reached the client: ${lost}`);
+        if (!judged.some(isCodeExchange)) return untestable('the client did not exchange its code when nothing was said of iss either: its flow stops for another reason');
+        return violated(`after an authorization response with ${said} the client did not exchange its code, though it did when nothing was said of iss: a matching iss must be accepted`, ev);
+      },
+    },
+    noIssServer,
+  ),
 ];

@@ -502,4 +502,18 @@ describe('auth.client-* judgements', () => {
     expect(judge('auth.client-resource-exact', rooted(ENDPOINT)).message).not.toContain('normalisation');
     expect(judge('auth.client-resource-exact', { ...o, oauth: { ...o.oauth, requests: o.oauth.requests.slice(0, 3) } })).toMatchObject({ outcome: 'untestable' });
   });
+
+  it('auth.client-iss-match: exchanging the code after a matching, advertised iss holds; refusing it while proceeding without iss fails; a flow that stops anyway is untestable', () => {
+    const o = good();
+    // The baseline (a matching iss) is the five requests of good(); the judged run (no iss) follows.
+    const run = (baselineExchange: boolean, judgedExchange: boolean): AuthClientObs => {
+      const base = o.oauth.requests.filter((r) => baselineExchange || r.path !== '/token');
+      seq = 30;
+      const judged = [req('GET', '/authorize', { status: 302, code: 'code-9', query: { state: 't' } }), ...(judgedExchange ? [req('POST', '/token', { body: { grant_type: 'authorization_code', code: 'code-9' } })] : [])];
+      return { ...o, baseline: base.length, oauth: { ...o.oauth, responseIss: undefined, issAdvertised: false, requests: [...base, ...judged] } };
+    };
+    expect(judge('auth.client-iss-match', run(true, true))).toMatchObject({ outcome: 'holds', message: expect.stringContaining(`iss=${ORIGIN} (the issuer itself`) });
+    expect(judge('auth.client-iss-match', run(false, true))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('a matching iss must be accepted') });
+    expect(judge('auth.client-iss-match', run(false, false))).toMatchObject({ outcome: 'untestable', message: expect.stringContaining('stops for another reason') });
+  });
 });
