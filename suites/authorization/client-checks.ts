@@ -1,8 +1,9 @@
 // auth.client-*: a client under test against mcpspec's scripted server behind OAuth
 // (docs/requirements-authorization.md, AZ-10 and later): discovery, registration (application_type,
-// redirect URIs, grant types, client authentication, metadata documents, server binding), PKCE,
-// resource, state, the bearer header, scope, the metadata's issuer, the authorization response's
-// iss, refresh and step-up. A client that does not try to authorize (it is optional) leaves them
+// redirect URIs, grant types, client authentication by the registered method, metadata documents,
+// pre-registered credentials, server binding), PKCE, resource (and its exact published form), state,
+// the bearer header, scope (offline_access only where listed), the metadata's issuer, the
+// authorization response's iss, refresh, and step-up (bounded when it never succeeds). A client that does not try to authorize (it is optional) leaves them
 // untestable. The server side (auth.*) is in ./server-checks.ts.
 
 import { createHash } from 'node:crypto';
