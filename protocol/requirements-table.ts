@@ -244,4 +244,7 @@ export const REQUIREMENTS: readonly Requirement[] = [
   { id: "AZ-33", level: "M", era: "25-11, 26", area: "Authorization", seps: [] },
   { id: "AZ-34", level: "M", era: "25-11, 26", area: "Authorization", seps: [] },
   { id: "AZ-36", level: "M", era: "both", area: "Authorization", seps: [] },
+  { id: "AZ-37", level: "S", era: "25-11, 26", area: "Authorization", seps: [] },
+  { id: "AZ-38", level: "S", era: "26", area: "Authorization", seps: [] },
+  { id: "AZ-39", level: "S", era: "25-11, 26", area: "Authorization", seps: [] },
 ];

@@ -313,11 +313,13 @@ const FLOW: Record<string, Counterpart> = {
   ...each(['valid-bearer-token', 'invalid-bearer-token'], covered('auth.client-bearer')),
 };
 
-// RFC 8707 resource checks of the metadata and token-endpoint-auth scenarios. mcpspec compares
-// URL-normalised values, the official suite the exact string.
+// RFC 8707 resource checks of the metadata and token-endpoint-auth scenarios. auth.client-resource (MUST)
+// compares URL-normalised values; the exact string as the resource metadata publishes it is
+// auth.client-resource-exact (SHOULD: the trailing-slash form is a SHOULD, and the two forms name the same
+// resource after RFC 3986 normalisation), judged where the metadata publishes a pathless origin.
 const RESOURCE: Record<string, Counterpart> = {
   ...each(['resource-parameter-in-authorization', 'resource-parameter-in-token', 'resource-parameter-valid-uri', 'resource-parameter-consistency'], covered('auth.client-resource')),
-  'resource-parameter-matches-prm': partial('auth.client-resource'),
+  'resource-parameter-matches-prm': partial('auth.client-resource', 'auth.client-resource-exact'),
 };
 
 // 2025-03-26 discovery fallbacks (no resource metadata, default endpoints): that version is outside mcpspec's.
@@ -358,7 +360,8 @@ const CLIENT: Record<string, OfficialScenario> = {
   'auth/metadata-default': flow({ ...RESOURCE, 'prm-pathbased-requested': covered('auth.client-prm-well-known'), 'prm-priority-order': covered('auth.client-prm-well-known'), 'authorization-server-metadata': covered('auth.client-discovery') }),
   // var1: resource metadata not named in the challenge, authorization server found by OpenID Connect discovery.
   'auth/metadata-var1': flow({ ...RESOURCE, 'prm-pathbased-requested': covered('auth.client-prm-well-known'), 'authorization-server-metadata': covered('auth.client-discovery') }, covered('auth.client-prm-well-known', 'auth.client-as-oidc')),
-  // var2: resource metadata only at the root URI (mcpspec never makes the client fall back to it).
+  // var2: resource metadata only at the root URI, about the origin (mcpspec's client-authorization-root-resource;
+  // no check names the fallback itself: a client that does not make it leaves auth.client-resource-exact untestable).
   'auth/metadata-var2': flow({ ...RESOURCE, 'authorization-server-metadata': covered('auth.client-discovery'), 'authorization-server-metadata-wrong-path': covered('auth.client-as-well-known') }, partial('auth.client-prm-well-known')),
   // var3: authorization server metadata only at the OIDC path-appended URI (mcpspec serves another one).
   'auth/metadata-var3': flow({ ...RESOURCE, 'authorization-server-metadata': covered('auth.client-discovery'), 'authorization-server-metadata-wrong-path': covered('auth.client-as-well-known') }, partial('auth.client-as-well-known')),
@@ -367,20 +370,22 @@ const CLIENT: Record<string, OfficialScenario> = {
   'auth/scope-from-scopes-supported': flow({ 'scope-from-scopes-supported': covered('auth.client-scope-supported') }),
   'auth/scope-omitted-when-undefined': flow({ 'scope-omitted-when-undefined': covered('auth.client-scope-omitted') }),
   'auth/scope-step-up': flow(each(['scope-step-up-initial', 'scope-step-up-escalation', 'sep-2350-scope-union-on-reauth'], covered('auth.client-step-up', 'auth.client-scope'))),
-  'auth/scope-retry-limit': flow({ 'scope-retry-limit': NONE, 'scope-retry-auth-attempt': HARNESS }),
+  // The same bound (three authorizations in all); mcpspec warns (the spec's SHOULD) and leaves a client that never steps up untestable.
+  'auth/scope-retry-limit': flow({ 'scope-retry-limit': covered('auth.client-step-up-limit'), 'scope-retry-auth-attempt': HARNESS }),
   'auth/token-endpoint-auth-basic': flow({ ...RESOURCE, 'token-endpoint-auth-method': covered('auth.client-token-auth') }),
-  'auth/token-endpoint-auth-post': flow({ ...RESOURCE, 'token-endpoint-auth-method': NONE }),
-  'auth/token-endpoint-auth-none': flow({ ...RESOURCE, 'token-endpoint-auth-method': NONE }),
-  'auth/pre-registration': flow({ 'pre-registration-auth': NONE }),
+  'auth/token-endpoint-auth-post': flow({ ...RESOURCE, 'token-endpoint-auth-method': covered('auth.client-token-auth-post') }),
+  'auth/token-endpoint-auth-none': flow({ ...RESOURCE, 'token-endpoint-auth-method': covered('auth.client-token-auth-none') }),
+  'auth/pre-registration': flow({ 'pre-registration-auth': because(partial('auth.client-pre-registered'), 'mcpspec warns (the spec\'s SHOULD), and a client that never authorizes is untestable: it may have no way to read the credentials') }),
   'auth/2025-03-26-oauth-metadata-backcompat': { checks: each(['authorization-server-metadata', 'client-registration', 'authorization-request', 'token-request'], OLD_AUTH) },
   'auth/2025-03-26-oauth-endpoint-fallback': { checks: each(['client-registration', 'authorization-request', 'token-request'], OLD_AUTH) },
   'auth/resource-mismatch': flow({ 'resource-mismatch-rejected': covered('auth.client-prm-resource') }),
   // mcpspec judges refresh_token among the grant types only of a client that refreshes.
   'auth/offline-access-scope': flow({ 'sep-2207-client-metadata-grant-types': partial('auth.client-refresh-grant'), 'sep-2207-offline-access-requested': HARNESS }),
-  'auth/offline-access-not-supported': flow({ 'sep-2207-offline-access-not-requested': NONE }),
+  // mcpspec warns: the spec permits offline_access on a condition (a MAY), it states no MUST NOT.
+  'auth/offline-access-not-supported': flow({ 'sep-2207-offline-access-not-requested': covered('auth.client-offline-access') }),
   'auth/authorization-server-migration': flow(each(['sep-2352-reregister-on-as-change', 'sep-2352-no-reuse-on-as-change', 'sep-2352-no-cross-as-credential-reuse'], covered('auth.client-as-binding'))),
   // The same check id accepts a matching iss here and refuses a wrong one in iss-wrong-issuer.
-  'auth/iss-supported': flow({ 'sep-2468-client-compare-iss-supported': NONE }),
+  'auth/iss-supported': flow({ 'sep-2468-client-compare-iss-supported': covered('auth.client-iss-match') }),
   'auth/iss-wrong-issuer': flow({ 'sep-2468-client-compare-iss-supported': covered('auth.client-iss') }),
   'auth/iss-not-advertised': flow({ 'sep-2468-client-proceed-no-iss': covered('auth.client-iss-optional') }),
   'auth/iss-supported-missing': flow({ 'sep-2468-client-reject-missing-iss': covered('auth.client-iss-absent') }),

@@ -250,11 +250,11 @@ export class ClientDriver implements Driver {
         waitFor: (match, ms) => endpoint.waitFor(match, ms),
         pause: (ms) => endpoint.pause(ms),
         received: () => endpoint.received(),
-        runClient: async (timeoutMs = this.opts.timing.timeoutMs) => {
+        runClient: async (timeoutMs = this.opts.timing.timeoutMs, env: Record<string, string> = {}) => {
           if (this.spec.officialHarness) {
-            return this.runHarness(name, timeoutMs, harness, () => endpoint.received().length, (tools) => (alsoListed = tools), launch);
+            return this.runHarness(name, timeoutMs, harness, () => endpoint.received().length, (tools) => (alsoListed = tools), (ms, official, n) => launch(ms, { ...env, ...official }, n));
           }
-          const { exit, stoppedByUs } = await launch(timeoutMs);
+          const { exit, stoppedByUs } = await launch(timeoutMs, env);
           this.noteExit(name, exit, stoppedByUs, timeoutMs);
           return exit;
         },

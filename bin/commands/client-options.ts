@@ -17,6 +17,8 @@ export const CLIENT_USAGE = [
   '           (everything it needs is in its arguments); {server-json} is the same as {"command","args"} JSON.',
   'The client must connect, do its work and exit; what it sends is judged. Its stdin stays open (nothing is',
   'written to it) until it exits, as in a terminal: clients that quit at the end of their input keep running.',
+  'Where its authorization server has no registration (client-authorization-pre-registered), the client gets',
+  'pre-registered credentials in MCPSPEC_CLIENT_CREDENTIALS ({"client_id","client_secret","issuer"} JSON).',
   '',
   'Examples (inspector-cli reads ../package.json from its working directory: --cwd names a folder inside a package):',
   '  mcpspec client --http --cwd test -- npx @modelcontextprotocol/inspector-cli --cli {url} --transport http --method tools/list',
@@ -46,7 +48,7 @@ export function clientOptions(y: Argv) {
     .option('format', { type: 'array', string: true, describe: 'with --out, also write these: junit, sarif, markdown, html, tap, badge, shields, must-badge, must-shields' })
     .option('timeout', { type: 'string', default: '10s', describe: 'how long one client run may take before it is stopped as hung (500ms, 10s, 2m)' })
     .option('deadline', { type: 'string', default: '5m', describe: 'the whole run ends by then' })
-    .option('env', { type: 'array', string: true, describe: 'set a variable for the client: K=V (it gets only PATH, a temporary HOME, MCPSPEC_SCENARIO and what you pass)' })
+    .option('env', { type: 'array', string: true, describe: 'set a variable for the client: K=V (it gets only PATH, a temporary HOME, MCPSPEC_SCENARIO, MCPSPEC_CLIENT_CREDENTIALS where a scenario gives them, and what you pass)' })
     .option('pass-env', { type: 'array', string: true, describe: "pass one of mcpspec's own variables to the client by name" })
     .option('cwd', { type: 'string', describe: 'working directory of the client (default: a fresh temporary folder)' })
     .option('seed', { type: 'number', describe: 'seed for generated answers (printed, so a run can be repeated)' })

@@ -50,6 +50,23 @@ export interface OAuthOptions {
    * and the metadata lists only that token endpoint method.
    */
   confidential?: boolean;
+  /**
+   * Every registration is for this token endpoint method, whatever the client asked for, and the
+   * metadata lists only it: `client_secret_post` (a secret issued, to go in the form) or `none` (a
+   * public client: no secret issued). `confidential` is the same for `client_secret_basic`.
+   */
+  tokenAuth?: 'client_secret_post' | 'none';
+  /**
+   * The authorization server offers no dynamic registration (no registration_endpoint) and no client
+   * ID metadata documents: it knows one client, pre-registered (PRE_REGISTERED_CLIENT), for
+   * client_secret_basic, the only method its metadata lists.
+   */
+  preRegistered?: boolean;
+  /**
+   * Step-up scenario without an end: every tools/call gets 403 insufficient_scope, whatever scope
+   * the token was granted (a scope upgrade that never succeeds).
+   */
+  stepUpNever?: boolean;
   /** The authorization server's metadata says it takes Client ID Metadata Document URLs as client_id (`client_id_metadata_document_supported`). */
   cimd?: boolean;
   /**
@@ -81,6 +98,12 @@ export interface OAuthOptions {
    */
   wellKnown?: boolean;
   /**
+   * The 401 challenge names no resource_metadata, the path-inserted well-known URI answers 404, and the
+   * root one (`/.well-known/oauth-protected-resource`) serves metadata for the origin: its `resource`
+   * is the origin without a trailing slash (what a URL parser's href would turn into `origin/`).
+   */
+  rootResource?: boolean;
+  /**
    * The authorization server's issuer has no path, and only OpenID Connect discovery serves its
    * metadata (`/.well-known/openid-configuration`; the OAuth 2.0 URI answers 404), as many identity
    * providers do.
@@ -107,6 +130,8 @@ export interface OAuthLog {
   scope?: string;
   /** The `resource` the Protected Resource Metadata names when the scenario makes it another than `resource`. */
   prmResource?: string;
+  /** The `resource` the Protected Resource Metadata publishes, as it is written (the string a client sends on as-is). */
+  publishedResource: string;
   /** The Protected Resource Metadata's scopes_supported (undefined: it has none). */
   scopesSupported?: string[];
   /** The issuer the authorization server metadata names (not its identifier when the scenario says so). */
@@ -123,6 +148,12 @@ export interface OAuthLog {
   responseState: 'echo' | 'another' | 'absent';
   /** Step-up scenario: the scope a tools/call needs, named by its 403 insufficient_scope. */
   stepUpScope?: string;
+  /** Whether a token with the step-up scope still gets 403 insufficient_scope (the upgrade never succeeds). */
+  stepUpNever?: boolean;
+  /** The token endpoint methods the authorization server's metadata lists (token_endpoint_auth_methods_supported). */
+  tokenAuthMethods: string[];
+  /** Pre-registration scenario: the client credentials the authorization server knows, given to the client (it has no registration endpoint). */
+  preRegistered?: { clientId: string; secret: string };
   requests: OAuthRequest[];
   /** The access tokens issued, in order. */
   tokens: string[];
@@ -142,6 +173,17 @@ export const UNLISTED_SCOPE = 'mcp:admin';
 /** The scope a tools/call needs in the step-up scenario (asked for by a 403 insufficient_scope). */
 export const STEP_UP_SCOPE = 'mcp:write';
 const TOKEN_SECONDS = 3600;
+/**
+ * The client the authorization server of the pre-registration scenario knows (no registration
+ * endpoint there): given to the client under test in its environment (PRE_REGISTERED_ENV) and, for a
+ * harness written to the official suite, in MCP_CONFORMANCE_CONTEXT as client_id and client_secret.
+ */
+export const PRE_REGISTERED_CLIENT = { clientId: 'mcpspec-pre-registered-client', secret: 'mcpspec-pre-registered-secret' };
+/**
+ * The variable the pre-registered credentials come in, as JSON (`{"client_id", "client_secret",
+ * "issuer"}`: the issuer of the authorization server they are for); set only in that scenario.
+ */
+export const PRE_REGISTERED_ENV = 'MCPSPEC_CLIENT_CREDENTIALS';
 const PROTECTED_RESOURCE = '/.well-known/oauth-protected-resource';
 const SERVER_METADATA = '/.well-known/oauth-authorization-server';
 /** The path of the authorization server's issuer in the well-known scenario (an issuer with a path). */
@@ -178,6 +220,8 @@ export class AuthorizationServer {
   private readonly issued = new Map<string, string>();
   private readonly refreshTokens = new Map<string, string>();
   private readonly stepUp: boolean;
+  /** Scope-retry scenario: the step-up never succeeds (every tools/call gets 403 insufficient_scope). */
+  private readonly stepUpNever: boolean;
   /** Expiry scenario: how many more MCP requests each expiring access token serves. */
   private readonly usesLeft = new Map<string, number>();
   private expireAfter: number | undefined;
@@ -185,8 +229,12 @@ export class AuthorizationServer {
   private readonly scopeFrom: 'challenge' | 'metadata' | 'none' | 'challenge-unlisted';
   /** Well-known scenario: the challenge names no resource_metadata; the issuer has a path and only OpenID Connect discovery serves its metadata. */
   private readonly wellKnown: boolean;
-  /** Confidential scenario: registrations are for client_secret_basic, the only token endpoint method the metadata lists. */
-  private readonly confidential: boolean;
+  /** Root-resource scenario: no resource_metadata in the challenge, the metadata only at the root URI, about the origin. */
+  private readonly rootResource: boolean;
+  /** The token endpoint method every registration gets, the only one the metadata lists (undefined: what the client asks for, the metadata listing three). */
+  private readonly tokenAuth: 'client_secret_basic' | 'client_secret_post' | 'none' | undefined;
+  /** Pre-registration scenario: no registration endpoint, no client ID metadata documents. */
+  private readonly preRegistered: boolean;
   /** CIMD scenario: the metadata advertises client_id_metadata_document_supported (a registration endpoint too, as a fallback). */
   private readonly cimd: boolean;
   /** The first authorization server's identifier and metadata URL (the second's are fixed under SECOND_SERVER). */
@@ -202,10 +250,13 @@ export class AuthorizationServer {
     const endpoint = http.url;
     const url = new URL(endpoint);
     this.origin = url.origin;
-    this.stepUp = opts.stepUp === true;
+    this.stepUp = opts.stepUp === true || opts.stepUpNever === true;
+    this.stepUpNever = opts.stepUpNever === true;
     this.wellKnown = opts.wellKnown === true;
+    this.rootResource = opts.rootResource === true;
     this.scopeFrom = opts.scopeFrom ?? 'challenge';
-    this.confidential = opts.confidential === true;
+    this.preRegistered = opts.preRegistered === true;
+    this.tokenAuth = opts.confidential || this.preRegistered ? 'client_secret_basic' : opts.tokenAuth;
     this.cimd = opts.cimd === true;
     // RFC 8414 §3 / OpenID Connect Discovery: for an issuer with a path, clients try the OAuth
     // path-inserted URI, then OpenID Connect's path-inserted one (served here), then its path-appended one.
@@ -215,7 +266,9 @@ export class AuthorizationServer {
     this.firstMetadataUrl = this.wellKnown ? `${url.origin}/.well-known/openid-configuration${ISSUER_PATH}` : opts.oidcOnly ? `${url.origin}/.well-known/openid-configuration` : `${url.origin}${SERVER_METADATA}`;
     this.log = {
       resource: endpoint,
-      resourceMetadataUrl: `${url.origin}${PROTECTED_RESOURCE}${url.pathname}`,
+      // Root-resource scenario: only the root well-known URI serves the metadata (the path-inserted one gets 404).
+      resourceMetadataUrl: this.rootResource ? `${url.origin}${PROTECTED_RESOURCE}` : `${url.origin}${PROTECTED_RESOURCE}${url.pathname}`,
+      publishedResource: this.rootResource ? url.origin : endpoint,
       serverMetadataUrl: this.firstMetadataUrl,
       ...(this.scopeFrom === 'challenge' ? { scope: CHALLENGE_SCOPE } : this.scopeFrom === 'challenge-unlisted' ? { scope: `${CHALLENGE_SCOPE} ${UNLISTED_SCOPE}` } : {}),
       ...(this.scopeFrom === 'none' ? {} : { scopesSupported: this.scopeFrom === 'challenge' ? [CHALLENGE_SCOPE] : [CHALLENGE_SCOPE, READ_SCOPE] }),
@@ -229,7 +282,10 @@ export class AuthorizationServer {
       expired: [],
       browser: [],
       registrations: [],
-      ...(opts.stepUp ? { stepUpScope: STEP_UP_SCOPE } : {}),
+      ...(opts.stepUp || opts.stepUpNever ? { stepUpScope: STEP_UP_SCOPE } : {}),
+      ...(opts.stepUpNever ? { stepUpNever: true } : {}),
+      tokenAuthMethods: this.tokenAuth ? [this.tokenAuth] : ['none', 'client_secret_post', 'client_secret_basic'],
+      ...(this.preRegistered ? { preRegistered: PRE_REGISTERED_CLIENT } : {}),
     };
     this.configure(opts);
   }
@@ -250,6 +306,7 @@ export class AuthorizationServer {
     // RFC 9728 §3.3: a client must not use resource metadata naming another resource than it asked for.
     if (opts.wrongResource) this.log.prmResource = `${this.origin}/mcp/another-server`;
     else delete this.log.prmResource;
+    this.log.publishedResource = this.log.prmResource ?? (this.rootResource ? this.origin : this.log.resource);
     // RFC 9207 §2.4: a client must not send the code on when the response's iss is not its issuer
     // (compared as plain strings), nor when it is missing where the metadata says responses carry it.
     const iss = opts.iss ?? 'issuer';
@@ -313,6 +370,7 @@ export class AuthorizationServer {
   /** Step-up scenario: a tools/call whose token was not granted STEP_UP_SCOPE (it gets a 403 insufficient_scope). */
   private needsStepUp(headers: Record<string, string>, url: URL, message: unknown): boolean {
     if (!this.stepUp || !isObj(message) || message.method !== 'tools/call') return false;
+    if (this.stepUpNever) return true;
     return !(this.scopeOf(headers, url) ?? '').split(' ').includes(STEP_UP_SCOPE);
   }
 
@@ -325,7 +383,7 @@ export class AuthorizationServer {
   private refusal(headers: Record<string, string>): HttpAnswer {
     const error = headers.authorization ? 'error="invalid_token", ' : '';
     // Well-known scenario: no resource_metadata, so the client has to construct the well-known URIs (RFC 9728 §3).
-    const where = this.wellKnown ? '' : `resource_metadata="${this.log.resourceMetadataUrl}", `;
+    const where = this.wellKnown || this.rootResource ? '' : `resource_metadata="${this.log.resourceMetadataUrl}", `;
     const scope = this.log.scope === undefined ? '' : `scope="${this.log.scope}"`;
     const params = `${error}${where}${scope}`.replace(/, $/, '');
     return json(401, { error: 'invalid_token' }, { 'WWW-Authenticate': params ? `Bearer ${params}` : 'Bearer' });
@@ -359,7 +417,7 @@ export class AuthorizationServer {
     };
 
     if (method === 'GET' && path === new URL(this.log.resourceMetadataUrl).pathname) {
-      answer(json(200, { resource: this.log.prmResource ?? this.log.resource, authorization_servers: [this.log.identifier], ...(this.log.scopesSupported ? { scopes_supported: this.log.scopesSupported } : {}), bearer_methods_supported: ['header'] }));
+      answer(json(200, { resource: this.log.publishedResource, authorization_servers: [this.log.identifier], ...(this.log.scopesSupported ? { scopes_supported: this.log.scopesSupported } : {}), bearer_methods_supported: ['header'] }));
     } else if (method === 'GET' && (path === new URL(this.firstMetadataUrl).pathname || path === `${SERVER_METADATA}${SECOND_SERVER}`)) {
       const second = path === `${SERVER_METADATA}${SECOND_SERVER}`;
       const base = `${this.origin}${second ? SECOND_SERVER : ''}`;
@@ -368,22 +426,23 @@ export class AuthorizationServer {
           issuer: second ? base : this.firstIssuer,
           authorization_endpoint: `${base}/authorize`,
           token_endpoint: `${base}/token`,
-          registration_endpoint: `${base}/register`,
+          ...(this.preRegistered && !second ? {} : { registration_endpoint: `${base}/register` }),
           response_types_supported: ['code'],
           grant_types_supported: ['authorization_code', 'refresh_token'],
           ...(this.log.pkceUnadvertised ? {} : { code_challenge_methods_supported: ['S256'] }),
-          token_endpoint_auth_methods_supported: this.confidential ? ['client_secret_basic'] : ['none', 'client_secret_post', 'client_secret_basic'],
+          token_endpoint_auth_methods_supported: this.log.tokenAuthMethods,
           // Scope-from-nowhere scenario: no document names a scope, so a client has none to ask for.
           ...(this.scopeFrom === 'none' ? {} : { scopes_supported: this.log.scopesSupported }),
           ...(this.log.issAdvertised ? { authorization_response_iss_parameter_supported: true } : {}),
           ...(this.cimd ? { client_id_metadata_document_supported: true } : {}),
         }),
       );
-    } else if (method === 'POST' && local === '/register') {
+    } else if (method === 'POST' && local === '/register' && !(this.preRegistered && !server)) {
       const meta = isObj(body) ? body : {};
-      // Confidential scenario: every client is registered for client_secret_basic, whatever it asked
-      // for (RFC 7591 §3.2.1 lets the server replace requested metadata; the response says what holds).
-      const authMethod = this.confidential ? 'client_secret_basic' : meta.token_endpoint_auth_method;
+      // Confidential, post and public scenarios: every client is registered for the one method the
+      // metadata lists, whatever it asked for (RFC 7591 §3.2.1 lets the server replace requested
+      // metadata; the response says what holds).
+      const authMethod = this.tokenAuth ?? meta.token_endpoint_auth_method;
       const confidential = authMethod !== undefined && authMethod !== 'none';
       const clientId = token('mcpspec-client');
       const secret = confidential ? token('mcpspec-secret') : undefined;

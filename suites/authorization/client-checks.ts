@@ -1,8 +1,9 @@
 // auth.client-*: a client under test against mcpspec's scripted server behind OAuth
 // (docs/requirements-authorization.md, AZ-10 and later): discovery, registration (application_type,
-// redirect URIs, grant types, client authentication, metadata documents, server binding), PKCE,
-// resource, state, the bearer header, scope, the metadata's issuer, the authorization response's
-// iss, refresh and step-up. A client that does not try to authorize (it is optional) leaves them
+// redirect URIs, grant types, client authentication by the registered method, metadata documents,
+// pre-registered credentials, server binding), PKCE, resource (and its exact published form), state,
+// the bearer header, scope (offline_access only where listed), the metadata's issuer, the
+// authorization response's iss, refresh, and step-up (bounded when it never succeeds). A client that does not try to authorize (it is optional) leaves them
 // untestable. The server side (auth.*) is in ./server-checks.ts.
 
 import { createHash } from 'node:crypto';
@@ -13,9 +14,9 @@ import type { Evidence } from '../../results/verdict.js';
 import { describeExit } from '../kit/client-exit.js';
 import { check, holds, untestable, violated, type Check, type CheckDefinition, type Judgement } from '../kit/check.js';
 import { every, firstOffenders, gated, type Precondition } from '../kit/judge.js';
-import type { OAuthRequest } from './authorization-server.js';
+import { PRE_REGISTERED_ENV, type OAuthRequest } from './authorization-server.js';
 import type { Received } from '../ports/scripted-server.js';
-import { absentIssServer, authorizationServer, cimdServer, confidentialServer, movedServer, wrongResourceServer, noIssServer, scopeFromMetadataServer, scopeFromNowhereServer, wellKnownServer, stepUpServer, trailingSlashIssServer, unadvertisedIssServer, wrongIssServer, wrongIssuerServer, wrongStateServer, absentStateServer, expiryServer, scopeUnlistedServer, noPkceServer, oidcOnlyServer, type AuthClientObs } from './client-scenarios.js';
+import { absentIssServer, authorizationServer, cimdServer, confidentialServer, movedServer, wrongResourceServer, noIssServer, scopeFromMetadataServer, scopeFromNowhereServer, wellKnownServer, stepUpServer, trailingSlashIssServer, unadvertisedIssServer, wrongIssServer, wrongIssuerServer, wrongStateServer, absentStateServer, expiryServer, scopeUnlistedServer, noPkceServer, oidcOnlyServer, secretPostServer, publicClientServer, preRegisteredServer, scopeRetryServer, rootResourceServer, type AuthClientObs } from './client-scenarios.js';
 import { isLoopbackHost } from '../../protocol/loopback.js';
 import { HTTP, parsedUrl, sameResource, SCOPED } from './common.js';
 
@@ -138,6 +139,59 @@ function issSaid(o: AuthClientObs): string {
   const iss = o.oauth.responseIss === undefined ? 'no iss' : `iss=${o.oauth.responseIss}`;
   return `${iss}, the metadata ${o.oauth.issAdvertised ? 'advertising' : 'not advertising'} iss, the issuer being ${o.oauth.issuer}`;
 }
+
+
+/** Token requests, at whichever authorization server. */
+const isTokenRequest = (r: OAuthRequest) => r.method === 'POST' && endpointOf(r) === '/token';
+/** A token request for evidence, its secrets redacted. */
+const redacted = (t: OAuthRequest): OAuthRequest => ({
+  ...t,
+  ...(t.body ? { body: { ...t.body, ...(t.body.client_secret !== undefined ? { client_secret: '(redacted)' } : {}), ...(t.body.refresh_token !== undefined ? { refresh_token: '(redacted)' } : {}) } } : {}),
+  ...(t.basic ? { basic: { id: t.basic.id, secret: '(redacted)' } } : {}),
+});
+/** How a token request authenticated the client, for evidence. */
+const authenticatedBy = (t: OAuthRequest) => (t.basic ? 'HTTP Basic' : typeof t.body?.client_secret === 'string' ? 'client_secret in the form' : 'none');
+
+/**
+ * A token request's departure from the registered token endpoint method (RFC 7591 §3.2.1: the
+ * registration response says the method; RFC 6749 §2.3.1 client_secret_basic and _post, §3.2.1 a
+ * public client's client_id), or undefined when it keeps to it.
+ */
+export function tokenAuthProblem(t: OAuthRequest, method: 'client_secret_post' | 'none', clientId: string, secret?: string): string | undefined {
+  const grant = `${String(t.body?.grant_type ?? 'a')} token request`;
+  const inForm = t.body?.client_secret;
+  if (method === 'client_secret_post') {
+    if (t.basic) return `${grant} with HTTP Basic (client_secret_basic), a method the authorization server does not list${typeof inForm === 'string' ? ' (and the secret in the form too)' : ''}`;
+    if (typeof inForm !== 'string') return `${grant} without client_secret in the form (no client authentication)`;
+    if (inForm !== secret) return `${grant} whose client_secret is not the one issued`;
+    if (t.body?.client_id !== clientId) return `${grant} without its client_id in the form (client_secret_post sends both)`;
+    return undefined;
+  }
+  if (t.basic) return `${grant} with HTTP Basic credentials (${t.basic.secret ? 'a secret' : 'an empty secret'}) although the client is registered as a public client (none)`;
+  if (inForm !== undefined) return `${grant} with a client_secret in the form although none was issued (a public client)`;
+  if (t.body?.client_id !== clientId) return `${grant} without client_id in the form (a public client names itself there)`;
+  return undefined;
+}
+
+/** auth.client-token-auth-post and -none: token requests as a client registered for `method`, judged one by one. */
+function tokenAuthJudge(method: 'client_secret_post' | 'none') {
+  return (o: AuthClientObs): Judgement => {
+    const regs = o.oauth.registrations.filter((r) => (method === 'none' ? r.secret === undefined : r.method === method && r.secret !== undefined));
+    if (regs.length === 0) return untestable(`the client did not register dynamically here (no ${method === 'none' ? 'public client' : 'client_secret_post registration'} to judge)`);
+    const byClient = new Map(regs.map((r) => [r.clientId, r]));
+    const tokens = o.oauth.requests.filter((r) => isTokenRequest(r) && r.clientId !== undefined && byClient.has(r.clientId));
+    if (tokens.length === 0) return untestable('the client made no token request as the client it registered');
+    const bad = tokens.map((t) => tokenAuthProblem(t, method, t.clientId!, byClient.get(t.clientId!)!.secret)).filter((p): p is string => p !== undefined);
+    const expected = method === 'none' ? 'none (client_id in the form, no secret)' : 'client_secret_post (client_id and client_secret in the form)';
+    const ev = tokens.slice(0, 3).map((t) => oauthEvidence('token request', redacted(t), { expected: { authentication: expected }, actual: authenticatedBy(t) }));
+    const listed = `the authorization server lists only ${method} in token_endpoint_auth_methods_supported and registered the client for it`;
+    if (bad.length) return violated(`${listed}: ${bad[0]}${bad.length > 1 ? ` (and ${bad.length - 1} more)` : ''}`, ev);
+    return holds(`${tokens.length} token request(s), each authenticated as ${expected}`, ev);
+  };
+}
+
+/** The official suite's bound on authorization attempts when a scope upgrade never succeeds (scope-retry-limit): the first and two step-ups. */
+export const MAX_AUTHORIZATIONS = 3;
 
 type ResponseRecord = Pick<CheckDefinition<AuthClientObs>, 'id' | 'title' | 'requirements' | 'level' | 'versions' | 'spec'>;
 
@@ -780,5 +834,156 @@ export const authClientChecks = [
       },
     },
     stepUpServer,
+  ),
+
+  authClientCheck(
+    {
+      id: 'auth.client-token-auth-post',
+      title: 'registered for client_secret_post (the only token endpoint method the authorization server lists), the client sends its client_id and secret in the token request\'s form, not in HTTP Basic',
+      requirements: ['AZ-23'],
+      level: 'MUST',
+      versions: ALL_VERSIONS,
+      spec: SPEC.authorizationRegistration26,
+      judge: tokenAuthJudge('client_secret_post'),
+    },
+    secretPostServer,
+  ),
+  authClientCheck(
+    {
+      id: 'auth.client-token-auth-none',
+      title: 'registered as a public client (token_endpoint_auth_method none, the only method the authorization server lists), the client sends no secret and no HTTP Basic credentials, only its client_id',
+      requirements: ['AZ-23'],
+      level: 'MUST',
+      versions: ALL_VERSIONS,
+      spec: SPEC.authorizationRegistration26,
+      judge: tokenAuthJudge('none'),
+    },
+    publicClientServer,
+  ),
+  authClientCheck(
+    {
+      id: 'auth.client-pre-registered',
+      title: 'where the authorization server offers neither dynamic registration nor client ID metadata documents, a client given pre-registered credentials authorizes and authenticates with them',
+      requirements: ['AZ-37'],
+      level: 'SHOULD',
+      versions: SCOPED,
+      spec: SPEC.authorizationRegistration26,
+      judge(o) {
+        const pre = o.oauth.preRegistered;
+        if (pre === undefined) return untestable('the authorization server had no pre-registered client');
+        const steps = o.oauth.requests.filter((r) => isGet(r, '/authorize') || isTokenRequest(r));
+        const tried = registrationRequests(o).length ? ` (it sent a registration request, to an endpoint the metadata does not name: HTTP ${registrationRequests(o)[0].status})` : '';
+        if (steps.length === 0) return untestable(`the client made no authorization or token request${tried}: the authorization server has no registration endpoint, and the client did not use the pre-registered credentials it was given in ${PRE_REGISTERED_ENV} (a harness, in MCP_CONFORMANCE_CONTEXT); a client with no option to read them has none (it ${describeExit(o.exit)})`);
+        const bad: { r: OAuthRequest; why: string }[] = [];
+        for (const r of steps) {
+          if (r.clientId !== pre.clientId) bad.push({ r, why: `${r.method} ${r.path} presents client_id ${r.clientId ?? '(none)'}, not the pre-registered ${pre.clientId}` });
+          else if (isTokenRequest(r) && !(r.basic?.id === pre.clientId && r.basic.secret === pre.secret)) {
+            bad.push({ r, why: `the token request does not authenticate with the pre-registered secret in HTTP Basic, the only method the authorization server lists (${r.basic ? 'another secret in HTTP Basic' : typeof r.body?.client_secret === 'string' ? 'the secret in the form' : 'no client authentication'})` });
+          }
+        }
+        const ev = (bad.length ? bad.map((b) => b.r) : steps).slice(0, 3).map((r) => oauthEvidence(isTokenRequest(r) ? 'token request' : 'authorization request', redacted(r), { expected: { client_id: pre.clientId } }));
+        if (bad.length) return violated(`the client was given pre-registered credentials for ${o.oauth.identifier}, which offers no dynamic registration: ${bad[0].why}${bad.length > 1 ? ` (and ${bad.length - 1} more)` : ''}`, ev);
+        return holds(`${steps.length} authorization/token request(s) as the pre-registered client ${pre.clientId}, the secret in HTTP Basic`, ev);
+      },
+    },
+    preRegisteredServer,
+  ),
+  authClientCheck(
+    {
+      id: 'auth.client-step-up-limit',
+      title: `when every retry gets 403 insufficient_scope again, the client stops authorizing after a few attempts (${MAX_AUTHORIZATIONS} authorizations in all at most)`,
+      requirements: ['AZ-17'],
+      level: 'SHOULD',
+      versions: SCOPED,
+      spec: SPEC.authorization26,
+      judge(o) {
+        const refused = o.received.filter(insufficientScope);
+        if (refused.length === 0) return untestable('the client never reached the call the server refuses (no 403 insufficient_scope)');
+        const authorizations = distinctAuthorizations(o.oauth.requests.filter((r) => isGet(r, '/authorize')));
+        const again = authorizations.filter((r) => r.seq > refused[0].seq);
+        const ev = [{ what: `${refused.length} × 403 insufficient_scope`, seq: refused.slice(0, 3).map((r) => r.seq) }, ...authorizations.slice(MAX_AUTHORIZATIONS, MAX_AUTHORIZATIONS + 2).map((r) => oauthEvidence('authorization request beyond the bound', r))];
+        const said = `every tools/call gets 403 insufficient_scope whatever scope the token has, and the client authorized ${authorizations.length} time(s), ${again.length} after the first 403`;
+        if (authorizations.length > MAX_AUTHORIZATIONS) return violated(`${said}: a step-up is retried no more than a few times, then treated as a permanent failure (at most ${MAX_AUTHORIZATIONS} authorizations in all)`, ev);
+        if (again.length === 0) return untestable('the client did not authorize again after the 403 insufficient_scope: there is no step-up to bound (auth.client-step-up judges the step-up)');
+        if (o.exit.timedOut) return untestable(`${said}, and was still running when stopped at the timeout: nothing shows it had stopped retrying`);
+        return holds(`${said}, then stopped (${describeExit(o.exit)})`, ev);
+      },
+    },
+    scopeRetryServer,
+  ),
+  authClientCheck({
+    id: 'auth.client-offline-access',
+    title: 'the client asks for offline_access only where the authorization server metadata lists it in scopes_supported (SEP-2207)',
+    requirements: ['AZ-38'],
+    level: 'SHOULD',
+    versions: ['2026-07-28'],
+    spec: SPEC.authorization26,
+    judge(o) {
+      const listed = o.oauth.scopesSupported ?? [];
+      if (listed.includes('offline_access')) return untestable('the authorization server metadata lists offline_access: a client may ask for it');
+      const asked = o.oauth.requests.filter((r) => isGet(r, '/authorize') || isTokenRequest(r));
+      if (!asked.some((r) => isGet(r, '/authorize'))) return untestable('the client made no authorization request');
+      const scopeOf = (r: OAuthRequest) => String((r.method === 'GET' ? r.query.scope : r.body?.scope) ?? '');
+      return every(asked, {
+        none: 'the client made no authorization or token request',
+        offends: (r) => scopeOf(r).split(' ').includes('offline_access'),
+        violated: (bad) => `the authorization server metadata's scopes_supported is ${JSON.stringify(listed)}, without offline_access, and ${bad.length} of ${asked.length} authorization/token requests ask for it (first, ${bad[0].method} ${bad[0].path}: scope "${scopeOf(bad[0])}"): a client may add offline_access only where the metadata lists it`,
+        evidence: (r) => oauthEvidence('OAuth request', redacted(r), { actual: scopeOf(r) }),
+        holds: () => `no offline_access in ${asked.length} authorization/token request(s) (scopes_supported ${JSON.stringify(listed)})`,
+      });
+    },
+  }),
+  authClientCheck(
+    {
+      id: 'auth.client-resource-exact',
+      title: 'authorization and token requests send the Protected Resource Metadata\'s resource as published, byte for byte: a pathless origin is not given a trailing slash',
+      requirements: ['AZ-39'],
+      level: 'SHOULD',
+      versions: SCOPED,
+      spec: SPEC.authorization26,
+      judge(o) {
+        const published = o.oauth.publishedResource;
+        const asked = o.oauth.requests.filter((r) => isGet(r, '/authorize') || isTokenRequest(r));
+        const resourceOf = (r: OAuthRequest) => (r.method === 'GET' ? r.query.resource : r.body?.resource);
+        return every(asked, {
+          none: 'the client made no authorization or token request',
+          offends: (r) => resourceOf(r) !== published,
+          violated: (bad) => {
+            const sent = resourceOf(bad[0]);
+            const why = typeof sent === 'string' && sameResource(sent, published) ? ': the same URL after normalisation, but not the string the metadata publishes (a URL parser that appends "/" to a pathless origin is the usual cause); an authorization server compares it as a string' : '';
+            return `the Protected Resource Metadata publishes resource "${published}", and ${bad.length} of ${asked.length} authorization/token requests send ${sent === undefined ? 'no resource' : `"${String(sent)}"`} (first, ${bad[0].method} ${bad[0].path})${why}`;
+          },
+          evidence: (r) => oauthEvidence('OAuth request', redacted(r), { expected: { resource: published }, actual: resourceOf(r) ?? '(absent)' }),
+          holds: () => `${asked.length} authorization/token request(s), each with resource "${published}" exactly as published`,
+        });
+      },
+    },
+    rootResourceServer,
+  ),
+  authClientCheck(
+    {
+      id: 'auth.client-iss-match',
+      title: 'the client exchanges its code when the authorization response\'s iss is its issuer and the metadata advertises iss (RFC 9207: the comparison passes)',
+      requirements: ['AZ-16'],
+      level: 'MUST',
+      versions: ['2026-07-28'],
+      spec: SPEC.authorization26,
+      // The no-iss scenario's baseline run is this case (iss advertised, the issuer's own in the response); its
+      // judged run (nothing said of iss) tells a client that refuses a matching iss from one whose flow stops anyway.
+      judge(o) {
+        const [baseline, judged] = split(o);
+        const authorizes = baseline.filter((r) => isGet(r, '/authorize'));
+        if (authorizes.length === 0) return untestable('the client made no authorization request with the correct authorization server');
+        const exchanged = baseline.filter(isCodeExchange);
+        const ev = [oauthEvidence('authorization request', authorizes[0]), ...exchanged.slice(0, 1).map((r) => oauthEvidence('code exchanged', r))];
+        const said = `iss=${o.oauth.identifier} (the issuer itself, the metadata advertising iss)`;
+        if (exchanged.length) return holds(`exchanged its code after an authorization response with ${said}`, ev);
+        const lost = neverDelivered(o, authorizes);
+        if (lost) return untestable(`the authorization response never reached the client: ${lost}`);
+        if (!judged.some(isCodeExchange)) return untestable('the client did not exchange its code when nothing was said of iss either: its flow stops for another reason');
+        return violated(`after an authorization response with ${said} the client did not exchange its code, though it did when nothing was said of iss: a matching iss must be accepted`, ev);
+      },
+    },
+    noIssServer,
   ),
 ];

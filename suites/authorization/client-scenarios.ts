@@ -4,7 +4,7 @@
 // one way a scenario. Judged by client-checks.ts beside it.
 
 import { ALL_VERSIONS, MODERN, type SpecVersion } from '../../protocol/versions.js';
-import { requireAuthorization, type OAuthLog, type OAuthOptions } from './authorization-server.js';
+import { PRE_REGISTERED_ENV, requireAuthorization, type OAuthLog, type OAuthOptions } from './authorization-server.js';
 import { clientScenario } from '../kit/scenario.js';
 import { runScript } from '../client/scripted-server.js';
 import { observe, type ClientObs } from '../client/client-run.js';
@@ -34,7 +34,10 @@ function behindOAuth(id: string, title: string, opts: OAuthOptions & { misbehave
       const authorization = requireAuthorization(ctx.server.http, first);
       const oauth = authorization.log;
       const log = runScript(ctx.server, { modern: true, legacy: true, timeoutMs: ctx.options.timeoutMs });
-      if (!misbehave) return { ...(await observe(ctx, log)), oauth };
+      // Pre-registration scenario: the client is given the credentials the authorization server knows.
+      const pre = oauth.preRegistered;
+      const env = pre ? { [PRE_REGISTERED_ENV]: JSON.stringify({ client_id: pre.clientId, client_secret: pre.secret, issuer: oauth.identifier }) } : undefined;
+      if (!misbehave) return { ...(await observe(ctx, log, env)), oauth };
       await ctx.server.runClient();
       const baseline = oauth.requests.length;
       // The judged run starts as the baseline did: no tokens or registration kept from it (a client
@@ -258,5 +261,63 @@ export const cimdServer = behindOAuth(
   'client-authorization-cimd',
   'the scripted server behind OAuth, its authorization server advertising client ID metadata documents beside dynamic registration',
   { cimd: true },
+  ['2025-11-25', '2026-07-28'],
+);
+
+/**
+ * The same, but the authorization server registers every client for `client_secret_post` (with a
+ * secret), whatever it asked for, and lists only that token endpoint method: the client puts its
+ * secret in the token request's form, not in HTTP Basic.
+ */
+export const secretPostServer = behindOAuth(
+  'client-authorization-secret-post',
+  'the scripted server behind OAuth, its authorization server registering every client for client_secret_post',
+  { tokenAuth: 'client_secret_post' },
+);
+
+/**
+ * The same, but the authorization server registers every client as a public one (`none`, no secret),
+ * whatever it asked for, and lists only that token endpoint method: the client authenticates its
+ * token requests with nothing but its client_id.
+ */
+export const publicClientServer = behindOAuth(
+  'client-authorization-public',
+  'the scripted server behind OAuth, its authorization server registering every client as a public client (token_endpoint_auth_method none)',
+  { tokenAuth: 'none' },
+);
+
+/**
+ * The same, but the authorization server offers neither dynamic registration (no registration_endpoint)
+ * nor client ID metadata documents: it knows one pre-registered client (client_secret_basic), whose
+ * credentials the client is given in MCPSPEC_CLIENT_CREDENTIALS (a harness written to the official
+ * suite, in MCP_CONFORMANCE_CONTEXT). A client that has them uses them.
+ */
+export const preRegisteredServer = behindOAuth(
+  'client-authorization-pre-registered',
+  'the scripted server behind OAuth, its authorization server without dynamic registration or client ID metadata documents, the client given pre-registered credentials',
+  { preRegistered: true },
+  ['2025-11-25', '2026-07-28'],
+);
+
+/**
+ * The same, but every tools/call gets 403 insufficient_scope, whatever scope its token was granted:
+ * the scope upgrade never succeeds, and the client should stop authorizing again after a few attempts.
+ */
+export const scopeRetryServer = behindOAuth(
+  'client-authorization-scope-retry',
+  'the scripted server behind OAuth, its tools/call answered 403 insufficient_scope whatever scope the token carries',
+  { stepUpNever: true },
+  ['2025-11-25', '2026-07-28'],
+);
+
+/**
+ * The same, but the 401 challenge names no resource_metadata and only the root well-known URI serves
+ * the Protected Resource Metadata, about the origin: its resource is `http://127.0.0.1:PORT`, no
+ * trailing slash. A client sends that string on as published; a URL parser's href would add a "/".
+ */
+export const rootResourceServer = behindOAuth(
+  'client-authorization-root-resource',
+  'the scripted server behind OAuth, its resource metadata only at the root well-known URI, its resource the origin without a trailing slash',
+  { rootResource: true },
   ['2025-11-25', '2026-07-28'],
 );

@@ -16,9 +16,9 @@ export interface ClientObs {
   plain?: PlainRun;
 }
 
-/** Runs the client under test against the script, and gathers what a client check reads. */
-export async function observe(ctx: ClientScenarioContext, log: ScriptLog): Promise<ClientObs> {
-  const exit = await ctx.server.runClient();
+/** Runs the client under test against the script (`env`: variables its run gets besides its usual ones), and gathers what a client check reads. */
+export async function observe(ctx: ClientScenarioContext, log: ScriptLog, env?: Record<string, string>): Promise<ClientObs> {
+  const exit = await ctx.server.runClient(undefined, env);
   return { exit, received: ctx.server.received(), transport: ctx.server.kind, log, plain: ctx.plain };
 }
 

@@ -7,6 +7,7 @@
 import type { SpecVersion } from '../../protocol/versions.js';
 import { OFFICIAL_CLIENT_SCENARIOS, type OfficialClientScenario } from './official-scenario-names.js';
 import { TOOL, TYPED_TOOL } from './scripted-server.js';
+import { PRE_REGISTERED_CLIENT } from '../authorization/authorization-server.js';
 
 /** The client driver's first run, against the plain dual-era scripted server (it decides the era and what the client declares). */
 export const START_RUN = 'start';
@@ -64,6 +65,11 @@ export const HARNESS_MAP: HarnessRow[] = [
   { scenario: 'client-authorization-wrong-state', names: PLAIN_OAUTH, why: 'no official counterpart (another state in the response): the plain OAuth flow' },
   { scenario: 'client-authorization-state-absent', names: PLAIN_OAUTH, why: 'no official counterpart (no state in the response): the plain OAuth flow' },
   { scenario: 'client-authorization-step-up', names: ['auth/scope-step-up'], why: '403 insufficient_scope on a tools/call' },
+  { scenario: 'client-authorization-secret-post', names: ['auth/token-endpoint-auth-post'], why: 'the authorization server takes client_secret_post only' },
+  { scenario: 'client-authorization-public', names: ['auth/token-endpoint-auth-none'], why: 'the authorization server registers public clients only (none)' },
+  { scenario: 'client-authorization-pre-registered', names: ['auth/pre-registration'], why: 'no dynamic registration: the pre-registered credentials in the context' },
+  { scenario: 'client-authorization-root-resource', names: ['auth/metadata-var2'], why: 'no resource_metadata in the challenge, the resource metadata only at the root URI, about the origin' },
+  { scenario: 'client-authorization-scope-retry', names: ['auth/scope-retry-limit'], why: '403 insufficient_scope on every tools/call, whatever the scope' },
 ];
 
 /** Given after a refused name: OAuth rows try the plain OAuth flow first; every row ends with the plain flow. */
@@ -99,5 +105,6 @@ const TYPED_CALLS = [{ name: TYPED_TOOL.name, arguments: { text: 'mcpspec', coun
  */
 export function officialContext(name: OfficialClientScenario, scenario?: string): Record<string, unknown> | undefined {
   if (name === 'http-custom-headers') return { name, toolCalls: scenario === 'client-param-types' ? TYPED_CALLS : ECHO_CALLS };
+  if (name === 'auth/pre-registration') return { name, client_id: PRE_REGISTERED_CLIENT.clientId, client_secret: PRE_REGISTERED_CLIENT.secret };
   return undefined;
 }

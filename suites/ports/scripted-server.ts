@@ -98,8 +98,11 @@ export interface ScriptedServer {
    * notification a fixed time (never the client's pace, which would make verdicts depend on timing).
    */
   pause(ms: number): Promise<void>;
-  /** Start the client under test against this server; resolves when it exits (or is stopped at the timeout). */
-  runClient(timeoutMs?: number): Promise<ClientExit>;
+  /**
+   * Start the client under test against this server; resolves when it exits (or is stopped at the
+   * timeout). `env`: variables this run's client gets besides its usual ones (a scenario's credentials).
+   */
+  runClient(timeoutMs?: number, env?: Record<string, string>): Promise<ClientExit>;
   /** Everything the client sent, in order. */
   received(): Received[];
   /** HTTP: the primitives a scenario's profile of the peer is built on (other routes on the origin, a gate, notes). */

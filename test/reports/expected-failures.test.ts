@@ -193,6 +193,8 @@ describe('the vendored mapping against the catalogue', () => {
     // A sample, checked by hand against the coverage map.
     expect(OFFICIAL_SCENARIOS.server['server-stateless'].checks['sep-2575-server-sends-subscription-ack'].checks).toEqual(['subscriptions.ack']);
     expect(OFFICIAL_SCENARIOS.server['tasks-wire-fields'].checks['tasks-no-early-ttl-expiry'].checks).toEqual(['tasks.modern-kept-for-ttl']);
+    expect(OFFICIAL_SCENARIOS.client['auth/token-endpoint-auth-post'].checks['token-endpoint-auth-method'].checks).toEqual(['auth.client-token-auth-post']);
+    expect(OFFICIAL_SCENARIOS.client['auth/pre-registration'].checks['pre-registration-auth']).toMatchObject({ fit: 'partial', checks: ['auth.client-pre-registered'] });
     expect(OFFICIAL_SCENARIOS.client['auth/token-endpoint-auth-basic'].checks['token-endpoint-auth-method'].checks).toEqual(['auth.client-token-auth']);
     expect(OFFICIAL_SCENARIOS.client['sep-2322-client-request-state'].checks['sep-2322-client-no-state-omitted'].checks).toEqual(['client.mrtr-no-invented-state']);
   });

@@ -38,7 +38,7 @@ function good(): AuthClientObs {
     req('GET', '/authorize', { status: 302, code: 'code-1', query: { response_type: 'code', code_challenge: CHALLENGE, code_challenge_method: 'S256', resource, scope: 'mcp:tools', state: 's' } }),
     req('POST', '/token', { body: { grant_type: 'authorization_code', code: 'code-1', code_verifier: VERIFIER, resource } }),
   ];
-  const oauth: OAuthLog = { resource, resourceMetadataUrl: `${ORIGIN}${PRM}`, serverMetadataUrl: `${ORIGIN}${AS_META}`, scope: 'mcp:tools', issuer: ORIGIN, identifier: ORIGIN, responseIss: ORIGIN, issAdvertised: true, responseState: 'echo', requests, tokens: [TOKEN], expired: [], browser: [], registrations: [] };
+  const oauth: OAuthLog = { resource, resourceMetadataUrl: `${ORIGIN}${PRM}`, serverMetadataUrl: `${ORIGIN}${AS_META}`, scope: 'mcp:tools', issuer: ORIGIN, identifier: ORIGIN, responseIss: ORIGIN, issAdvertised: true, responseState: 'echo', tokenAuthMethods: ['none', 'client_secret_post', 'client_secret_basic'], publishedResource: resource, requests, tokens: [TOKEN], expired: [], browser: [], registrations: [] };
   return {
     exit: { exitCode: 0, signal: null, timedOut: false, stderrTail: '', stdoutTail: '' },
     received: [mcp(0, {}, { refused: 401 }), mcp(10), mcp(11)],
@@ -410,5 +410,110 @@ describe('auth.client-* judgements', () => {
     seq = 20;
     const fresh = [1, 2, 3, 4].map((n) => req('GET', '/authorize', { status: 302, code: `code-f${n}`, query: { scope: 'mcp:tools mcp:write', state: `s${n}` } }));
     expect(judge('auth.client-step-up', stepUp(fresh))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('authorized 4 more times') });
+  });
+
+  it('auth.client-token-auth-post and -none: the registered method holds; HTTP Basic, no or a wrong secret, or a secret for a public client fails', () => {
+    const o = good();
+    const withToken = (patch: Partial<OAuthRequest>, registrations: AuthClientObs['oauth']['registrations']): AuthClientObs => ({
+      ...o,
+      oauth: { ...o.oauth, registrations, requests: o.oauth.requests.map((r) => (r.path === '/token' ? { ...r, clientId: 'client-1', ...patch } : r)) },
+    });
+    const post = [{ clientId: 'client-1', server: ORIGIN, seq: 3, secret: 's3', method: 'client_secret_post' }];
+    const form = (extra: Record<string, unknown>) => ({ body: { grant_type: 'authorization_code', code: 'code-1', ...extra } });
+    expect(judge('auth.client-token-auth-post', withToken(form({ client_id: 'client-1', client_secret: 's3' }), post)).outcome).toBe('holds');
+    expect(judge('auth.client-token-auth-post', withToken({ basic: { id: 'client-1', secret: 's3' } }, post))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('HTTP Basic (client_secret_basic), a method the authorization server does not list') });
+    expect(judge('auth.client-token-auth-post', withToken(form({ client_id: 'client-1' }), post))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('no client authentication') });
+    expect(judge('auth.client-token-auth-post', withToken(form({ client_id: 'client-1', client_secret: 'other' }), post))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('not the one issued') });
+    expect(judge('auth.client-token-auth-post', withToken(form({ client_secret: 's3' }), post))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('without its client_id in the form') });
+    expect(judge('auth.client-token-auth-post', withToken(form({}), []))).toMatchObject({ outcome: 'untestable' });
+    // A confidential registration is not judged as a public one, and the reverse.
+    expect(judge('auth.client-token-auth-none', withToken(form({ client_id: 'client-1', client_secret: 's3' }), post))).toMatchObject({ outcome: 'untestable' });
+    const pub = [{ clientId: 'client-1', server: ORIGIN, seq: 3 }];
+    expect(judge('auth.client-token-auth-none', withToken(form({ client_id: 'client-1' }), pub)).outcome).toBe('holds');
+    expect(judge('auth.client-token-auth-none', withToken({ basic: { id: 'client-1', secret: '' } }, pub))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('HTTP Basic credentials (an empty secret) although the client is registered as a public client') });
+    expect(judge('auth.client-token-auth-none', withToken(form({ client_id: 'client-1', client_secret: 'x' }), pub))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('client_secret in the form although none was issued') });
+    expect(judge('auth.client-token-auth-none', withToken(form({}), pub))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('without client_id in the form') });
+    expect(judge('auth.client-token-auth-none', withToken({ clientId: 'another' }, pub))).toMatchObject({ outcome: 'untestable', message: expect.stringContaining('no token request as the client it registered') });
+    // Evidence never carries a secret.
+    const ev = judge('auth.client-token-auth-post', withToken({ basic: { id: 'client-1', secret: 's3' } }, post));
+    expect(JSON.stringify(ev)).not.toContain('s3"');
+  });
+
+  it('auth.client-pre-registered: authorizing and authenticating as the pre-registered client holds; another client_id, or the secret not in HTTP Basic, warns; no flow is untestable', () => {
+    const o = good();
+    const pre = { clientId: 'pre-1', secret: 'pre-secret' };
+    const flow = (authorizeAs: string, token: Partial<OAuthRequest>): AuthClientObs => ({
+      ...o,
+      oauth: {
+        ...o.oauth,
+        preRegistered: pre,
+        requests: o.oauth.requests.filter((r) => r.path !== '/register').map((r) => (r.path === '/authorize' ? { ...r, clientId: authorizeAs, query: { ...r.query, client_id: authorizeAs } } : r.path === '/token' ? { ...r, ...token } : r)),
+      },
+    });
+    expect(judge('auth.client-pre-registered', flow('pre-1', { clientId: 'pre-1', basic: { id: 'pre-1', secret: 'pre-secret' } })).outcome).toBe('holds');
+    expect(judge('auth.client-pre-registered', flow('mine', { clientId: 'mine' }))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('presents client_id mine, not the pre-registered pre-1') });
+    expect(judge('auth.client-pre-registered', flow('pre-1', { clientId: 'pre-1', body: { grant_type: 'authorization_code', client_id: 'pre-1', client_secret: 'pre-secret' } }))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('the secret in the form') });
+    expect(judge('auth.client-pre-registered', flow('pre-1', { clientId: 'pre-1', basic: { id: 'pre-1', secret: 'wrong' } }))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('another secret') });
+    const nothing = { ...o, oauth: { ...o.oauth, preRegistered: pre, requests: o.oauth.requests.slice(0, 3).map((r) => (r.path === '/register' ? { ...r, status: 404 } : r)) } };
+    expect(judge('auth.client-pre-registered', nothing)).toMatchObject({ outcome: 'untestable', message: expect.stringMatching(/registration request, to an endpoint the metadata does not name: HTTP 404.*MCPSPEC_CLIENT_CREDENTIALS/) });
+  });
+
+  it('auth.client-step-up-limit: three authorizations in all, then an exit, holds; a fourth warns; no step-up, or a client still running at the timeout, is untestable', () => {
+    const o = good();
+    const refusedCall = (at: number) => mcp(at, { authorization: `Bearer ${TOKEN}` }, { refused: 403, message: { jsonrpc: '2.0', id: at, method: 'tools/call' } });
+    const run = (stepUps: number, exit: Partial<AuthClientObs['exit']> = {}): AuthClientObs => {
+      seq = 20;
+      const again = Array.from({ length: stepUps }, (_, n) => req('GET', '/authorize', { status: 302, code: `code-s${n}`, query: { scope: 'mcp:tools mcp:write', state: `s${n}` } }));
+      return { ...o, exit: { ...o.exit, ...exit }, oauth: { ...o.oauth, stepUpScope: 'mcp:write', stepUpNever: true, requests: [...o.oauth.requests, ...again] }, received: [...o.received, refusedCall(15), refusedCall(40)] };
+    };
+    expect(judge('auth.client-step-up-limit', run(2))).toMatchObject({ outcome: 'holds', message: expect.stringContaining('authorized 3 time(s), 2 after the first 403, then stopped') });
+    expect(judge('auth.client-step-up-limit', run(3))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('authorized 4 time(s)') });
+    // A client stopped at the timeout is judged on what it did, never on the time: four is too many all the same.
+    expect(judge('auth.client-step-up-limit', run(3, { timedOut: true })).outcome).toBe('violated');
+    expect(judge('auth.client-step-up-limit', run(2, { timedOut: true }))).toMatchObject({ outcome: 'untestable', message: expect.stringContaining('still running') });
+    expect(judge('auth.client-step-up-limit', run(0))).toMatchObject({ outcome: 'untestable', message: expect.stringContaining('did not authorize again') });
+    expect(judge('auth.client-step-up-limit', o)).toMatchObject({ outcome: 'untestable', message: expect.stringContaining('no 403') });
+  });
+
+  it('auth.client-offline-access: no offline_access where the metadata does not list it holds; asking for it warns; a metadata listing it is untestable', () => {
+    const o = good();
+    expect(judge('auth.client-offline-access', { ...o, oauth: { ...o.oauth, scopesSupported: ['mcp:tools'] } }).outcome).toBe('holds');
+    const asked = with_({ ...o, oauth: { ...o.oauth, scopesSupported: ['mcp:tools'] } }, 3, { query: { ...o.oauth.requests[3].query, scope: 'mcp:tools offline_access' } });
+    expect(judge('auth.client-offline-access', asked)).toMatchObject({ outcome: 'violated', message: expect.stringContaining('scopes_supported is ["mcp:tools"], without offline_access, and 1 of 2') });
+    const inToken = with_(o, 4, { body: { ...o.oauth.requests[4].body, scope: 'offline_access' } });
+    expect(judge('auth.client-offline-access', inToken).outcome).toBe('violated');
+    expect(judge('auth.client-offline-access', { ...asked, oauth: { ...asked.oauth, scopesSupported: ['mcp:tools', 'offline_access'] } }).outcome).toBe('untestable');
+  });
+
+  it('auth.client-resource-exact: the published resource sent as it is holds; a trailing slash added to an origin, or none, warns', () => {
+    const o = good();
+    const rooted = (resource: string | undefined): AuthClientObs => ({
+      ...o,
+      oauth: {
+        ...o.oauth,
+        publishedResource: ORIGIN,
+        requests: o.oauth.requests.map((r) => (r.path === '/authorize' ? { ...r, query: { ...r.query, resource: resource as string } } : r.path === '/token' ? { ...r, body: { ...r.body, resource } } : r)),
+      },
+    });
+    expect(judge('auth.client-resource-exact', rooted(ORIGIN))).toMatchObject({ outcome: 'holds', message: expect.stringContaining(`resource "${ORIGIN}" exactly as published`) });
+    expect(judge('auth.client-resource-exact', rooted(`${ORIGIN}/`))).toMatchObject({ outcome: 'violated', message: expect.stringContaining(`publishes resource "${ORIGIN}", and 2 of 2 authorization/token requests send "${ORIGIN}/" (first, GET /authorize): the same URL after normalisation`) });
+    expect(judge('auth.client-resource-exact', rooted(undefined))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('send no resource') });
+    // The endpoint's own URL where the metadata published the origin: another resource, not a normalisation.
+    expect(judge('auth.client-resource-exact', rooted(ENDPOINT)).message).not.toContain('normalisation');
+    expect(judge('auth.client-resource-exact', { ...o, oauth: { ...o.oauth, requests: o.oauth.requests.slice(0, 3) } })).toMatchObject({ outcome: 'untestable' });
+  });
+
+  it('auth.client-iss-match: exchanging the code after a matching, advertised iss holds; refusing it while proceeding without iss fails; a flow that stops anyway is untestable', () => {
+    const o = good();
+    // The baseline (a matching iss) is the five requests of good(); the judged run (no iss) follows.
+    const run = (baselineExchange: boolean, judgedExchange: boolean): AuthClientObs => {
+      const base = o.oauth.requests.filter((r) => baselineExchange || r.path !== '/token');
+      seq = 30;
+      const judged = [req('GET', '/authorize', { status: 302, code: 'code-9', query: { state: 't' } }), ...(judgedExchange ? [req('POST', '/token', { body: { grant_type: 'authorization_code', code: 'code-9' } })] : [])];
+      return { ...o, baseline: base.length, oauth: { ...o.oauth, responseIss: undefined, issAdvertised: false, requests: [...base, ...judged] } };
+    };
+    expect(judge('auth.client-iss-match', run(true, true))).toMatchObject({ outcome: 'holds', message: expect.stringContaining(`iss=${ORIGIN} (the issuer itself`) });
+    expect(judge('auth.client-iss-match', run(false, true))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('a matching iss must be accepted') });
+    expect(judge('auth.client-iss-match', run(false, false))).toMatchObject({ outcome: 'untestable', message: expect.stringContaining('stops for another reason') });
   });
 });

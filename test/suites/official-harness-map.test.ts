@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { loadSchema } from '../../protocol/schema-registry.js';
 import { refusedScenario, harnessEnv } from '../../runner/official-harness.js';
 import { SCENARIOS } from '../../suites/catalogue.js';
+import { PRE_REGISTERED_CLIENT } from '../../suites/authorization/authorization-server.js';
 import { HARNESS_MAP, officialContext, officialNamesFor, START_RUN } from '../../suites/client/official-harness-map.js';
 import { OFFICIAL_CLIENT_SCENARIOS, OFFICIAL_FIXTURE_TOOLS, officialDefaultVersion, type OfficialClientScenario } from '../../suites/client/official-scenario-names.js';
 import { TOOL, TYPED_TOOL } from '../../suites/client/scripted-server.js';
@@ -91,9 +92,10 @@ describe('the official harness map', () => {
     expect(officialDefaultVersion('auth/metadata-default')).toBe('2025-11-25');
   });
 
-  it('passes a context only with http-custom-headers: the official shape, calling mcpspec\'s echo tool (one value needing Base64 in its header)', () => {
+  it('passes a context only with http-custom-headers and auth/pre-registration: the official shapes, calling mcpspec\'s echo tool (one value needing Base64 in its header), and the credentials mcpspec\'s authorization server knows', () => {
     expect(harnessEnv('tools_call', '2025-11-25')).toEqual({ MCP_CONFORMANCE_SCENARIO: 'tools_call', MCP_CONFORMANCE_PROTOCOL_VERSION: '2025-11-25' });
-    for (const n of official.filter((n) => n !== 'http-custom-headers')) expect(officialContext(n), n).toBeUndefined();
+    for (const n of official.filter((n) => n !== 'http-custom-headers' && n !== 'auth/pre-registration')) expect(officialContext(n), n).toBeUndefined();
+    expect(JSON.parse(harnessEnv('auth/pre-registration', '2025-11-25').MCP_CONFORMANCE_CONTEXT)).toEqual({ name: 'auth/pre-registration', client_id: PRE_REGISTERED_CLIENT.clientId, client_secret: PRE_REGISTERED_CLIENT.secret });
     const env = harnessEnv('http-custom-headers', '2026-07-28');
     const context = JSON.parse(env.MCP_CONFORMANCE_CONTEXT) as { name: string; toolCalls: { name: string; arguments: Record<string, unknown> }[] };
     expect(context.name).toBe('http-custom-headers');

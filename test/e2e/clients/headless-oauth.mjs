@@ -3,10 +3,20 @@
 // is a GET whose redirect is read for the code, as a user who approves at once would produce.
 const REDIRECT_URI = 'http://127.0.0.1:1/callback';
 
-export function headlessProvider() {
+/**
+ * Static client credentials from mcpspec's MCPSPEC_CLIENT_CREDENTIALS (set only where its authorization
+ * server has no registration), as an application configured with pre-registered ones has them.
+ */
+export function staticClientFromEnv() {
+  const raw = process.env.MCPSPEC_CLIENT_CREDENTIALS;
+  return raw ? JSON.parse(raw) : undefined;
+}
+
+/** `staticClient`: pre-registered credentials ({ client_id, client_secret }), handed to the SDK as its client information. */
+export function headlessProvider(staticClient) {
   // An application that publishes a client ID metadata document names its URL (mcpspec client --env MCP_CLIENT_METADATA_URL=...).
   const metadataUrl = process.env.MCP_CLIENT_METADATA_URL || undefined;
-  let clientInformation;
+  let clientInformation = staticClient ? { client_id: staticClient.client_id, ...(staticClient.client_secret ? { client_secret: staticClient.client_secret } : {}) } : undefined;
   let tokens;
   let verifier;
   let callback;

@@ -29,10 +29,10 @@ async function listAndCall(client, toolName, args, required = false) {
   await client.close();
 }
 
-/** OAuth as a user who approves at once would, then list the tools and call one. */
-async function authorized() {
+/** OAuth as a user who approves at once would (with pre-registered credentials when given), then list the tools and call one. */
+async function authorized(staticClient) {
   const client = new Client(info('official-harness-sdk2-auth'), { capabilities: {}, ...negotiate(modern) });
-  const provider = headlessProvider();
+  const provider = headlessProvider(staticClient);
   const transport = await connectWithOAuth(client, () => new StreamableHTTPClientTransport(url, { authProvider: provider }), provider, UnauthorizedError, true);
   await withReauthorization(() => client.listTools(), transport, provider, UnauthorizedError, true);
   await withReauthorization(() => client.callTool({ name: 'test-tool', arguments: {} }), transport, provider, UnauthorizedError, true);
@@ -51,7 +51,7 @@ async function requestState() {
   await client.close();
 }
 
-const AUTH = ['auth/metadata-default', 'auth/metadata-var1', 'auth/metadata-var2', 'auth/metadata-var3', 'auth/basic-cimd', 'auth/scope-from-www-authenticate', 'auth/scope-from-scopes-supported', 'auth/scope-omitted-when-undefined', 'auth/scope-step-up', 'auth/token-endpoint-auth-basic', 'auth/token-endpoint-auth-post', 'auth/token-endpoint-auth-none', 'auth/resource-mismatch', 'auth/metadata-issuer-mismatch', 'auth/iss-supported', 'auth/iss-not-advertised', 'auth/iss-supported-missing', 'auth/iss-wrong-issuer', 'auth/iss-unexpected', 'auth/iss-normalized', 'auth/authorization-server-migration'];
+const AUTH = ['auth/metadata-default', 'auth/metadata-var1', 'auth/metadata-var2', 'auth/metadata-var3', 'auth/basic-cimd', 'auth/scope-from-www-authenticate', 'auth/scope-from-scopes-supported', 'auth/scope-omitted-when-undefined', 'auth/scope-step-up', 'auth/token-endpoint-auth-basic', 'auth/token-endpoint-auth-post', 'auth/token-endpoint-auth-none', 'auth/resource-mismatch', 'auth/metadata-issuer-mismatch', 'auth/iss-supported', 'auth/iss-not-advertised', 'auth/iss-supported-missing', 'auth/iss-wrong-issuer', 'auth/iss-unexpected', 'auth/iss-normalized', 'auth/authorization-server-migration', 'auth/scope-retry-limit'];
 
 const handlers = {
   initialize: () => listAndCall(new Client(info('official-harness-sdk2'), { capabilities: {} }), undefined),
@@ -84,7 +84,9 @@ const handlers = {
     await client.close();
   },
   'sep-2322-client-request-state': requestState,
-  ...Object.fromEntries(AUTH.map((name) => [name, authorized])),
+  ...Object.fromEntries(AUTH.map((name) => [name, () => authorized()])),
+  // The context carries the client the authorization server knows (it has no registration endpoint).
+  'auth/pre-registration': () => authorized({ client_id: context().client_id, client_secret: context().client_secret }),
 };
 
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';

@@ -6,13 +6,13 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CreateMessageRequestSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { connectWithOAuth, headlessProvider, withReauthorization } from './headless-oauth.mjs';
+import { connectWithOAuth, headlessProvider, staticClientFromEnv, withReauthorization } from './headless-oauth.mjs';
 
 const [mode, ...rest] = process.argv.slice(2);
 const client = new Client({ name: 'sdk1-example-client', version: '1.0.0' }, { capabilities: { elicitation: {}, sampling: {} } });
 client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: { name: 'sdk1' } }));
 client.setRequestHandler(CreateMessageRequestSchema, async () => ({ model: 'example-model', role: 'assistant', content: { type: 'text', text: 'hello' } }));
-const provider = headlessProvider();
+const provider = headlessProvider(staticClientFromEnv());
 let transport;
 try {
   if (mode === '--http') transport = await connectWithOAuth(client, () => new StreamableHTTPClientTransport(new URL(rest[0]), { authProvider: provider }), provider, UnauthorizedError);

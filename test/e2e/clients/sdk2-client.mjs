@@ -4,13 +4,13 @@
 // Over HTTP it authorizes when the server answers 401 (the SDK's OAuth, with a browserless provider).
 import { Client, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { connectWithOAuth, headlessProvider, withReauthorization } from './headless-oauth.mjs';
+import { connectWithOAuth, headlessProvider, staticClientFromEnv, withReauthorization } from './headless-oauth.mjs';
 
 const [mode, ...rest] = process.argv.slice(2);
 const client = new Client({ name: 'sdk2-example-client', version: '1.0.0' }, { capabilities: { elicitation: { form: {} }, sampling: {} }, versionNegotiation: { mode: 'auto' } });
 client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { name: 'sdk2' } }));
 client.setRequestHandler('sampling/createMessage', async () => ({ model: 'example-model', role: 'assistant', content: { type: 'text', text: 'hello' } }));
-const provider = headlessProvider();
+const provider = headlessProvider(staticClientFromEnv());
 let transport;
 try {
   if (mode === '--http') transport = await connectWithOAuth(client, () => new StreamableHTTPClientTransport(new URL(rest[0]), { authProvider: provider }), provider, UnauthorizedError, true);
