@@ -307,7 +307,7 @@ const CLIENT: Record<string, OfficialScenario> = {
   initialize: { checks: { 'mcp-client-initialization': partial('client.initialize-params', 'client.offers-newest', 'client.schema'), 'server-info': HARNESS } },
   tools_call: { checks: { 'tool-add-numbers': NONE } }, // a scripted call of one named tool
   'elicitation-sep1034-client-defaults': {
-    checks: { 'client-elicitation-sep1034-general': partial('client.server-requests'), ...each(['string', 'integer', 'number', 'enum', 'boolean'].map((t) => `client-elicitation-sep1034-${t}-default`), NONE) },
+    checks: { 'client-elicitation-sep1034-general': partial('client.server-requests'), ...each(['string', 'integer', 'number', 'enum', 'boolean'].map((t) => `client-elicitation-sep1034-${t}-default`), covered('client.elicitation-defaults')) },
   },
   'sse-retry': {
     checks: {
@@ -390,7 +390,7 @@ const CLIENT: Record<string, OfficialScenario> = {
   'http-invalid-tool-headers': {
     checks: { ...each(['sep-2243-client-reject-invalid-tool', ...['not-empty', 'charset', 'unique', 'primitive-only'].map((s) => `sep-2243-x-mcp-header-${s}`)], NONE), 'sep-2243-invalid-tool-tools-list-gate': HARNESS },
   },
-  'json-schema-ref-no-deref': { checks: { 'sep-2106-no-network-ref-deref': NONE } },
+  'json-schema-ref-no-deref': { checks: { 'sep-2106-no-network-ref-deref': covered('client.no-network-ref') } },
   'json-schema-2020-12-preservation': {
     checks: {
       ...each(['json-schema-2020-12-client-$schema-preserved', 'json-schema-2020-12-client-$defs-preserved', 'json-schema-2020-12-client-additionalProperties-preserved', 'sep-2106-client-composition-keywords-preserved', 'sep-2106-client-conditional-keywords-preserved', 'sep-2106-client-anchor-keyword-preserved'], NONE),
