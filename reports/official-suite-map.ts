@@ -110,7 +110,15 @@ const SERVER: Record<string, OfficialScenario> = {
   'tools-call-elicitation': { checks: { 'tools-call-elicitation': partial('asks.answered', 'asks.schema', 'asks.declared') } },
   'json-schema-2020-12': {
     checks: {
-      ...each(['json-schema-2020-12-$schema', 'json-schema-2020-12-$defs', 'json-schema-2020-12-additionalProperties', 'sep-2106-composition-keywords-preserved', 'sep-2106-conditional-keywords-preserved', 'sep-2106-anchor-keyword-preserved'], NONE),
+      // Black-box mcpspec never sees the schema a server was written with, only what it lists: what stripping
+      // or relabelling leaves broken shows (a $ref into a stripped $defs or to a stripped $anchor does not
+      // compile; a 2020-12 keyword under a draft-07 $schema, a then/else without its if, do nothing); a keyword
+      // stripped cleanly (additionalProperties, allOf/anyOf) leaves a valid schema and cannot show.
+      'json-schema-2020-12-$schema': partial('tools.input-schema', 'tools.schema-dialect'),
+      'json-schema-2020-12-$defs': partial('tools.input-schema'),
+      'sep-2106-conditional-keywords-preserved': partial('tools.schema-dialect'),
+      'sep-2106-anchor-keyword-preserved': partial('tools.input-schema', 'tools.schema-dialect'),
+      ...each(['json-schema-2020-12-additionalProperties', 'sep-2106-composition-keywords-preserved'], NONE),
       ...each(['json-schema-2020-12-tool-found', 'json-schema-2020-12-error'], HARNESS),
     },
   },
