@@ -401,7 +401,8 @@ const CLIENT: Record<string, OfficialScenario> = {
   'json-schema-ref-no-deref': { checks: { 'sep-2106-no-network-ref-deref': covered('client.no-network-ref') } },
   'json-schema-2020-12-preservation': {
     checks: {
-      ...each(['json-schema-2020-12-client-$schema-preserved', 'json-schema-2020-12-client-$defs-preserved', 'json-schema-2020-12-client-additionalProperties-preserved', 'sep-2106-client-composition-keywords-preserved', 'sep-2106-client-conditional-keywords-preserved', 'sep-2106-client-anchor-keyword-preserved'], NONE),
+      // Judged the same way, through a client that passes the schema back (mcpspec's schema_echo, or the official names to a harness).
+      ...each(['json-schema-2020-12-client-$schema-preserved', 'json-schema-2020-12-client-$defs-preserved', 'json-schema-2020-12-client-additionalProperties-preserved', 'sep-2106-client-composition-keywords-preserved', 'sep-2106-client-conditional-keywords-preserved', 'sep-2106-client-anchor-keyword-preserved'], covered('client.schema-keywords-kept')),
       ...each(['json-schema-2020-12-client-tool-found', 'json-schema-2020-12-client-echo-completed'], HARNESS),
     },
   },

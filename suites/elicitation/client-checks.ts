@@ -40,6 +40,7 @@ function accepted(o: FormObs): { a: FormAnswer; content: Obj }[] {
 }
 
 function noAccepted(o: FormObs): Judgement {
+  if (o.asked === 0 && o.undeclared > 0) return untestable(`the client's ${o.undeclared} tools/call request(s) came from a client that declared no form-mode elicitation (there, or at initialize): no form was asked`);
   if (o.asked === 0) return untestable('the client made no tools/call, so the server had no call to ask its form on');
   if (o.answers.length === 0) return untestable('the client never answered the form');
   return untestable(`the client answered the form ${o.answers.length} time(s), never accepting it (${o.answers.map((a) => (isObj(a.result) ? String(a.result.action) : 'no result')).join(', ')}): only accepted content shows its fields`);

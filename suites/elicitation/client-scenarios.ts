@@ -50,6 +50,8 @@ export interface FormAnswer {
 export interface FormObs extends ClientObs {
   /** How many times the form was asked for. */
   asked: number;
+  /** tools/call requests that came before the form was asked, their client having declared no form-mode elicitation. */
+  undeclared: number;
   answers: FormAnswer[];
 }
 
@@ -67,13 +69,18 @@ export const clientElicitationForms = clientScenario<FormObs>({
   versions: [...ELICITATION_VERSIONS],
   async run(ctx) {
     let asked = 0;
+    let undeclared = 0;
     const legacyIds: string[] = [];
     const log = runScript(ctx.server, {
       modern: true,
       legacy: true,
       timeoutMs: ctx.options.timeoutMs,
       override(req, mctx) {
-        if (req.method !== 'tools/call' || asked > 0 || !declaresForm(mctx.capabilities)) return undefined;
+        if (req.method !== 'tools/call' || asked > 0) return undefined;
+        if (!declaresForm(mctx.capabilities)) {
+          undeclared++;
+          return undefined;
+        }
         asked++;
         if (mctx.era === 'modern') {
           const inputRequests = { [FORM_KEY]: { method: 'elicitation/create', params: FORM_PARAMS } };
@@ -95,6 +102,6 @@ export const clientElicitationForms = clientScenario<FormObs>({
       const responses = p && isObj(p.inputResponses) ? p.inputResponses : undefined;
       if (asked && responses && FORM_KEY in responses) answers.push({ where: `tools/call retry: inputResponses.${FORM_KEY}`, received: r, result: responses[FORM_KEY], pointer: `/params/inputResponses/${FORM_KEY}` });
     }
-    return { ...obs, asked, answers };
+    return { ...obs, asked, undeclared, answers };
   },
 });

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { allowedOf, defaultsOf, judgeDefaults, judgeEnumValues } from '../../suites/elicitation/client-checks.js';
 import { FORM_SCHEMA, type FormObs } from '../../suites/elicitation/client-scenarios.js';
 import type { Received } from '../../suites/ports/scripted-server.js';
-import { judgeNetworkRef } from '../../suites/tools/client-checks.js';
+import { judgeKeywordsKept, judgeNetworkRef, keywordsChanged } from '../../suites/tools/client-checks.js';
 import { schemaTool } from '../../suites/tools/client-scenarios.js';
 
 const CANARY = 'http://127.0.0.1:9/mcpspec-canary/profile.schema.json';
@@ -29,13 +29,14 @@ describe('client.no-network-ref', () => {
 });
 
 const received = (message: unknown, seq = 5): Received => ({ message, seq, connection: 1 });
-const obs = (results: unknown[], asked = 1): FormObs =>
+const obs = (results: unknown[], asked = 1, undeclared = 0): FormObs =>
   ({
     exit: { exitCode: 0, signal: null, timedOut: false, stderrTail: '', stdoutTail: '' },
     received: [],
     transport: 'stdio',
     log: { serverRequests: [], refused: [] },
     asked,
+    undeclared,
     answers: results.map((result, i) => ({ where: `answer ${i}`, received: received({ jsonrpc: '2.0', id: `mcpspec-form-${i}`, result }), result, pointer: '/result' })),
   }) as FormObs;
 const FULL = { nickname: 'Ada', seats: 2, budget: 20, tier: 'plus', newsletter: false, colour: 'red', size: 'm', seat: 'a', toppings: ['cheese', 'basil'], extras: ['card'] };
@@ -74,6 +75,7 @@ describe('client.elicitation-defaults', () => {
   it('is untestable without an accepted answer', () => {
     expect(judgeDefaults(obs([{ action: 'decline' }])).outcome).toBe('untestable');
     expect(judgeDefaults(obs([], 0)).message).toContain('no tools/call');
+    expect(judgeDefaults(obs([], 0, 2)).message).toContain('declared no form-mode elicitation');
     expect(judgeDefaults(obs([], 1)).message).toContain('never answered');
   });
 });
@@ -93,5 +95,26 @@ describe('client.elicitation-enum-values', () => {
   it('is untestable when no enum field was answered', () => {
     expect(judgeEnumValues(obs([{ action: 'accept', content: { nickname: 'x' } }])).outcome).toBe('untestable');
     expect(judgeEnumValues(obs([{ action: 'cancel' }])).outcome).toBe('untestable');
+  });
+});
+
+describe('client.schema-keywords-kept', () => {
+  const listed = schemaTool(CANARY);
+  const call = (name: string, schema: unknown) => received({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name, arguments: { schema } } });
+  const tools = [listed, { name: 'schema_echo' }];
+  it('passes a schema passed back as listed, its keys in any order', () => {
+    const reordered = Object.fromEntries(Object.entries(listed.inputSchema as object).reverse());
+    expect(judgeKeywordsKept({ received: [call('schema_echo', reordered)], tools }).outcome).toBe('holds');
+  });
+  it('warns naming what was lost or altered', () => {
+    const { $defs: _d, if: _i, ...rest } = listed.inputSchema as Record<string, unknown>;
+    const j = judgeKeywordsKept({ received: [call('schema_echo', { ...rest, additionalProperties: true })], tools });
+    expect(j.outcome).toBe('violated');
+    expect(j.message).toContain('lost $defs, if; changed additionalProperties');
+    expect(keywordsChanged({ a: 1 }, { a: 1, b: 2 })).toEqual({ lost: [], changed: [], added: ['b'] });
+  });
+  it('untestable when the client passes nothing back, or echoes a tool that was not listed', () => {
+    expect(judgeKeywordsKept({ received: [], tools }).outcome).toBe('untestable');
+    expect(judgeKeywordsKept({ received: [call('json_schema_echo', {})], tools }).outcome).toBe('untestable');
   });
 });
