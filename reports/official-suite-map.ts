@@ -126,7 +126,15 @@ const SERVER: Record<string, OfficialScenario> = {
   'tools-call-elicitation': { checks: { 'tools-call-elicitation': because(partial('asks.answered', 'asks.schema', 'asks.declared'), 'the official check calls the fixture tool that asks; mcpspec judges the elicitation requests of whatever tool asks for one, when one does') } },
   'json-schema-2020-12': {
     checks: {
-      ...each(['json-schema-2020-12-$schema', 'json-schema-2020-12-$defs', 'json-schema-2020-12-additionalProperties', 'sep-2106-composition-keywords-preserved', 'sep-2106-conditional-keywords-preserved', 'sep-2106-anchor-keyword-preserved'], NONE),
+      // Black-box mcpspec never sees the schema a server was written with, only what it lists: what stripping
+      // or relabelling leaves broken shows (a $ref into a stripped $defs or to a stripped $anchor does not
+      // compile; a 2020-12 keyword under a draft-07 $schema, a then/else without its if, do nothing); a keyword
+      // stripped cleanly (additionalProperties, allOf/anyOf) leaves a valid schema and cannot show.
+      'json-schema-2020-12-$schema': partial('tools.input-schema', 'tools.schema-dialect'),
+      'json-schema-2020-12-$defs': partial('tools.input-schema'),
+      'sep-2106-conditional-keywords-preserved': partial('tools.schema-dialect'),
+      'sep-2106-anchor-keyword-preserved': partial('tools.input-schema', 'tools.schema-dialect'),
+      ...each(['json-schema-2020-12-additionalProperties', 'sep-2106-composition-keywords-preserved'], NONE),
       ...each(['json-schema-2020-12-tool-found', 'json-schema-2020-12-error'], HARNESS),
     },
   },
@@ -337,7 +345,7 @@ const CLIENT: Record<string, OfficialScenario> = {
   initialize: { checks: { 'mcp-client-initialization': because(partial('client.initialize-params', 'client.offers-newest', 'client.schema'), 'the official check also wants a protocol version from its own list; mcpspec wants the newest the client supports offered and any version it knows'), 'server-info': HARNESS } },
   tools_call: { checks: { 'tool-add-numbers': because(NONE, 'a smoke test of the official harness: its client is scripted to call the tool add_numbers; mcpspec judges the calls a client makes of the tools it is offered (client.http-*, client.schema), not one named call') } },
   'elicitation-sep1034-client-defaults': {
-    checks: { 'client-elicitation-sep1034-general': partial('client.server-requests'), ...each(['string', 'integer', 'number', 'enum', 'boolean'].map((t) => `client-elicitation-sep1034-${t}-default`), NONE) },
+    checks: { 'client-elicitation-sep1034-general': partial('client.server-requests'), ...each(['string', 'integer', 'number', 'enum', 'boolean'].map((t) => `client-elicitation-sep1034-${t}-default`), covered('client.elicitation-defaults')) },
   },
   'sse-retry': {
     checks: {
@@ -423,10 +431,11 @@ const CLIENT: Record<string, OfficialScenario> = {
     // The official suite's ten invalid tools, listed before valid_tool: a client that calls only the first tool it keeps shows only the first rule it misses.
     checks: { 'sep-2243-client-reject-invalid-tool': covered('client.http-invalid-tool-unused'), ...each(['not-empty', 'charset', 'unique', 'primitive-only'].map((s) => `sep-2243-x-mcp-header-${s}`), partial('client.http-invalid-tool-unused')), 'sep-2243-invalid-tool-tools-list-gate': HARNESS },
   },
-  'json-schema-ref-no-deref': { checks: { 'sep-2106-no-network-ref-deref': NONE } },
+  'json-schema-ref-no-deref': { checks: { 'sep-2106-no-network-ref-deref': covered('client.no-network-ref') } },
   'json-schema-2020-12-preservation': {
     checks: {
-      ...each(['json-schema-2020-12-client-$schema-preserved', 'json-schema-2020-12-client-$defs-preserved', 'json-schema-2020-12-client-additionalProperties-preserved', 'sep-2106-client-composition-keywords-preserved', 'sep-2106-client-conditional-keywords-preserved', 'sep-2106-client-anchor-keyword-preserved'], NONE),
+      // Judged the same way, through a client that passes the schema back (mcpspec's schema_echo, or the official names to a harness).
+      ...each(['json-schema-2020-12-client-$schema-preserved', 'json-schema-2020-12-client-$defs-preserved', 'json-schema-2020-12-client-additionalProperties-preserved', 'sep-2106-client-composition-keywords-preserved', 'sep-2106-client-conditional-keywords-preserved', 'sep-2106-client-anchor-keyword-preserved'], covered('client.schema-keywords-kept')),
       ...each(['json-schema-2020-12-client-tool-found', 'json-schema-2020-12-client-echo-completed'], HARNESS),
     },
   },

@@ -21,6 +21,7 @@ import { modernMetaOf, runScript } from '../suites/client/scripted-server.js';
 import { officialNamesFor, START_RUN } from '../suites/client/official-harness-map.js';
 import { OFFICIAL_FIXTURE_TOOLS, officialDefaultVersion } from '../suites/client/official-scenario-names.js';
 import type { Driver, ScenarioOutcome } from './engine.js';
+import { openCanary } from './canary.js';
 import { HttpListener } from './http-listener.js';
 import { harnessEnv, refusedScenario } from './official-harness.js';
 import { registerLive } from './reaper.js';
@@ -264,6 +265,7 @@ export class ClientDriver implements Driver {
         get alsoListed() {
           return alsoListed;
         },
+        canary: () => openCanary(stop.signal),
         ...(http ? { http } : {}),
       };
       return await body(server, stop.signal);

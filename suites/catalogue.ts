@@ -38,6 +38,7 @@ import { robustnessClientChecks } from './robustness/client-checks.js';
 import { asksChecks } from './server-requests/checks.js';
 import { serverRequestsClientChecks } from './server-requests/client-checks.js';
 import { elicitationChecks } from './elicitation/checks.js';
+import { elicitationClientChecks } from './elicitation/client-checks.js';
 import type { Scenario } from './kit/scenario.js';
 import { stdioChecks } from './transports/stdio/checks.js';
 import { stdioClientChecks } from './transports/stdio/client-checks.js';
@@ -45,6 +46,7 @@ import { subscriptionsChecks } from './subscriptions/checks.js';
 import { tasksChecks } from './tasks/checks.js';
 import { tasksClientChecks } from './tasks/client-checks.js';
 import { toolsChecks } from './tools/checks.js';
+import { toolsClientChecks } from './tools/client-checks.js';
 import { versionChecks } from './lifecycle/version-checks.js';
 import { wireChecks } from './messages/wire-checks.js';
 
@@ -63,12 +65,12 @@ export const AREAS: SpecArea[] = [
   { folder: 'pagination', checks: paginationChecks },
   { folder: 'caching', checks: [...cachingChecks, ...cachingClientChecks] },
   { folder: 'list-changed', checks: listsChecks },
-  { folder: 'tools', checks: toolsChecks },
+  { folder: 'tools', checks: [...toolsChecks, ...toolsClientChecks] },
   { folder: 'resources', checks: resourcesChecks },
   { folder: 'prompts', checks: promptsChecks },
   { folder: 'input-required', checks: [...mrtrChecks, ...inputRequiredClientChecks] },
   { folder: 'server-requests', checks: [...asksChecks, ...serverRequestsClientChecks] },
-  { folder: 'elicitation', checks: elicitationChecks },
+  { folder: 'elicitation', checks: [...elicitationChecks, ...elicitationClientChecks] },
   { folder: 'progress', checks: progressChecks },
   { folder: 'logging', checks: loggingChecks },
   { folder: 'cancellation', checks: [...cancelChecks, ...cancellationClientChecks] },

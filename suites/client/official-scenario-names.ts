@@ -20,6 +20,8 @@ export const OFFICIAL_CLIENT_SCENARIOS = {
   'sep-2322-client-request-state': MODERN_ONLY,
   'http-custom-headers': MODERN_ONLY,
   'http-invalid-tool-headers': MODERN_ONLY,
+  // In neither requirement set (added after the release): the suite runs it only when named.
+  'json-schema-2020-12-preservation': [],
   'auth/metadata-default': LEGACY_AND_MODERN,
   'auth/metadata-var1': LEGACY_AND_MODERN,
   'auth/metadata-var2': LEGACY_AND_MODERN,
@@ -69,4 +71,25 @@ export const OFFICIAL_FIXTURE_TOOLS: Partial<Record<OfficialClientScenario, Reco
   tools_call: [{ name: 'add_numbers', description: 'Adds a and b (listed for harnesses written to the official suite)', inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] } }],
   'sse-retry': [{ name: 'test_reconnection', description: 'Listed for harnesses written to the official suite; answered like any call', inputSchema: noArguments }],
   'elicitation-sep1034-client-defaults': [{ name: 'test_client_elicitation_defaults', description: 'Listed for harnesses written to the official suite; answered like any call', inputSchema: noArguments }],
+  // The harness passes back what it holds of the first tool's inputSchema through the second (mcpspec's schema, the official names).
+  'json-schema-2020-12-preservation': [
+    {
+      name: 'json_schema_2020_12_tool',
+      description: 'A tool schema in JSON Schema 2020-12 (listed for harnesses written to the official suite)',
+      inputSchema: {
+        $schema: 'https://json-schema.org/draft/2020-12/schema',
+        type: 'object',
+        $defs: { code: { $anchor: 'code', type: 'string', pattern: '^[A-Z]{3}$' } },
+        properties: { from: { $ref: '#/$defs/code' }, to: { $ref: '#/$defs/code' }, returnDate: { type: 'string' }, oneWay: { type: 'boolean' } },
+        required: ['from', 'to'],
+        anyOf: [{ required: ['oneWay'] }, { required: ['returnDate'] }],
+        allOf: [{ not: { required: ['oneWay', 'returnDate'] } }],
+        if: { properties: { oneWay: { const: false } }, required: ['oneWay'] },
+        then: { required: ['returnDate'] },
+        else: { properties: { returnDate: false } },
+        additionalProperties: false,
+      },
+    },
+    { name: 'json_schema_echo', description: 'Pass back, as the argument schema, the inputSchema you hold for json_schema_2020_12_tool.', inputSchema: { type: 'object', properties: { schema: { type: 'object' } }, required: ['schema'] } },
+  ],
 };

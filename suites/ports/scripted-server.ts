@@ -118,4 +118,24 @@ export interface ScriptedServer {
    * answer. Read at each answer: it may change between two client runs.
    */
   readonly alsoListed?: readonly Record<string, unknown>[];
+  /**
+   * A URL on 127.0.0.1 (a port chosen at run time, apart from the MCP endpoint) that no client has
+   * any reason to request: every request to it is kept. Open until the scenario ends.
+   */
+  canary?(): Promise<Canary>;
+}
+
+/** A request that reached a canary URL. */
+export interface CanaryHit {
+  method: string;
+  path: string;
+  userAgent?: string;
+  /** When it arrived (ms, Date.now()). */
+  at: number;
+}
+
+/** A URL nobody should fetch, and who did. */
+export interface Canary {
+  readonly url: string;
+  hits(): CanaryHit[];
 }

@@ -11,6 +11,7 @@ import { every, firstOffenders } from '../kit/judge.js';
 import { invalidCallServed, needsCapability, toolsScenario, undecided, UNKNOWN_TOOL, validCallFails, type ToolProperty } from './scenario.js';
 import type { NearValid } from '../../arbitraries/near-valid.js';
 import type { Exchange } from '../ports/session.js';
+import { ignoredKeywords } from './schema-dialect.js';
 
 const TOOLS = { capabilities: ['tools'] };
 
@@ -53,6 +54,21 @@ export const toolsChecks = [
         return violated(schemaProblems.map((p) => `${p.tool}.${p.which}: ${p.problem}`).join('; '), schemaProblems.map((p) => ({ what: `${p.tool}.${p.which}`, actual: tools.find((t) => t.name === p.tool)?.[p.which], expected: p.problem })));
       }
       return holds(`${Math.min(tools.length, 25)} tools' schemas compile`);
+    },
+  }),
+  check(toolsScenario, {
+    id: 'tools.schema-dialect',
+    // basic (2026-07-28), JSON Schema Usage: "Clients and servers MUST validate schemas according to their declared or default dialect";
+    // SEP-2106 opens inputSchema to the whole 2020-12 vocabulary (the default dialect when no $schema is named).
+    title: 'every keyword of a listed inputSchema and outputSchema takes effect under the schema\'s dialect (2020-12 when it names none): no 2020-12 keyword under an older $schema, no draft-07 keyword under 2020-12, no then/else without if',
+    requirements: ['TE-04'],
+    level: 'SHOULD',
+    // 2025-11-25 made 2020-12 the default dialect (SEP-1613); 2025-06-18 names none.
+    versions: ['2025-11-25', '2026-07-28'],
+    requires: TOOLS,
+    spec: SPEC.basic26,
+    judge({ tools }) {
+      return judgeSchemaDialect(tools);
     },
   }),
   check(toolsScenario, {
@@ -223,3 +239,17 @@ export const toolsChecks = [
     },
   }),
 ];
+
+/** tools.schema-dialect over the listed tools (pure). */
+export function judgeSchemaDialect(tools: readonly Record<string, unknown>[]) {
+  if (tools.length === 0) return untestable('tools/list returned no tools');
+  const found = tools.flatMap((t) => (['inputSchema', 'outputSchema'] as const).flatMap((which) => ignoredKeywords(t[which]).map((k) => ({ tool: String(t.name), which, ...k }))));
+  if (found.length) {
+    return violated(
+      `${found.length} keyword(s) in listed tool schemas that the schema's dialect ignores (a validator of that dialect enforces nothing they say); first: ${found[0].tool}.${found[0].which}${found[0].pointer}: ${found[0].why}`,
+      firstOffenders(found.map((f) => ({ what: `${f.tool}.${f.which}${f.pointer}`, actual: f.keyword, expected: f.why }))),
+    );
+  }
+  const schemas = tools.reduce((n, t) => n + (t.inputSchema !== undefined ? 1 : 0) + (t.outputSchema !== undefined ? 1 : 0), 0);
+  return holds(`${schemas} schemas of ${tools.length} tools: every keyword belongs to the schema's dialect`);
+}

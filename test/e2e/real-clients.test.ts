@@ -87,14 +87,23 @@ const SLASHED_RESOURCE = { 'auth.client-resource-exact': 'warn' };
 // IO-06: neither 2026-07-28 stdio client starts its server again when the process exits.
 const NO_RESTART = { 'client.restarts-dead-server': 'warn' };
 
+// None of them passes a tool's schema back through the echo tool (schema_echo): what it keeps of a schema cannot show.
+const NO_ECHO = { 'client.schema-keywords-kept': 'untestable' };
+// Declaring no elicitation capability, they are never asked a form (client-elicitation-forms).
+const NO_FORMS = { 'client.elicitation-defaults': 'skip', 'client.elicitation-enum-values': 'skip' };
+// EL26/SEP-1034: the example wrappers (clients/sdk*-client.mjs) accept every form with a fixed { name } and do not
+// ask their SDK to fill in defaults (elicitation.form.applyDefaults, which the official harnesses set): the defaulted
+// fields are left out (a verdict on the wrapper, not the SDK), and no enum field is answered.
+const FIXED_FORM = { 'client.elicitation-defaults': 'warn', 'client.elicitation-enum-values': 'untestable' };
+
 // The inspector reads ../package.json relative to its working directory: run it from test/ (the repository's package.json is above).
 const CASES: { name: string; transport: 'http' | 'stdio'; argv: string[]; cwd?: string; era: string; notPassed: Record<string, string>; findings?: string[] }[] = [
-  { name: 'inspector-cli 1.0.3', transport: 'http', argv: [INSPECTOR, '{url}', '--transport', 'http', '--method', 'tools/list'], cwd: resolve('test'), era: '2025-11-25', notPassed: { ...NOTHING_CANCELLED, 'client.session-delete': 'warn', ...NO_TOOL_CALL, ...NO_OAUTH } },
-  { name: 'inspector-cli 1.0.3', transport: 'stdio', argv: [INSPECTOR, '--method', 'tools/list', '{server}'], cwd: resolve('test'), era: '2025-11-25', notPassed: { ...NOTHING_CANCELLED, ...NO_TOOL_CALL } },
-  { name: '@modelcontextprotocol/client 2.4.0', transport: 'http', argv: [SDK2, '--http', '{url}'], era: '2026-07-28', notPassed: { ...NOTHING_CANCELLED, 'client.session-delete': 'warn', ...NO_TASKS, ...LISTS_ONCE, ...NO_LEGACY_TASKS, ...NO_REISSUE, ...NO_CIMD, ...NO_STATE, ...PKCE_ASSUMED, ...TEXT_ONLY }, findings: ['hang client-broken-stream'] },
-  { name: '@modelcontextprotocol/client 2.4.0', transport: 'stdio', argv: [SDK2, '--stdio', '{server}'], era: '2026-07-28', notPassed: { ...NOTHING_CANCELLED, ...NO_TASKS, ...LISTS_ONCE, ...NO_LEGACY_TASKS, ...NO_RESTART } },
-  { name: '@modelcontextprotocol/sdk 1.32.2', transport: 'http', argv: [SDK1, '--http', '{url}'], era: '2025-11-25', notPassed: { ...NOTHING_CANCELLED, ...NO_LEGACY_TASKS, ...ANY_ISSUER, ...REFRESH_ONLY, ...NO_CIMD, ...NO_STATE, ...PKCE_ASSUMED } },
-  { name: '@modelcontextprotocol/sdk 1.32.2', transport: 'stdio', argv: [SDK1, '--stdio', '{server}'], era: '2025-11-25', notPassed: { ...NOTHING_CANCELLED, ...NO_LEGACY_TASKS } },
+  { name: 'inspector-cli 1.0.3', transport: 'http', argv: [INSPECTOR, '{url}', '--transport', 'http', '--method', 'tools/list'], cwd: resolve('test'), era: '2025-11-25', notPassed: { ...NOTHING_CANCELLED, ...NO_FORMS, ...NO_ECHO, 'client.session-delete': 'warn', ...NO_TOOL_CALL, ...NO_OAUTH } },
+  { name: 'inspector-cli 1.0.3', transport: 'stdio', argv: [INSPECTOR, '--method', 'tools/list', '{server}'], cwd: resolve('test'), era: '2025-11-25', notPassed: { ...NOTHING_CANCELLED, ...NO_FORMS, ...NO_ECHO, ...NO_TOOL_CALL } },
+  { name: '@modelcontextprotocol/client 2.4.0', transport: 'http', argv: [SDK2, '--http', '{url}'], era: '2026-07-28', notPassed: { ...NOTHING_CANCELLED, ...FIXED_FORM, ...NO_ECHO, 'client.session-delete': 'warn', ...NO_TASKS, ...LISTS_ONCE, ...NO_LEGACY_TASKS, ...NO_REISSUE, ...NO_CIMD, ...NO_STATE, ...PKCE_ASSUMED, ...TEXT_ONLY }, findings: ['hang client-broken-stream'] },
+  { name: '@modelcontextprotocol/client 2.4.0', transport: 'stdio', argv: [SDK2, '--stdio', '{server}'], era: '2026-07-28', notPassed: { ...NOTHING_CANCELLED, ...FIXED_FORM, ...NO_ECHO, ...NO_TASKS, ...LISTS_ONCE, ...NO_LEGACY_TASKS, ...NO_RESTART } },
+  { name: '@modelcontextprotocol/sdk 1.32.2', transport: 'http', argv: [SDK1, '--http', '{url}'], era: '2025-11-25', notPassed: { ...NOTHING_CANCELLED, ...FIXED_FORM, ...NO_ECHO, ...NO_LEGACY_TASKS, ...ANY_ISSUER, ...REFRESH_ONLY, ...NO_CIMD, ...NO_STATE, ...PKCE_ASSUMED } },
+  { name: '@modelcontextprotocol/sdk 1.32.2', transport: 'stdio', argv: [SDK1, '--stdio', '{server}'], era: '2025-11-25', notPassed: { ...NOTHING_CANCELLED, ...FIXED_FORM, ...NO_ECHO, ...NO_LEGACY_TASKS } },
 ];
 
 // Clients installed on first use into .cache/ (bench/real-clients.ts): mcp-remote's client, and the
@@ -102,26 +111,26 @@ const CASES: { name: string; transport: 'http' | 'stdio'; argv: string[]; cwd?: 
 const LATER: (typeof CASES[number] & { client: () => { command: string; args: string[] }; otherwise?: { findings: string[]; notPassed: Record<string, string> }[] })[] = [
   // mcp-remote-client connects (after OAuth discovery: mcpspec answers 404 to /.well-known/*, 405 to its GET probe), lists tools and resources, exits.
   // Behind OAuth it does the whole flow, "opening" the authorization URL in mcpspec's headless browser (both mcp-remote cases pass every auth.client-* check).
-  { name: 'mcp-remote 0.15.1 (mcp-remote-client)', client: mcpRemoteClient, transport: 'http', argv: ['{url}'], era: '2025-11-25', notPassed: { ...NOTHING_CANCELLED, 'client.session-delete': 'warn', ...NO_TOOL_CALL, ...NO_STEP_UP_CALL, ...OWN_SCOPE, ...NO_CIMD, ...STATE_OPTIONAL, ...PKCE_ASSUMED, ...NO_STATIC, ...SLASHED_RESOURCE } },
+  { name: 'mcp-remote 0.15.1 (mcp-remote-client)', client: mcpRemoteClient, transport: 'http', argv: ['{url}'], era: '2025-11-25', notPassed: { ...NOTHING_CANCELLED, ...NO_FORMS, ...NO_ECHO, 'client.session-delete': 'warn', ...NO_TOOL_CALL, ...NO_STEP_UP_CALL, ...OWN_SCOPE, ...NO_CIMD, ...STATE_OPTIONAL, ...PKCE_ASSUMED, ...NO_STATIC, ...SLASHED_RESOURCE } },
   // mcp-remote's proxy (its main use: a stdio client reaches an HTTP server through it), driven by the 1.x SDK client over stdio.
   // It opens a test session first (clientInfo mcp-remote-fallback-test), then a second one for the client it serves.
-  { name: 'mcp-remote 0.15.1 proxy (mcp-remote {url}) under the 1.x SDK client', client: () => ({ command: process.execPath, args: [SDK1, '--stdio', process.execPath, mcpRemoteProxy()] }), transport: 'http', argv: ['{url}'], era: '2025-11-25', notPassed: { ...NOTHING_CANCELLED, 'client.session-delete': 'warn', ...NO_LEGACY_TASKS, ...STEP_UP_LOOP, ...OWN_SCOPE, ...NO_CIMD, ...STATE_OPTIONAL, ...PKCE_ASSUMED, ...NO_STATIC, ...SLASHED_RESOURCE }, findings: ['hang client-authorization-step-up'],
+  { name: 'mcp-remote 0.15.1 proxy (mcp-remote {url}) under the 1.x SDK client', client: () => ({ command: process.execPath, args: [SDK1, '--stdio', process.execPath, mcpRemoteProxy()] }), transport: 'http', argv: ['{url}'], era: '2025-11-25', notPassed: { ...NOTHING_CANCELLED, ...NO_FORMS, ...NO_ECHO, 'client.session-delete': 'warn', ...NO_LEGACY_TASKS, ...STEP_UP_LOOP, ...OWN_SCOPE, ...NO_CIMD, ...STATE_OPTIONAL, ...PKCE_ASSUMED, ...NO_STATIC, ...SLASHED_RESOURCE }, findings: ['hang client-authorization-step-up'],
     // On a loaded machine its callback server is still listening when the step-up comes: the code arrives and the step-up passes.
     // The same race in the scope-retry scenario (every tools/call 403 whatever the scope): when the step-up's code
     // arrives it retries once, gets 403 again and exits (auth.client-step-up-limit passes, two authorizations); when
     // it cannot arrive it waits until stopped, and nothing shows it would have stopped retrying (untestable).
     otherwise: [
-      { findings: [], notPassed: { ...NOTHING_CANCELLED, 'client.session-delete': 'warn', ...NO_LEGACY_TASKS, ...OWN_SCOPE, ...NO_CIMD, ...STATE_OPTIONAL, ...PKCE_ASSUMED, ...NO_STATIC, ...SLASHED_RESOURCE } },
-      { findings: ['hang client-authorization-scope-retry'], notPassed: { ...NOTHING_CANCELLED, 'client.session-delete': 'warn', ...NO_LEGACY_TASKS, ...OWN_SCOPE, ...NO_CIMD, ...STATE_OPTIONAL, ...PKCE_ASSUMED, ...NO_STATIC, ...SLASHED_RESOURCE, ...RETRY_WAITS } },
-      { findings: ['hang client-authorization-scope-retry', 'hang client-authorization-step-up'], notPassed: { ...NOTHING_CANCELLED, 'client.session-delete': 'warn', ...NO_LEGACY_TASKS, ...STEP_UP_LOOP, ...OWN_SCOPE, ...NO_CIMD, ...STATE_OPTIONAL, ...PKCE_ASSUMED, ...NO_STATIC, ...SLASHED_RESOURCE, ...RETRY_WAITS } },
+      { findings: [], notPassed: { ...NOTHING_CANCELLED, ...NO_FORMS, ...NO_ECHO, 'client.session-delete': 'warn', ...NO_LEGACY_TASKS, ...OWN_SCOPE, ...NO_CIMD, ...STATE_OPTIONAL, ...PKCE_ASSUMED, ...NO_STATIC, ...SLASHED_RESOURCE } },
+      { findings: ['hang client-authorization-scope-retry'], notPassed: { ...NOTHING_CANCELLED, ...NO_FORMS, ...NO_ECHO, 'client.session-delete': 'warn', ...NO_LEGACY_TASKS, ...OWN_SCOPE, ...NO_CIMD, ...STATE_OPTIONAL, ...PKCE_ASSUMED, ...NO_STATIC, ...SLASHED_RESOURCE, ...RETRY_WAITS } },
+      { findings: ['hang client-authorization-scope-retry', 'hang client-authorization-step-up'], notPassed: { ...NOTHING_CANCELLED, ...NO_FORMS, ...NO_ECHO, 'client.session-delete': 'warn', ...NO_LEGACY_TASKS, ...STEP_UP_LOOP, ...OWN_SCOPE, ...NO_CIMD, ...STATE_OPTIONAL, ...PKCE_ASSUMED, ...NO_STATIC, ...SLASHED_RESOURCE, ...RETRY_WAITS } },
     ] },
-  { name: 'inspector 2.12.0 --cli, tools/list', client: inspector2Cli, transport: 'http', argv: ['{url}', '--transport', 'http', '--method', 'tools/list'], era: '2025-11-25', notPassed: { ...NOTHING_CANCELLED, 'client.session-delete': 'warn', ...NO_TOOL_CALL, ...NO_OAUTH } },
+  { name: 'inspector 2.12.0 --cli, tools/list', client: inspector2Cli, transport: 'http', argv: ['{url}', '--transport', 'http', '--method', 'tools/list'], era: '2025-11-25', notPassed: { ...NOTHING_CANCELLED, ...NO_FORMS, ...NO_ECHO, 'client.session-delete': 'warn', ...NO_TOOL_CALL, ...NO_OAUTH } },
   // Over stdio it never exits after a tools/list result that is not an object (client-near-valid): stopped at the timeout.
-  { name: 'inspector 2.12.0 --cli, tools/list', client: inspector2Cli, transport: 'stdio', argv: ['--method', 'tools/list', '{server}'], era: '2025-11-25', notPassed: { ...NOTHING_CANCELLED, 'client.near-valid-survives': 'fail', ...NO_TOOL_CALL }, findings: ['hang client-near-valid'] },
+  { name: 'inspector 2.12.0 --cli, tools/list', client: inspector2Cli, transport: 'stdio', argv: ['--method', 'tools/list', '{server}'], era: '2025-11-25', notPassed: { ...NOTHING_CANCELLED, ...NO_FORMS, ...NO_ECHO, 'client.near-valid-survives': 'fail', ...NO_TOOL_CALL }, findings: ['hang client-near-valid'] },
   // --protocol-era auto: 2026-07-28 first, MRTR, and the tasks extension (ext-tasks 0.2.2 with the inspector's own dispatch).
-  { name: 'inspector 2.12.0 --cli --protocol-era auto, tools/call', client: inspector2Cli, transport: 'http', argv: ['{url}', '--transport', 'http', '--protocol-era', 'auto', '--method', 'tools/call', '--tool-name', 'echo', '--tool-arg', 'text=hi'], era: '2026-07-28', notPassed: { ...NOTHING_CANCELLED, 'client.session-delete': 'warn', 'client.cache-fresh': 'warn', 'client.mrtr-scoped': 'untestable', ...NO_LEGACY_TASKS, ...NO_REISSUE, ...NO_OAUTH_26, ...NAMED_TOOL }, findings: ['hang client-broken-stream'] },
+  { name: 'inspector 2.12.0 --cli --protocol-era auto, tools/call', client: inspector2Cli, transport: 'http', argv: ['{url}', '--transport', 'http', '--protocol-era', 'auto', '--method', 'tools/call', '--tool-name', 'echo', '--tool-arg', 'text=hi'], era: '2026-07-28', notPassed: { ...NOTHING_CANCELLED, ...NO_FORMS, ...NO_ECHO, 'client.session-delete': 'warn', 'client.cache-fresh': 'warn', 'client.mrtr-scoped': 'untestable', ...NO_LEGACY_TASKS, ...NO_REISSUE, ...NO_OAUTH_26, ...NAMED_TOOL }, findings: ['hang client-broken-stream'] },
   // (--tool-arg takes every word up to the next option: it must not come right before {server}.)
-  { name: 'inspector 2.12.0 --cli --protocol-era auto, tools/call', client: inspector2Cli, transport: 'stdio', argv: ['--method', 'tools/call', '--tool-name', 'echo', '--tool-arg', 'text=hi', '--protocol-era', 'auto', '{server}'], era: '2026-07-28', notPassed: { ...NOTHING_CANCELLED, 'client.mrtr-scoped': 'untestable', ...LISTS_ONCE, ...NO_LEGACY_TASKS, ...NO_RESTART } },
+  { name: 'inspector 2.12.0 --cli --protocol-era auto, tools/call', client: inspector2Cli, transport: 'stdio', argv: ['--method', 'tools/call', '--tool-name', 'echo', '--tool-arg', 'text=hi', '--protocol-era', 'auto', '{server}'], era: '2026-07-28', notPassed: { ...NOTHING_CANCELLED, ...NO_FORMS, ...NO_ECHO, 'client.mrtr-scoped': 'untestable', ...LISTS_ONCE, ...NO_LEGACY_TASKS, ...NO_RESTART } },
 ];
 
 // How many client checks a run of this era and transport holds, from the catalogue (never typed in).

@@ -42,7 +42,20 @@ async function authorized(staticClient) {
 
 const AUTH = ['auth/metadata-default', 'auth/metadata-var1', 'auth/metadata-var2', 'auth/metadata-var3', 'auth/basic-cimd', 'auth/scope-from-www-authenticate', 'auth/scope-from-scopes-supported', 'auth/scope-omitted-when-undefined', 'auth/scope-step-up', 'auth/token-endpoint-auth-basic', 'auth/token-endpoint-auth-post', 'auth/token-endpoint-auth-none', 'auth/resource-mismatch', 'auth/metadata-issuer-mismatch', 'auth/iss-supported', 'auth/iss-not-advertised', 'auth/iss-supported-missing', 'auth/iss-wrong-issuer', 'auth/iss-unexpected', 'auth/iss-normalized', 'auth/authorization-server-migration', 'auth/scope-retry-limit'];
 
+/** List the tools, then pass back the inputSchema the SDK holds for the focal tool through the echo tool. */
+async function echoSchema() {
+  const client = new Client(info('official-harness-sdk1-schema'), { capabilities: {} });
+  const transport = new StreamableHTTPClientTransport(url);
+  await client.connect(transport);
+  const { tools } = await client.listTools();
+  const focal = tools.find((t) => t.name === 'json_schema_2020_12_tool');
+  if (!focal) throw new Error('the server lists no json_schema_2020_12_tool');
+  await client.callTool({ name: 'json_schema_echo', arguments: { schema: focal.inputSchema } });
+  await transport.close();
+}
+
 const handlers = {
+  'json-schema-2020-12-preservation': echoSchema,
   initialize: () => listAndCall(new Client(info('official-harness-sdk1'), { capabilities: {} }), undefined),
   tools_call: () => listAndCall(new Client(info('official-harness-sdk1'), { capabilities: {} }), 'add_numbers', { a: 5, b: 3 }),
   'sse-retry': () => listAndCall(new Client(info('official-harness-sdk1-sse'), { capabilities: {} }), 'test_reconnection', {}, true),
