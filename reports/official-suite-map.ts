@@ -145,25 +145,36 @@ const SERVER: Record<string, OfficialScenario> = {
   'resources-subscribe': { checks: { 'resources-subscribe': covered('subscriptions.resources-legacy') } },
   'resources-unsubscribe': { checks: { 'resources-unsubscribe': covered('subscriptions.resources-legacy') } },
   'sep-2164-resource-not-found': { checks: { 'sep-2164-no-empty-contents': covered('resources.unknown-modern'), 'sep-2164-error-code': covered('resources.unknown-modern'), 'sep-2164-data-uri': covered('resources.unknown-data-uri') } },
-  // The skills extension (SEP-2640): mcpspec has no skills area.
+  // The skills extension (SEP-2640): suites/skills/. The resources/list metadata of SKILL.md and the
+  // _meta key prefix are not judged (a listing of SKILL.md is optional; the fixture lists none).
   'sep-2640-skills-directory': {
-    checks: each(['capability-directory-read-flag', 'directory-read-method-registered', 'directory-read-result-resources-shape', 'directory-read-subdir-mimetype', 'directory-read-pagination', 'directory-read-invalid-params'].map((s) => `sep-2640-${s}`), NONE),
+    checks: {
+      'sep-2640-capability-directory-read-flag': HARNESS,
+      ...each(['directory-read-method-registered', 'directory-read-result-resources-shape', 'directory-read-subdir-mimetype', 'directory-read-pagination', 'directory-read-invalid-params'].map((s) => `sep-2640-${s}`), covered('skills.directory-read')),
+    },
   },
   'sep-2640-skills-enumeration': {
-    checks: each(
-      [
-        'capability-commits-to-methods', 'capability-declaration-inline', 'capability-empty-object', 'capability-requires-resources',
-        'skills-list-implemented', 'skills-list-pagination', 'skills-list-entry-atomic', 'skills-list-cache-attributes',
-        'entry-uri-required', 'entry-uri-matches-frontmatter-name', 'entry-frontmatter-required', 'entry-resources-required', 'entry-frontmatter-identical',
-        'skill-uri-scheme', 'resources-complete', 'resources-digest-format', 'resources-size-required', 'resources-uri-within-skill',
-        'limit-resources-per-skill', 'limit-total-size', 'metadata-reserved-prefix', 'name-naming-rules', 'authority-reg-name', 'names-should-be-unique',
-        'skillmd-required', 'skillmd-frontmatter',
-        'skills-get-implemented', 'skills-get-entry-shape', 'skills-get-no-cursor', 'skills-get-cache-attributes', 'skills-get-unknown-uri-invalid-params',
-      ].map((s) => `sep-2640-${s}`),
-      NONE,
-    ),
+    checks: {
+      ...each(['capability-commits-to-methods', 'capability-declaration-inline', 'capability-empty-object', 'capability-requires-resources', 'skills-list-implemented', 'skills-list-cache-attributes', 'skills-get-implemented', 'skills-get-cache-attributes'].map((s) => `sep-2640-${s}`), covered('skills.declared-served')),
+      ...each(
+        [
+          'skills-list-pagination', 'skills-list-entry-atomic', 'entry-uri-required', 'entry-uri-matches-frontmatter-name', 'entry-frontmatter-required', 'entry-resources-required',
+          'resources-complete', 'resources-digest-format', 'resources-size-required', 'resources-uri-within-skill', 'name-naming-rules',
+        ].map((s) => `sep-2640-${s}`),
+        covered('skills.entry-shape'),
+      ),
+      ...each(['skill-uri-scheme', 'limit-resources-per-skill', 'limit-total-size', 'authority-reg-name', 'names-should-be-unique', 'metadata-reserved-prefix'].map((s) => `sep-2640-${s}`), covered('skills.conventions')),
+      ...each(['skillmd-required', 'skillmd-frontmatter', 'entry-frontmatter-identical'].map((s) => `sep-2640-${s}`), covered('skills.manifest')),
+      ...each(['skills-get-entry-shape', 'skills-get-no-cursor', 'skills-get-unknown-uri-invalid-params'].map((s) => `sep-2640-${s}`), covered('skills.get')),
+    },
   },
-  'sep-2640-skills-manifest': { checks: each(['skillmd-mimetype', 'skillmd-metadata-name', 'skillmd-metadata-description', 'final-segment-equals-name', 'meta-prefix'].map((s) => `sep-2640-${s}`), NONE) },
+  'sep-2640-skills-manifest': {
+    checks: {
+      'sep-2640-skillmd-mimetype': covered('skills.conventions'),
+      'sep-2640-final-segment-equals-name': covered('skills.manifest'),
+      ...each(['skillmd-metadata-name', 'skillmd-metadata-description', 'meta-prefix'].map((s) => `sep-2640-${s}`), NONE),
+    },
+  },
   'prompts-list': { checks: { 'prompts-list': partial('wire.schema') } },
   'prompts-get-simple': { checks: { 'prompts-get-simple': partial('prompts.get', 'wire.schema') } },
   'prompts-get-with-args': { checks: { 'prompts-get-with-args': partial('prompts.get') } },

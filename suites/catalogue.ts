@@ -36,6 +36,7 @@ import { resourcesChecks } from './resources/checks.js';
 import { robustnessChecks } from './robustness/checks.js';
 import { robustnessClientChecks } from './robustness/client-checks.js';
 import { asksChecks } from './server-requests/checks.js';
+import { skillsChecks } from './skills/checks.js';
 import { serverRequestsClientChecks } from './server-requests/client-checks.js';
 import { elicitationChecks } from './elicitation/checks.js';
 import type { Scenario } from './kit/scenario.js';
@@ -75,6 +76,7 @@ export const AREAS: SpecArea[] = [
   { folder: 'completion', checks: completionChecks },
   { folder: 'tasks', checks: [...tasksChecks, ...tasksClientChecks] },
   { folder: 'subscriptions', checks: subscriptionsChecks },
+  { folder: 'skills', checks: skillsChecks },
   { folder: 'transports/http', checks: [...httpChecks, ...httpClientChecks] },
   { folder: 'transports/stdio', checks: [...stdioChecks, ...stdioClientChecks] },
   { folder: 'authorization', checks: [...authChecks, ...authClientChecks] },

@@ -131,7 +131,7 @@ describe('mapping entries onto mcpspec checks', () => {
         '  - ping:no-such-check',
         '  - no-such-scenario',
         '  - sse-retry',
-        '  - sep-2640-skills-manifest',
+        '  - sep-2640-skills-manifest:sep-2640-meta-prefix',
         'extra: true',
       ].join('\n'),
     );
@@ -144,7 +144,7 @@ describe('mapping entries onto mcpspec checks', () => {
       { entry: 'ping:no-such-check', why: 'not a check of ping in the official suite 0.2.0-alpha.12' },
       { entry: 'no-such-scenario', why: 'not a server scenario of the official suite 0.2.0-alpha.12' },
       { entry: 'sse-retry', why: 'not a server scenario of the official suite 0.2.0-alpha.12; it is a client scenario: list it under client' },
-      { entry: 'sep-2640-skills-manifest', why: 'no mcpspec check judges any rule of this scenario' },
+      { entry: 'sep-2640-skills-manifest:sep-2640-meta-prefix', why: 'no mcpspec check judges this rule' },
     ]);
   });
 
