@@ -255,4 +255,5 @@ export const REQUIREMENTS: readonly Requirement[] = [
   { id: "SK-09", level: "S", era: "26", area: "Skills extension", seps: ["SEP-2640"] },
   { id: "SK-10", level: "S", era: "26", area: "Skills extension", seps: ["SEP-2640"] },
   { id: "SK-11", level: "M", era: "26", area: "Skills extension", seps: ["SEP-2640"] },
+  { id: "SK-12", level: "MN", era: "26", area: "Skills extension", seps: ["SEP-2640"] },
 ];

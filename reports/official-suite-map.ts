@@ -408,7 +408,9 @@ const CLIENT: Record<string, OfficialScenario> = {
       ...each(['json-schema-2020-12-client-tool-found', 'json-schema-2020-12-client-echo-completed'], HARNESS),
     },
   },
-  'sep-2640-client-no-prefetch': { checks: { 'sep-2640-host-no-prefetch': NONE } },
+  // Host verification of a loaded skill (digest, size, front matter) shows on the wire only once a host
+  // loads a skill; no mcpspec run gives it a reason to (suites/skills/client-checks.ts).
+  'sep-2640-client-no-prefetch': { checks: { 'sep-2640-host-no-prefetch': covered('client.skills-no-prefetch') } },
   'sep-2640-client-verify-digest': { checks: { 'sep-2640-host-verify-digest': NONE } },
   'sep-2640-client-verify-size': { checks: { 'sep-2640-host-size-mismatch-failure': NONE } },
   'sep-2640-client-verify-frontmatter': { checks: { 'sep-2640-host-frontmatter-comparison': NONE } },

@@ -37,6 +37,7 @@ import { robustnessChecks } from './robustness/checks.js';
 import { robustnessClientChecks } from './robustness/client-checks.js';
 import { asksChecks } from './server-requests/checks.js';
 import { skillsChecks } from './skills/checks.js';
+import { skillsClientChecks } from './skills/client-checks.js';
 import { serverRequestsClientChecks } from './server-requests/client-checks.js';
 import { elicitationChecks } from './elicitation/checks.js';
 import type { Scenario } from './kit/scenario.js';
@@ -76,7 +77,7 @@ export const AREAS: SpecArea[] = [
   { folder: 'completion', checks: completionChecks },
   { folder: 'tasks', checks: [...tasksChecks, ...tasksClientChecks] },
   { folder: 'subscriptions', checks: subscriptionsChecks },
-  { folder: 'skills', checks: skillsChecks },
+  { folder: 'skills', checks: [...skillsChecks, ...skillsClientChecks] },
   { folder: 'transports/http', checks: [...httpChecks, ...httpClientChecks] },
   { folder: 'transports/stdio', checks: [...stdioChecks, ...stdioClientChecks] },
   { folder: 'authorization', checks: [...authChecks, ...authClientChecks] },

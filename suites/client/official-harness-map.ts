@@ -36,6 +36,7 @@ export const HARNESS_MAP: HarnessRow[] = [
   { scenario: 'client-input-required-stateless', names: ['sep-2322-client-request-state'], why: 'input_required without requestState: the official request-state scenario has that case too' },
   { scenario: 'client-result-type', names: ['sep-2322-client-request-state'], why: 'results with no or an unknown resultType: the official request-state scenario judges a missing one' },
   { scenario: 'client-tasks', names: ['tools_call'], why: 'no official client scenario for tasks: the plain flow (a harness that declares the tasks extension is judged on it)' },
+  { scenario: 'client-skills', names: ['sep-2640-client-no-prefetch'], why: 'a server offering one skill nothing needs: the official no-prefetch scenario, whose harness lists the skills and loads none' },
   { scenario: 'client-tasks-legacy', names: ['tools_call'], why: 'no official client scenario for tasks: the plain flow' },
   { scenario: 'client-sse', names: ['tools_call'], why: 'every answer an SSE stream: the plain flow is what is needed' },
   { scenario: 'client-sse-polling', names: ['sse-retry'], why: 'answers by polling (a retry field, the stream closed, Last-Event-ID): the official sse-retry' },

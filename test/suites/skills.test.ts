@@ -5,6 +5,8 @@ import { describe, expect, it } from 'vitest';
 import type { JudgeContext } from '../../suites/kit/check.js';
 import type { Exchange } from '../../suites/ports/session.js';
 import { entryProblems, frontMatter, isRegName, sameJson, skillNameOf, skillsChecks, validSkillName } from '../../suites/skills/checks.js';
+import { skillsClientChecks } from '../../suites/skills/client-checks.js';
+import type { SkillsClientObs } from '../../suites/skills/client-scenarios.js';
 import { UNKNOWN_SKILL_URI, type SkillsObs } from '../../suites/skills/scenario.js';
 
 const ctx: JudgeContext = { era: 'modern', version: '2026-07-28', transport: 'stdio', capabilities: { resources: {}, extensions: { 'io.modelcontextprotocol/skills': { directoryRead: true } } } };
@@ -137,5 +139,24 @@ describe('skills helpers', () => {
     expect(frontMatter('---\n: [\n---\n')).toEqual(expect.stringContaining('not valid YAML'));
     expect(sameJson({ a: 1, b: [1, { c: 2 }] }, { b: [1, { c: 2 }], a: 1 })).toBe(true);
     expect(sameJson({ a: 1 }, { a: 1, b: undefined })).toBe(false);
+  });
+});
+
+describe('client.skills-no-prefetch', () => {
+  const files = ['skill://s/SKILL.md', 'skill://s/notes/NOTES.md'];
+  const exit = { exitCode: 0, signal: null, timedOut: false, stderrTail: '', stdoutTail: '' };
+  const got = (methods: [string, Record<string, unknown>][]): SkillsClientObs =>
+    ({ exit, transport: 'stdio', received: methods.map(([method, params], i) => ({ message: { jsonrpc: '2.0', id: i, method, params }, connection: 1, seq: i })), log: {} as SkillsClientObs['log'], skillFiles: files });
+  const noPrefetch = skillsClientChecks.find((c) => c.id === 'client.skills-no-prefetch')!;
+  const verdict = (o: SkillsClientObs) => noPrefetch.judge(o, { ...ctx, capabilities: {} });
+
+  it('passes a host that lists skills and reads none of their files (other resources are its business)', () => {
+    expect(verdict(got([['server/discover', {}], ['skills/list', {}], ['resources/read', { uri: 'mcpspec://scripted/readme' }]]))).toMatchObject({ outcome: 'holds' });
+  });
+  it('fails a host that reads a listed skill file with no need for it', () => {
+    expect(verdict(got([['skills/list', {}], ['resources/read', { uri: files[1] }]]))).toMatchObject({ outcome: 'violated', message: expect.stringContaining(files[1]) });
+  });
+  it('leaves untestable a client that never lists skills', () => {
+    expect(verdict(got([['server/discover', {}], ['tools/list', {}]]))).toMatchObject({ outcome: 'untestable' });
   });
 });
