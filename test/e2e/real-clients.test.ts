@@ -70,13 +70,15 @@ const PKCE_ASSUMED = { 'auth.client-pkce-required': 'fail' };
 const NO_STEP_UP_CALL = { 'auth.client-step-up': 'untestable' };
 // IO-06: neither 2026-07-28 stdio client starts its server again when the process exits.
 const NO_RESTART = { 'client.restarts-dead-server': 'warn' };
+// None of them supports the skills extension (SEP-2640): offered skills, it never calls skills/list.
+const NO_SKILLS = { 'client.skills-no-prefetch': 'untestable' };
 
 // The inspector reads ../package.json relative to its working directory: run it from test/ (the repository's package.json is above).
 const CASES: { name: string; transport: 'http' | 'stdio'; argv: string[]; cwd?: string; era: string; notPassed: Record<string, string>; findings?: string[] }[] = [
   { name: 'inspector-cli 1.0.3', transport: 'http', argv: [INSPECTOR, '{url}', '--transport', 'http', '--method', 'tools/list'], cwd: resolve('test'), era: '2025-11-25', notPassed: { ...NOTHING_CANCELLED, 'client.session-delete': 'warn', ...NO_TOOL_CALL, ...NO_OAUTH } },
   { name: 'inspector-cli 1.0.3', transport: 'stdio', argv: [INSPECTOR, '--method', 'tools/list', '{server}'], cwd: resolve('test'), era: '2025-11-25', notPassed: { ...NOTHING_CANCELLED, ...NO_TOOL_CALL } },
-  { name: '@modelcontextprotocol/client 2.4.0', transport: 'http', argv: [SDK2, '--http', '{url}'], era: '2026-07-28', notPassed: { ...NOTHING_CANCELLED, 'client.session-delete': 'warn', ...NO_TASKS, ...LISTS_ONCE, ...NO_LEGACY_TASKS, ...NO_REISSUE, ...NO_CIMD, ...NO_STATE, ...PKCE_ASSUMED }, findings: ['hang client-broken-stream'] },
-  { name: '@modelcontextprotocol/client 2.4.0', transport: 'stdio', argv: [SDK2, '--stdio', '{server}'], era: '2026-07-28', notPassed: { ...NOTHING_CANCELLED, ...NO_TASKS, ...LISTS_ONCE, ...NO_LEGACY_TASKS, ...NO_RESTART } },
+  { name: '@modelcontextprotocol/client 2.4.0', transport: 'http', argv: [SDK2, '--http', '{url}'], era: '2026-07-28', notPassed: { ...NOTHING_CANCELLED, ...NO_SKILLS, 'client.session-delete': 'warn', ...NO_TASKS, ...LISTS_ONCE, ...NO_LEGACY_TASKS, ...NO_REISSUE, ...NO_CIMD, ...NO_STATE, ...PKCE_ASSUMED }, findings: ['hang client-broken-stream'] },
+  { name: '@modelcontextprotocol/client 2.4.0', transport: 'stdio', argv: [SDK2, '--stdio', '{server}'], era: '2026-07-28', notPassed: { ...NOTHING_CANCELLED, ...NO_SKILLS, ...NO_TASKS, ...LISTS_ONCE, ...NO_LEGACY_TASKS, ...NO_RESTART } },
   { name: '@modelcontextprotocol/sdk 1.32.2', transport: 'http', argv: [SDK1, '--http', '{url}'], era: '2025-11-25', notPassed: { ...NOTHING_CANCELLED, ...NO_LEGACY_TASKS, ...ANY_ISSUER, ...REFRESH_ONLY, ...NO_CIMD, ...NO_STATE, ...PKCE_ASSUMED } },
   { name: '@modelcontextprotocol/sdk 1.32.2', transport: 'stdio', argv: [SDK1, '--stdio', '{server}'], era: '2025-11-25', notPassed: { ...NOTHING_CANCELLED, ...NO_LEGACY_TASKS } },
 ];
@@ -96,9 +98,9 @@ const LATER: (typeof CASES[number] & { client: () => { command: string; args: st
   // Over stdio it never exits after a tools/list result that is not an object (client-near-valid): stopped at the timeout.
   { name: 'inspector 2.12.0 --cli, tools/list', client: inspector2Cli, transport: 'stdio', argv: ['--method', 'tools/list', '{server}'], era: '2025-11-25', notPassed: { ...NOTHING_CANCELLED, 'client.near-valid-survives': 'fail', ...NO_TOOL_CALL }, findings: ['hang client-near-valid'] },
   // --protocol-era auto: 2026-07-28 first, MRTR, and the tasks extension (ext-tasks 0.2.2 with the inspector's own dispatch).
-  { name: 'inspector 2.12.0 --cli --protocol-era auto, tools/call', client: inspector2Cli, transport: 'http', argv: ['{url}', '--transport', 'http', '--protocol-era', 'auto', '--method', 'tools/call', '--tool-name', 'echo', '--tool-arg', 'text=hi'], era: '2026-07-28', notPassed: { ...NOTHING_CANCELLED, 'client.session-delete': 'warn', 'client.cache-fresh': 'warn', 'client.mrtr-scoped': 'untestable', ...NO_LEGACY_TASKS, ...NO_REISSUE, ...NO_OAUTH_26 }, findings: ['hang client-broken-stream'] },
+  { name: 'inspector 2.12.0 --cli --protocol-era auto, tools/call', client: inspector2Cli, transport: 'http', argv: ['{url}', '--transport', 'http', '--protocol-era', 'auto', '--method', 'tools/call', '--tool-name', 'echo', '--tool-arg', 'text=hi'], era: '2026-07-28', notPassed: { ...NOTHING_CANCELLED, ...NO_SKILLS, 'client.session-delete': 'warn', 'client.cache-fresh': 'warn', 'client.mrtr-scoped': 'untestable', ...NO_LEGACY_TASKS, ...NO_REISSUE, ...NO_OAUTH_26 }, findings: ['hang client-broken-stream'] },
   // (--tool-arg takes every word up to the next option: it must not come right before {server}.)
-  { name: 'inspector 2.12.0 --cli --protocol-era auto, tools/call', client: inspector2Cli, transport: 'stdio', argv: ['--method', 'tools/call', '--tool-name', 'echo', '--tool-arg', 'text=hi', '--protocol-era', 'auto', '{server}'], era: '2026-07-28', notPassed: { ...NOTHING_CANCELLED, 'client.mrtr-scoped': 'untestable', ...LISTS_ONCE, ...NO_LEGACY_TASKS, ...NO_RESTART } },
+  { name: 'inspector 2.12.0 --cli --protocol-era auto, tools/call', client: inspector2Cli, transport: 'stdio', argv: ['--method', 'tools/call', '--tool-name', 'echo', '--tool-arg', 'text=hi', '--protocol-era', 'auto', '{server}'], era: '2026-07-28', notPassed: { ...NOTHING_CANCELLED, ...NO_SKILLS, 'client.mrtr-scoped': 'untestable', ...LISTS_ONCE, ...NO_LEGACY_TASKS, ...NO_RESTART } },
 ];
 
 // How many client checks a run of this era and transport holds, from the catalogue (never typed in).
