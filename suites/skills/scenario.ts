@@ -86,7 +86,6 @@ export const skillsScenario = scenario<SkillsObs>({
   id: 'skills',
   title: 'skills/list, skills/get, reading each skill\'s files, resources/directory/read (skills extension, SEP-2640)',
   versions: MODERN,
-  sharesSession: true,
   async run({ session }) {
     const settings = skillsSettings(session.capabilities);
     const obs: SkillsObs = { settings, resourcesDeclared: 'resources' in session.capabilities, list: { pages: [], entries: [], endless: false }, manifests: [], files: [] };
