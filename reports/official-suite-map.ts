@@ -170,25 +170,36 @@ const SERVER: Record<string, OfficialScenario> = {
   'resources-subscribe': { checks: { 'resources-subscribe': covered('subscriptions.resources-legacy') } },
   'resources-unsubscribe': { checks: { 'resources-unsubscribe': covered('subscriptions.resources-legacy') } },
   'sep-2164-resource-not-found': { checks: { 'sep-2164-no-empty-contents': covered('resources.unknown-modern'), 'sep-2164-error-code': differs(covered('resources.unknown-modern'), 'a fail, not a warning: "If the requested resource does not exist, servers MUST return a JSON-RPC error with code -32602 (Invalid Params)" (server/resources, 2026-07-28); the official check reports another code as a WARNING.'), 'sep-2164-data-uri': covered('resources.unknown-data-uri') } },
-  // The skills extension (SEP-2640): mcpspec has no skills area.
+  // The skills extension (SEP-2640): suites/skills/.
   'sep-2640-skills-directory': {
-    checks: each(['capability-directory-read-flag', 'directory-read-method-registered', 'directory-read-result-resources-shape', 'directory-read-subdir-mimetype', 'directory-read-pagination', 'directory-read-invalid-params'].map((s) => `sep-2640-${s}`), NONE),
+    checks: {
+      'sep-2640-capability-directory-read-flag': HARNESS,
+      ...each(['directory-read-method-registered', 'directory-read-result-resources-shape', 'directory-read-subdir-mimetype', 'directory-read-pagination', 'directory-read-invalid-params'].map((s) => `sep-2640-${s}`), covered('skills.directory-read')),
+    },
   },
   'sep-2640-skills-enumeration': {
-    checks: each(
-      [
-        'capability-commits-to-methods', 'capability-declaration-inline', 'capability-empty-object', 'capability-requires-resources',
-        'skills-list-implemented', 'skills-list-pagination', 'skills-list-entry-atomic', 'skills-list-cache-attributes',
-        'entry-uri-required', 'entry-uri-matches-frontmatter-name', 'entry-frontmatter-required', 'entry-resources-required', 'entry-frontmatter-identical',
-        'skill-uri-scheme', 'resources-complete', 'resources-digest-format', 'resources-size-required', 'resources-uri-within-skill',
-        'limit-resources-per-skill', 'limit-total-size', 'metadata-reserved-prefix', 'name-naming-rules', 'authority-reg-name', 'names-should-be-unique',
-        'skillmd-required', 'skillmd-frontmatter',
-        'skills-get-implemented', 'skills-get-entry-shape', 'skills-get-no-cursor', 'skills-get-cache-attributes', 'skills-get-unknown-uri-invalid-params',
-      ].map((s) => `sep-2640-${s}`),
-      NONE,
-    ),
+    checks: {
+      ...each(['capability-commits-to-methods', 'capability-declaration-inline', 'capability-empty-object', 'capability-requires-resources', 'skills-list-implemented', 'skills-list-cache-attributes', 'skills-get-implemented', 'skills-get-cache-attributes'].map((s) => `sep-2640-${s}`), covered('skills.declared-served')),
+      ...each(
+        [
+          'skills-list-pagination', 'skills-list-entry-atomic', 'entry-uri-required', 'entry-uri-matches-frontmatter-name', 'entry-frontmatter-required', 'entry-resources-required',
+          'resources-complete', 'resources-digest-format', 'resources-size-required', 'resources-uri-within-skill', 'name-naming-rules',
+        ].map((s) => `sep-2640-${s}`),
+        covered('skills.entry-shape'),
+      ),
+      ...each(['skill-uri-scheme', 'limit-resources-per-skill', 'limit-total-size', 'authority-reg-name', 'names-should-be-unique', 'metadata-reserved-prefix'].map((s) => `sep-2640-${s}`), covered('skills.conventions')),
+      ...each(['skillmd-required', 'skillmd-frontmatter', 'entry-frontmatter-identical'].map((s) => `sep-2640-${s}`), covered('skills.manifest')),
+      ...each(['skills-get-entry-shape', 'skills-get-no-cursor', 'skills-get-unknown-uri-invalid-params'].map((s) => `sep-2640-${s}`), covered('skills.get')),
+    },
   },
-  'sep-2640-skills-manifest': { checks: each(['skillmd-mimetype', 'skillmd-metadata-name', 'skillmd-metadata-description', 'final-segment-equals-name', 'meta-prefix'].map((s) => `sep-2640-${s}`), NONE) },
+  'sep-2640-skills-manifest': {
+    checks: {
+      'sep-2640-skillmd-mimetype': covered('skills.conventions'),
+      'sep-2640-final-segment-equals-name': covered('skills.manifest'),
+      ...each(['skillmd-metadata-name', 'skillmd-metadata-description'].map((s) => `sep-2640-${s}`), because(NONE, 'the name and description a resources/list entry of SKILL.md carries: listing SKILL.md in resources/list is optional, and a server that does not list it (the reference fixture) has nothing to judge; mcpspec judges the same facts in the skills/list entry and the front matter (skills.entry-shape, skills.manifest)')),
+      'sep-2640-meta-prefix': because(NONE, 'the reserved _meta key prefix on that same resources/list entry of SKILL.md, not judged for the same reason; skills.conventions judges the prefix on skill entries'),
+    },
+  },
   'prompts-list': { checks: { 'prompts-list': because(partial('wire.schema'), 'the official check also wants the prompts its fixture defines') } },
   'prompts-get-simple': { checks: { 'prompts-get-simple': because(partial('prompts.get', 'wire.schema'), FIXTURE_PROMPT) } },
   'prompts-get-with-args': { checks: { 'prompts-get-with-args': because(partial('prompts.get'), FIXTURE_PROMPT) } },
@@ -439,7 +450,9 @@ const CLIENT: Record<string, OfficialScenario> = {
       ...each(['json-schema-2020-12-client-tool-found', 'json-schema-2020-12-client-echo-completed'], HARNESS),
     },
   },
-  'sep-2640-client-no-prefetch': { checks: { 'sep-2640-host-no-prefetch': NONE } },
+  // Host verification of a loaded skill (digest, size, front matter) shows on the wire only once a host
+  // loads a skill; no mcpspec run gives it a reason to (suites/skills/client-checks.ts).
+  'sep-2640-client-no-prefetch': { checks: { 'sep-2640-host-no-prefetch': covered('client.skills-no-prefetch') } },
   'sep-2640-client-verify-digest': { checks: { 'sep-2640-host-verify-digest': NONE } },
   'sep-2640-client-verify-size': { checks: { 'sep-2640-host-size-mismatch-failure': NONE } },
   'sep-2640-client-verify-frontmatter': { checks: { 'sep-2640-host-frontmatter-comparison': NONE } },

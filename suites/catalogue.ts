@@ -36,6 +36,8 @@ import { resourcesChecks } from './resources/checks.js';
 import { robustnessChecks } from './robustness/checks.js';
 import { robustnessClientChecks } from './robustness/client-checks.js';
 import { asksChecks } from './server-requests/checks.js';
+import { skillsChecks } from './skills/checks.js';
+import { skillsClientChecks } from './skills/client-checks.js';
 import { serverRequestsClientChecks } from './server-requests/client-checks.js';
 import { elicitationChecks } from './elicitation/checks.js';
 import { elicitationClientChecks } from './elicitation/client-checks.js';
@@ -77,6 +79,7 @@ export const AREAS: SpecArea[] = [
   { folder: 'completion', checks: completionChecks },
   { folder: 'tasks', checks: [...tasksChecks, ...tasksClientChecks] },
   { folder: 'subscriptions', checks: subscriptionsChecks },
+  { folder: 'skills', checks: [...skillsChecks, ...skillsClientChecks] },
   { folder: 'transports/http', checks: [...httpChecks, ...httpClientChecks] },
   { folder: 'transports/stdio', checks: [...stdioChecks, ...stdioClientChecks] },
   { folder: 'authorization', checks: [...authChecks, ...authClientChecks] },

@@ -41,6 +41,7 @@ export const HARNESS_MAP: HarnessRow[] = [
   { scenario: 'client-tool-schemas', names: ['json-schema-2020-12-preservation'], why: 'a tool schema in JSON Schema 2020-12 (and a $ref to a network URI, which listing shows): the official preservation scenario, whose harness passes the schema it holds back through json_schema_echo (in no requirement set, so named alone: the plain flow would come first)' },
   { scenario: 'client-elicitation-forms', names: ['elicitation-sep1034-client-defaults', 'tools_call'], why: 'a tools/call answered with a form of defaulted and enum fields: the official scenario whose harness calls a tool and accepts its form with the defaults' },
   { scenario: 'client-tasks', names: ['tools_call'], why: 'no official client scenario for tasks: the plain flow (a harness that declares the tasks extension is judged on it)' },
+  { scenario: 'client-skills', names: ['sep-2640-client-no-prefetch'], why: 'a server offering one skill nothing needs: the official no-prefetch scenario, whose harness lists the skills and loads none' },
   { scenario: 'client-tasks-legacy', names: ['tools_call'], why: 'no official client scenario for tasks: the plain flow' },
   { scenario: 'client-sse', names: ['tools_call'], why: 'every answer an SSE stream: the plain flow is what is needed' },
   { scenario: 'client-sse-polling', names: ['sse-retry'], why: 'answers by polling (a retry field, the stream closed, Last-Event-ID): the official sse-retry' },

@@ -43,6 +43,9 @@ export const OFFICIAL_CLIENT_SCENARIOS = {
   'auth/iss-wrong-issuer': MODERN_ONLY,
   'auth/iss-unexpected': MODERN_ONLY,
   'auth/iss-normalized': MODERN_ONLY,
+  // An extension scenario: in no revision's requirement set; the suite runs it only when it is named,
+  // at 2026-07-28 unless told otherwise.
+  'sep-2640-client-no-prefetch': [],
 } satisfies Record<string, SpecVersion[]>;
 
 export type OfficialClientScenario = keyof typeof OFFICIAL_CLIENT_SCENARIOS;
@@ -53,11 +56,12 @@ export function isOfficialClientScenario(name: string): name is OfficialClientSc
 
 /**
  * The version the official suite tells a harness (MCP_CONFORMANCE_PROTOCOL_VERSION) when it is not
- * given one: 2026-07-28 for a scenario that exists only there, else 2025-11-25.
+ * given one: 2026-07-28 for a scenario that exists only there or is an extension's, else 2025-11-25.
  */
 export function officialDefaultVersion(name: OfficialClientScenario): SpecVersion {
   const versions: SpecVersion[] = OFFICIAL_CLIENT_SCENARIOS[name];
-  return versions.length === 1 && versions[0] === '2026-07-28' ? '2026-07-28' : '2025-11-25';
+  // An extension scenario (in no revision's set) is run at 2026-07-28 too.
+  return versions.length === 0 || (versions.length === 1 && versions[0] === '2026-07-28') ? '2026-07-28' : '2025-11-25';
 }
 
 const noArguments = { type: 'object', properties: {} };

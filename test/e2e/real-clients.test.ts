@@ -86,6 +86,8 @@ const NO_STATIC = { 'auth.client-pre-registered': 'untestable' };
 const SLASHED_RESOURCE = { 'auth.client-resource-exact': 'warn' };
 // IO-06: neither 2026-07-28 stdio client starts its server again when the process exits.
 const NO_RESTART = { 'client.restarts-dead-server': 'warn' };
+// None of them supports the skills extension (SEP-2640): offered skills, it never calls skills/list.
+const NO_SKILLS = { 'client.skills-no-prefetch': 'untestable' };
 
 // None of them passes a tool's schema back through the echo tool (schema_echo): what it keeps of a schema cannot show.
 const NO_ECHO = { 'client.schema-keywords-kept': 'untestable' };
@@ -100,8 +102,8 @@ const FIXED_FORM = { 'client.elicitation-defaults': 'warn', 'client.elicitation-
 const CASES: { name: string; transport: 'http' | 'stdio'; argv: string[]; cwd?: string; era: string; notPassed: Record<string, string>; findings?: string[] }[] = [
   { name: 'inspector-cli 1.0.3', transport: 'http', argv: [INSPECTOR, '{url}', '--transport', 'http', '--method', 'tools/list'], cwd: resolve('test'), era: '2025-11-25', notPassed: { ...NOTHING_CANCELLED, ...NO_FORMS, ...NO_ECHO, 'client.session-delete': 'warn', ...NO_TOOL_CALL, ...NO_OAUTH } },
   { name: 'inspector-cli 1.0.3', transport: 'stdio', argv: [INSPECTOR, '--method', 'tools/list', '{server}'], cwd: resolve('test'), era: '2025-11-25', notPassed: { ...NOTHING_CANCELLED, ...NO_FORMS, ...NO_ECHO, ...NO_TOOL_CALL } },
-  { name: '@modelcontextprotocol/client 2.4.0', transport: 'http', argv: [SDK2, '--http', '{url}'], era: '2026-07-28', notPassed: { ...NOTHING_CANCELLED, ...FIXED_FORM, ...NO_ECHO, 'client.session-delete': 'warn', ...NO_TASKS, ...LISTS_ONCE, ...NO_LEGACY_TASKS, ...NO_REISSUE, ...NO_CIMD, ...NO_STATE, ...PKCE_ASSUMED, ...TEXT_ONLY }, findings: ['hang client-broken-stream'] },
-  { name: '@modelcontextprotocol/client 2.4.0', transport: 'stdio', argv: [SDK2, '--stdio', '{server}'], era: '2026-07-28', notPassed: { ...NOTHING_CANCELLED, ...FIXED_FORM, ...NO_ECHO, ...NO_TASKS, ...LISTS_ONCE, ...NO_LEGACY_TASKS, ...NO_RESTART } },
+  { name: '@modelcontextprotocol/client 2.4.0', transport: 'http', argv: [SDK2, '--http', '{url}'], era: '2026-07-28', notPassed: { ...NOTHING_CANCELLED, ...NO_SKILLS, ...FIXED_FORM, ...NO_ECHO, 'client.session-delete': 'warn', ...NO_TASKS, ...LISTS_ONCE, ...NO_LEGACY_TASKS, ...NO_REISSUE, ...NO_CIMD, ...NO_STATE, ...PKCE_ASSUMED, ...TEXT_ONLY }, findings: ['hang client-broken-stream'] },
+  { name: '@modelcontextprotocol/client 2.4.0', transport: 'stdio', argv: [SDK2, '--stdio', '{server}'], era: '2026-07-28', notPassed: { ...NOTHING_CANCELLED, ...NO_SKILLS, ...FIXED_FORM, ...NO_ECHO, ...NO_TASKS, ...LISTS_ONCE, ...NO_LEGACY_TASKS, ...NO_RESTART } },
   { name: '@modelcontextprotocol/sdk 1.32.2', transport: 'http', argv: [SDK1, '--http', '{url}'], era: '2025-11-25', notPassed: { ...NOTHING_CANCELLED, ...FIXED_FORM, ...NO_ECHO, ...NO_LEGACY_TASKS, ...ANY_ISSUER, ...REFRESH_ONLY, ...NO_CIMD, ...NO_STATE, ...PKCE_ASSUMED } },
   { name: '@modelcontextprotocol/sdk 1.32.2', transport: 'stdio', argv: [SDK1, '--stdio', '{server}'], era: '2025-11-25', notPassed: { ...NOTHING_CANCELLED, ...FIXED_FORM, ...NO_ECHO, ...NO_LEGACY_TASKS } },
 ];
@@ -128,9 +130,9 @@ const LATER: (typeof CASES[number] & { client: () => { command: string; args: st
   // Over stdio it never exits after a tools/list result that is not an object (client-near-valid): stopped at the timeout.
   { name: 'inspector 2.12.0 --cli, tools/list', client: inspector2Cli, transport: 'stdio', argv: ['--method', 'tools/list', '{server}'], era: '2025-11-25', notPassed: { ...NOTHING_CANCELLED, ...NO_FORMS, ...NO_ECHO, 'client.near-valid-survives': 'fail', ...NO_TOOL_CALL }, findings: ['hang client-near-valid'] },
   // --protocol-era auto: 2026-07-28 first, MRTR, and the tasks extension (ext-tasks 0.2.2 with the inspector's own dispatch).
-  { name: 'inspector 2.12.0 --cli --protocol-era auto, tools/call', client: inspector2Cli, transport: 'http', argv: ['{url}', '--transport', 'http', '--protocol-era', 'auto', '--method', 'tools/call', '--tool-name', 'echo', '--tool-arg', 'text=hi'], era: '2026-07-28', notPassed: { ...NOTHING_CANCELLED, ...NO_FORMS, ...NO_ECHO, 'client.session-delete': 'warn', 'client.cache-fresh': 'warn', 'client.mrtr-scoped': 'untestable', ...NO_LEGACY_TASKS, ...NO_REISSUE, ...NO_OAUTH_26, ...NAMED_TOOL }, findings: ['hang client-broken-stream'] },
+  { name: 'inspector 2.12.0 --cli --protocol-era auto, tools/call', client: inspector2Cli, transport: 'http', argv: ['{url}', '--transport', 'http', '--protocol-era', 'auto', '--method', 'tools/call', '--tool-name', 'echo', '--tool-arg', 'text=hi'], era: '2026-07-28', notPassed: { ...NOTHING_CANCELLED, ...NO_SKILLS, ...NO_FORMS, ...NO_ECHO, 'client.session-delete': 'warn', 'client.cache-fresh': 'warn', 'client.mrtr-scoped': 'untestable', ...NO_LEGACY_TASKS, ...NO_REISSUE, ...NO_OAUTH_26, ...NAMED_TOOL }, findings: ['hang client-broken-stream'] },
   // (--tool-arg takes every word up to the next option: it must not come right before {server}.)
-  { name: 'inspector 2.12.0 --cli --protocol-era auto, tools/call', client: inspector2Cli, transport: 'stdio', argv: ['--method', 'tools/call', '--tool-name', 'echo', '--tool-arg', 'text=hi', '--protocol-era', 'auto', '{server}'], era: '2026-07-28', notPassed: { ...NOTHING_CANCELLED, ...NO_FORMS, ...NO_ECHO, 'client.mrtr-scoped': 'untestable', ...LISTS_ONCE, ...NO_LEGACY_TASKS, ...NO_RESTART } },
+  { name: 'inspector 2.12.0 --cli --protocol-era auto, tools/call', client: inspector2Cli, transport: 'stdio', argv: ['--method', 'tools/call', '--tool-name', 'echo', '--tool-arg', 'text=hi', '--protocol-era', 'auto', '{server}'], era: '2026-07-28', notPassed: { ...NOTHING_CANCELLED, ...NO_SKILLS, ...NO_FORMS, ...NO_ECHO, 'client.mrtr-scoped': 'untestable', ...LISTS_ONCE, ...NO_LEGACY_TASKS, ...NO_RESTART } },
 ];
 
 // How many client checks a run of this era and transport holds, from the catalogue (never typed in).

@@ -3,7 +3,7 @@
 // and eras read the way the traceability view counts them.
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { digestSource, parseRequirementTables, requirementsModule } from '../../bin/requirements-digest.js';
+import { allRequirementRows, digestSource, parseRequirementTables, requirementsModule, SUPPLEMENTS } from '../../bin/requirements-digest.js';
 import { REQUIREMENTS, REQUIREMENTS_SOURCE, strengthOf, versionsOfEra } from '../../protocol/requirements.js';
 
 describe('reading a digest-style table', () => {
@@ -60,11 +60,17 @@ describe('levels and eras', () => {
 });
 
 describe('the vendored table', () => {
-  const supplement = readFileSync('docs/requirements-authorization.md', 'utf8');
+  const read = (path: string) => readFileSync(path, 'utf8');
 
-  it('has each ID once, and the authorization supplement\'s rows as the supplement has them', () => {
+  it('has each ID once, and each supplement\'s rows (authorization, skills) as the supplement has them', () => {
     expect(new Set(REQUIREMENTS.map((r) => r.id)).size).toBe(REQUIREMENTS.length);
-    expect(REQUIREMENTS.filter((r) => r.area === 'Authorization')).toEqual(parseRequirementTables(supplement, 'Authorization'));
+    expect(SUPPLEMENTS.map((s) => s.area)).toEqual(['Authorization', 'Skills extension']);
+    for (const s of SUPPLEMENTS) {
+      const rows = parseRequirementTables(read(s.path), s.area);
+      expect(rows.length, s.path).toBeGreaterThan(0);
+      expect(REQUIREMENTS.filter((r) => r.area === s.area)).toEqual(rows);
+    }
+    expect(REQUIREMENTS.filter((r) => r.area === 'Skills extension').every((r) => r.era === '26' && r.seps.join() === 'SEP-2640')).toBe(true);
   });
 
   // The digest lives beside the project (../shared), not in it: checked when present. Elsewhere,
@@ -72,7 +78,7 @@ describe('the vendored table', () => {
   const digestPath = process.env.MCPSPEC_REQUIREMENTS_DIGEST ?? '../shared/spec/requirements.md';
   it.skipIf(!existsSync(digestPath))('equals what bin/vendor-requirements.ts makes of the digest today (regenerate it when this fails)', () => {
     const digest = readFileSync(digestPath, 'utf8');
-    const rows = [...parseRequirementTables(digest), ...parseRequirementTables(supplement, 'Authorization')];
+    const rows = allRequirementRows(digest, read);
     expect(REQUIREMENTS).toEqual(rows);
     expect(REQUIREMENTS_SOURCE).toBe(digestSource(digest));
     expect(readFileSync('protocol/requirements-table.ts', 'utf8')).toBe(requirementsModule(rows, digestSource(digest)));

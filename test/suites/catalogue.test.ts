@@ -14,8 +14,9 @@ describe('the check catalogue', () => {
       expect(['server', 'client']).toContain(c.role);
       expect(c.versions.length).toBeGreaterThan(0);
       expect(c.requirements.length).toBeGreaterThan(0);
-      // A dated spec page, or an official extension's page (the tasks extension, SEP-2663).
-      expect(c.spec).toMatch(/^https:\/\/modelcontextprotocol\.io\/(specification\/\d{4}-\d{2}-\d{2}|extensions\/[a-z-]+)\//);
+      // A dated spec page, an official extension's page (the tasks extension, SEP-2663), or an
+      // extension's own SEP page where it has no other (the skills extension, SEP-2640).
+      expect(c.spec).toMatch(/^https:\/\/modelcontextprotocol\.io\/(specification\/\d{4}-\d{2}-\d{2}\/|extensions\/[a-z-]+\/|seps\/\d+-[a-z-]+(#|$))/);
     }
   });
 
@@ -41,17 +42,20 @@ describe('the check catalogue', () => {
 
   // The requirements digest lives beside the project (../shared), not in the package: checked when present.
   const digest = '../shared/spec/requirements.md';
-  // Authorization is not in the digest: its IDs (AZ-nn) are defined in the project's own supplement.
+  // Authorization and the skills extension are not in the digest: their IDs (AZ-nn, SK-nn) are
+  // defined in the project's own supplements.
   const supplement = 'docs/requirements-authorization.md';
-  it.skipIf(!existsSync(digest))('cites only requirement IDs (or source keys) that the requirements digest or its authorization supplement defines', () => {
-    const text = readFileSync(digest, 'utf8') + readFileSync(supplement, 'utf8');
+  const skills = 'docs/requirements-skills.md';
+  it.skipIf(!existsSync(digest))('cites only requirement IDs (or source keys) that the requirements digest or a supplement defines', () => {
+    const text = readFileSync(digest, 'utf8') + readFileSync(supplement, 'utf8') + readFileSync(skills, 'utf8');
     for (const c of checks) {
       for (const r of c.requirements) expect(text, `${c.id} cites ${r}`).toMatch(new RegExp(`\\| (${r}) \\||\`${r}\``));
     }
   });
 
-  it('the authorization supplement defines each AZ ID once, and every one is cited by a check', () => {
-    const ids = [...readFileSync(supplement, 'utf8').matchAll(/^\| (AZ-\d\d) \|/gm)].map((m) => m[1]);
+  it.each([[supplement, 'AZ'], [skills, 'SK']])('%s defines each %s ID once, and every one is cited by a check', (file, prefix) => {
+    const ids = [...readFileSync(file, 'utf8').matchAll(new RegExp(`^\\| (${prefix}-\\d\\d) \\|`, 'gm'))].map((m) => m[1]);
+    expect(ids.length).toBeGreaterThan(0);
     expect(new Set(ids).size).toBe(ids.length);
     const cited = new Set(checks.flatMap((c) => c.requirements));
     expect(ids.filter((id) => !cited.has(id))).toEqual([]);

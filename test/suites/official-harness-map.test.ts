@@ -90,6 +90,7 @@ describe('the official harness map', () => {
     expect(officialDefaultVersion('initialize')).toBe('2025-11-25');
     expect(officialDefaultVersion('request-metadata')).toBe('2026-07-28');
     expect(officialDefaultVersion('auth/metadata-default')).toBe('2025-11-25');
+    expect(officialDefaultVersion('sep-2640-client-no-prefetch')).toBe('2026-07-28');
   });
 
   it('passes a context only with http-custom-headers and auth/pre-registration: the official shapes, calling mcpspec\'s echo tool (one value needing Base64 in its header), and the credentials mcpspec\'s authorization server knows', () => {
