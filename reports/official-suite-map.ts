@@ -72,6 +72,15 @@ const mrtr = (prefix: string): Record<string, Counterpart> => ({ [`sep-2322-${pr
 const FIXTURE_TOOL = 'the official check calls a tool its own fixture server defines and compares the answer with the content that fixture gives; black-box, mcpspec judges whatever any tool returns against the schema';
 const FIXTURE_PROMPT = 'the official check gets a prompt its own fixture server defines and compares the messages; black-box, mcpspec gets the prompts the server lists (with generated arguments) and judges the answers';
 
+// What a server's listed tool schemas can show black-box.
+const SCHEMA_SEEN = 'black-box mcpspec sees only the schema a server lists, not the one it was written with: what stripping or relabelling leaves broken or ineffective shows (a $ref into a stripped $defs, a 2020-12 keyword under an older $schema, then/else without if)';
+// The server's elicitation requests, judged when a tool asks for one.
+const ASKED_FORM = 'the official check calls its fixture tool that asks for a form with these defaults or enums; mcpspec judges against the schema whatever form any tool asks for';
+const PARAM_HEADERS = 'mcpspec calls a tool that declares x-mcp-header with the header missing, wrong and malformed (http.param-headers); the official check also sends characters a header may not carry';
+const TASK_SHAPE = 'judged through the schema of every task result mcpspec sees, not by a probe of its own';
+// A skill loaded by a host.
+const HOST_LOAD = 'a host verifies a skill file when it loads one; no mcpspec run gives a client a reason to load a skill, so only not prefetching (client.skills-no-prefetch) shows on the wire';
+
 const SERVER: Record<string, OfficialScenario> = {
   'server-initialize': { checks: { 'server-initialize': covered('lifecycle.initialize-result'), 'server-session-id-visible-ascii': covered('http.session-id-visible') } },
   'server-session-lifecycle': {
@@ -98,7 +107,7 @@ const SERVER: Record<string, OfficialScenario> = {
       // The methods 2026-07-28 removed, called the modern way. initialize: mcpspec lets a dual-era
       // server take it as the legacy handshake (skip), where the official suite wants 404 from every server.
       ...each(['ping', 'logging-setlevel', 'resources-subscribe', 'resources-unsubscribe'].map((m) => `sep-2575-http-server-method-not-found-404-${m}`), covered('version.removed-methods')),
-      'sep-2575-http-server-method-not-found-404-initialize': partial('version.initialize-modern'),
+      'sep-2575-http-server-method-not-found-404-initialize': because(partial('version.initialize-modern'), 'judged on a modern-only server; a dual-era server may take a 2026-07-28 initialize as the legacy handshake ("An initialize request selects legacy semantics", versioning) and is skipped'),
       'sep-2575-http-server-method-not-found-404': covered('http.unknown-method-404', 'jsonrpc.method-not-found'),
       'sep-2575-http-server-no-independent-requests-on-stream': covered('wire.direction'),
       'sep-2575-server-no-log-without-loglevel': covered('logging.per-request'),
@@ -130,18 +139,18 @@ const SERVER: Record<string, OfficialScenario> = {
       // or relabelling leaves broken shows (a $ref into a stripped $defs or to a stripped $anchor does not
       // compile; a 2020-12 keyword under a draft-07 $schema, a then/else without its if, do nothing); a keyword
       // stripped cleanly (additionalProperties, allOf/anyOf) leaves a valid schema and cannot show.
-      'json-schema-2020-12-$schema': partial('tools.input-schema', 'tools.schema-dialect'),
-      'json-schema-2020-12-$defs': partial('tools.input-schema'),
-      'sep-2106-conditional-keywords-preserved': partial('tools.schema-dialect'),
-      'sep-2106-anchor-keyword-preserved': partial('tools.input-schema', 'tools.schema-dialect'),
-      ...each(['json-schema-2020-12-additionalProperties', 'sep-2106-composition-keywords-preserved'], NONE),
+      'json-schema-2020-12-$schema': because(partial('tools.input-schema', 'tools.schema-dialect'), SCHEMA_SEEN),
+      'json-schema-2020-12-$defs': because(partial('tools.input-schema'), SCHEMA_SEEN),
+      'sep-2106-conditional-keywords-preserved': because(partial('tools.schema-dialect'), SCHEMA_SEEN),
+      'sep-2106-anchor-keyword-preserved': because(partial('tools.input-schema', 'tools.schema-dialect'), SCHEMA_SEEN),
+      ...each(['json-schema-2020-12-additionalProperties', 'sep-2106-composition-keywords-preserved'], because(NONE, 'black-box, a server that strips additionalProperties or allOf/anyOf cleanly lists a valid schema: only the source it was written from, which the official fixture knows, shows the loss')),
       ...each(['json-schema-2020-12-tool-found', 'json-schema-2020-12-error'], HARNESS),
     },
   },
   'elicitation-sep1034-defaults': {
     checks: {
-      'elicitation-sep1034-general': partial('asks.schema', 'asks.answered'),
-      ...each(['string', 'integer', 'number', 'enum', 'boolean'].map((t) => `elicitation-sep1034-${t}-default`), partial('asks.schema')),
+      'elicitation-sep1034-general': because(partial('asks.schema', 'asks.answered'), ASKED_FORM),
+      ...each(['string', 'integer', 'number', 'enum', 'boolean'].map((t) => `elicitation-sep1034-${t}-default`), because(partial('asks.schema'), ASKED_FORM)),
     },
   },
   'server-sse-polling': {
@@ -159,7 +168,7 @@ const SERVER: Record<string, OfficialScenario> = {
   },
   'elicitation-sep1330-enums': {
     checks: {
-      ...each(['general', 'untitled-single', 'titled-single', 'legacy-enumnames', 'untitled-multi', 'titled-multi'].map((s) => `elicitation-sep1330-${s}`), partial('asks.schema')),
+      ...each(['general', 'untitled-single', 'titled-single', 'legacy-enumnames', 'untitled-multi', 'titled-multi'].map((s) => `elicitation-sep1330-${s}`), because(partial('asks.schema'), ASKED_FORM)),
       ...each(['outgoing-request', 'incoming-response'], HARNESS),
     },
   },
@@ -231,26 +240,26 @@ const SERVER: Record<string, OfficialScenario> = {
   'http-custom-header-server-validation': {
     checks: {
       'sep-2243-server-decode-base64': covered('http.param-headers'),
-      'sep-2243-server-reject-invalid-param-chars': partial('http.param-headers'),
-      'sep-2243-server-validate-param-match': partial('http.param-headers'),
+      'sep-2243-server-reject-invalid-param-chars': because(partial('http.param-headers'), PARAM_HEADERS),
+      'sep-2243-server-validate-param-match': because(partial('http.param-headers'), PARAM_HEADERS),
       'sep-2243-server-reject-param-mismatch': covered('http.param-headers'),
       ...each(['sep-2243-server-custom-setup', 'sep-2243-server-no-xmcp-tool', 'sep-2243-server-no-string-param'], HARNESS),
     },
   },
   'tasks-lifecycle': {
     checks: {
-      'tasks-sync-tool-call': partial('wire.result-type'),
+      'tasks-sync-tool-call': because(partial('wire.result-type'), 'the official check calls its fixture\'s synchronous tool; mcpspec judges the resultType of every result, a plain call\'s included'),
       'sep-2663-result-type-task-on-create': covered('tasks.modern-create'),
       ...each(['working', 'completed', 'failed'].map((s) => `sep-2663-tasks-get-status-${s}`), covered('tasks.modern-get')),
       'sep-2663-tool-error-uses-completed-status': covered('tasks.modern-is-error'),
       'sep-2663-cancel-ack-empty-result': covered('tasks.modern-acks', 'tasks.transitions'),
-      'tasks-cancel-terminal-idempotent-ack': partial('tasks.modern-acks'),
+      'tasks-cancel-terminal-idempotent-ack': because(partial('tasks.modern-acks'), 'mcpspec judges the acknowledgements of tasks/cancel and tasks/update, a cancel of a finished task among them when the run has one'),
       'tasks-lifecycle-bootstrap': HARNESS,
     },
   },
   'tasks-capability-negotiation': {
     checks: {
-      'tasks-extension-advertised': partial('tasks.modern-create'),
+      'tasks-extension-advertised': because(partial('tasks.modern-create'), 'mcpspec runs the tasks checks on a server that declares the extension; one that creates tasks without declaring it shows in tasks.modern-create'),
       'sep-2663-tasks-methods-non-declaring': covered('tasks.modern-get-undeclared', 'tasks.modern-update-cancel-undeclared'),
       'sep-2663-server-rejects-undeclared-client': covered('tasks.modern-undeclared'),
       'tasks-per-request-meta-opt-in': covered('tasks.modern-create'),
@@ -259,25 +268,25 @@ const SERVER: Record<string, OfficialScenario> = {
   },
   // tasks.modern-no-related-task-meta is a SHOULD in mcpspec (no sentence forbids the key), a MUST there.
   'tasks-wire-fields': {
-    checks: { 'tasks-wire-field-renames': covered('tasks.modern-create'), 'tasks-no-early-ttl-expiry': covered('tasks.modern-kept-for-ttl'), 'tasks-no-related-task-meta-on-inlined-result': partial('tasks.modern-no-related-task-meta'), 'tasks-wire-fields-bootstrap': HARNESS },
+    checks: { 'tasks-wire-field-renames': covered('tasks.modern-create'), 'tasks-no-early-ttl-expiry': covered('tasks.modern-kept-for-ttl'), 'tasks-no-related-task-meta-on-inlined-result': because(partial('tasks.modern-no-related-task-meta'), 'a warning in mcpspec: the key is gone from the 2026 schemas, but no sentence forbids it; a failure there'), 'tasks-wire-fields-bootstrap': HARNESS },
   },
   'tasks-request-state-removal': {
     checks: {
-      'tasks-create-result-no-request-state': partial('tasks.modern-create'),
-      'tasks-get-detailed-no-request-state': partial('tasks.modern-get'),
+      'tasks-create-result-no-request-state': because(partial('tasks.modern-create'), TASK_SHAPE),
+      'tasks-get-detailed-no-request-state': because(partial('tasks.modern-get'), TASK_SHAPE),
       ...each(['tasks-request-state-bootstrap', 'tasks-request-state-removal-setup'], HARNESS),
     },
   },
   'tasks-mrtr-input': {
-    checks: { 'sep-2663-tasks-get-status-input-required': covered('tasks.modern-get'), 'tasks-mrtr-tasks-update-resumes': partial('tasks.modern-acks'), 'tasks-mrtr-partial-fulfillment': covered('tasks.modern-partial-update'), 'tasks-mrtr-input-bootstrap': HARNESS },
+    checks: { 'sep-2663-tasks-get-status-input-required': covered('tasks.modern-get'), 'tasks-mrtr-tasks-update-resumes': because(partial('tasks.modern-acks'), 'mcpspec judges that tasks/update is acknowledged and the task moves on when the run has an input_required task; the official check drives its fixture tool to completion'), 'tasks-mrtr-partial-fulfillment': covered('tasks.modern-partial-update'), 'tasks-mrtr-input-bootstrap': HARNESS },
   },
   'tasks-request-headers': {
     checks: {
       // Over HTTP every tools/call mcpspec sends carries Mcp-Method; a refusal shows in tools.call-valid-args.
-      'tasks-headers-tolerate-mcp-method-on-tools-call': partial('tools.call-valid-args'),
+      'tasks-headers-tolerate-mcp-method-on-tools-call': because(partial('tools.call-valid-args'), 'over HTTP every tools/call mcpspec sends carries Mcp-Method, a task-creating one too: a refusal shows in tools.call-valid-args, not under a check of its own'),
       'sep-2663-routing-headers-accepted-on-tasks-get': covered('tasks.modern-routing-headers'),
       'tasks-headers-reject-mismatched-method': covered('http.header-mismatch'),
-      'sep-2663-server-rejects-mismatched-mcp-name-on-tasks-get': partial('http.header-mismatch'),
+      'sep-2663-server-rejects-mismatched-mcp-name-on-tasks-get': because(partial('http.header-mismatch'), 'mcpspec sends mismatched Mcp-Name on purpose on tools/call, resources/read and prompts/get (http.standard-header-mismatch); on tasks/get only the oracle judges what it happens to see'),
       'tasks-headers-bootstrap': HARNESS,
     },
   },
@@ -286,7 +295,7 @@ const SERVER: Record<string, OfficialScenario> = {
       'sep-2663-tasks-result-removed-method-not-found': covered('tasks.modern-no-tasks-result'),
       'tasks-removed-tasks-list': covered('tasks.modern-no-tasks-list'),
       'sep-2663-legacy-task-param-ignored': covered('tasks.modern-legacy-task-param'),
-      'tasks-server-directed-creation-no-hint': partial('tasks.modern-create'),
+      'tasks-server-directed-creation-no-hint': because(partial('tasks.modern-create'), TASK_SHAPE),
       'tasks-result-type-complete-on-non-task-responses': covered('wire.result-type', 'tasks.modern-get', 'tasks.modern-acks'),
       'sep-2663-durable-create-strong-consistency': covered('tasks.modern-create'),
       'sep-2663-tasks-get-invalid-task-id-32602': covered('tasks.modern-unknown-id'),
@@ -294,16 +303,16 @@ const SERVER: Record<string, OfficialScenario> = {
     },
   },
   // Its one check is an always-skipped placeholder; the rule it stands for is tasks.modern-notify's.
-  'tasks-status-notifications': { checks: { 'tasks-status-notifications': HARNESS }, whole: partial('tasks.modern-notify') },
+  'tasks-status-notifications': { checks: { 'tasks-status-notifications': HARNESS }, whole: because(partial('tasks.modern-notify'), 'the official scenario is an always-skipped placeholder; mcpspec judges the status notifications a task sends when it sends any') },
   'tasks-required-task-error': {
     checks: {
       // The -32021 MUST is for a server unable to serve the call without a task; mcpspec passes a plain result.
-      'sep-2663-server-returns-missing-capability-when-required': partial('tasks.modern-undeclared'),
+      'sep-2663-server-returns-missing-capability-when-required': because(partial('tasks.modern-undeclared'), 'the -32021 MUST is for a server "unable to service a request" without a task; a plain result shows it could, and passes in mcpspec, where the official check wants -32021'),
       'sep-2663-server-returns-missing-capability-data-shape': covered('tasks.modern-undeclared', 'meta.capability-error'),
       'tasks-required-error-bootstrap': HARNESS,
     },
   },
-  'tasks-mrtr-composition': { checks: { 'sep-2663-mrtr-synchronous-before-task-creation': NONE } },
+  'tasks-mrtr-composition': { checks: { 'sep-2663-mrtr-synchronous-before-task-creation': because(NONE, 'a SHOULD on the order a server asks for input and creates a task in: black-box, only a fixture tool known to need input before its task shows it') } },
   'input-required-result-basic-elicitation': { checks: mrtr('elicitation') },
   'input-required-result-basic-sampling': { checks: mrtr('sampling') },
   'input-required-result-basic-list-roots': { checks: mrtr('list-roots') },
@@ -326,7 +335,7 @@ const SERVER: Record<string, OfficialScenario> = {
 // The checks every OAuth flow scenario reports: the flow's steps reached, PKCE, the registration's
 // application_type, the bearer token. mcpspec reports a client that never authorizes as untestable.
 const FLOW: Record<string, Counterpart> = {
-  ...each(['client-registration', 'authorization-request', 'token-request'], partial('auth.client-pkce', 'auth.client-resource')),
+  ...each(['client-registration', 'authorization-request', 'token-request'], because(partial('auth.client-pkce', 'auth.client-resource'), 'a step of the flow reached: mcpspec judges what the step must carry (PKCE, resource) and reports a client that never reaches it as untestable, not failed')),
   ...each(['pkce-code-challenge-sent', 'pkce-s256-method-used', 'pkce-code-verifier-sent', 'pkce-verifier-matches-challenge'], covered('auth.client-pkce')),
   'sep-837-application-type-present': covered('auth.client-application-type'),
   ...each(['valid-bearer-token', 'invalid-bearer-token'], covered('auth.client-bearer')),
@@ -338,7 +347,7 @@ const FLOW: Record<string, Counterpart> = {
 // resource after RFC 3986 normalisation), judged where the metadata publishes a pathless origin.
 const RESOURCE: Record<string, Counterpart> = {
   ...each(['resource-parameter-in-authorization', 'resource-parameter-in-token', 'resource-parameter-valid-uri', 'resource-parameter-consistency'], covered('auth.client-resource')),
-  'resource-parameter-matches-prm': partial('auth.client-resource', 'auth.client-resource-exact'),
+  'resource-parameter-matches-prm': because(partial('auth.client-resource', 'auth.client-resource-exact'), 'the exact string is a warning (auth.client-resource-exact, where the metadata publishes a pathless origin); the resource after URL normalisation is a MUST (auth.client-resource)'),
 };
 
 // 2025-03-26 discovery fallbacks (no resource metadata, default endpoints): that version is outside mcpspec's.
@@ -356,7 +365,7 @@ const CLIENT: Record<string, OfficialScenario> = {
   initialize: { checks: { 'mcp-client-initialization': because(partial('client.initialize-params', 'client.offers-newest', 'client.schema'), 'the official check also wants a protocol version from its own list; mcpspec wants the newest the client supports offered and any version it knows'), 'server-info': HARNESS } },
   tools_call: { checks: { 'tool-add-numbers': because(NONE, 'a smoke test of the official harness: its client is scripted to call the tool add_numbers; mcpspec judges the calls a client makes of the tools it is offered (client.http-*, client.schema), not one named call') } },
   'elicitation-sep1034-client-defaults': {
-    checks: { 'client-elicitation-sep1034-general': partial('client.server-requests'), ...each(['string', 'integer', 'number', 'enum', 'boolean'].map((t) => `client-elicitation-sep1034-${t}-default`), covered('client.elicitation-defaults')) },
+    checks: { 'client-elicitation-sep1034-general': because(partial('client.server-requests'), 'mcpspec judges that the client answers the elicitation request; the defaults are client.elicitation-defaults'), ...each(['string', 'integer', 'number', 'enum', 'boolean'].map((t) => `client-elicitation-sep1034-${t}-default`), covered('client.elicitation-defaults')) },
   },
   'sse-retry': {
     checks: {
@@ -381,9 +390,9 @@ const CLIENT: Record<string, OfficialScenario> = {
   'auth/metadata-var1': flow({ ...RESOURCE, 'prm-pathbased-requested': covered('auth.client-prm-well-known'), 'authorization-server-metadata': covered('auth.client-discovery') }, covered('auth.client-prm-well-known', 'auth.client-as-oidc')),
   // var2: resource metadata only at the root URI, about the origin (mcpspec's client-authorization-root-resource;
   // no check names the fallback itself: a client that does not make it leaves auth.client-resource-exact untestable).
-  'auth/metadata-var2': flow({ ...RESOURCE, 'authorization-server-metadata': covered('auth.client-discovery'), 'authorization-server-metadata-wrong-path': covered('auth.client-as-well-known') }, partial('auth.client-prm-well-known')),
+  'auth/metadata-var2': flow({ ...RESOURCE, 'authorization-server-metadata': covered('auth.client-discovery'), 'authorization-server-metadata-wrong-path': covered('auth.client-as-well-known') }, because(partial('auth.client-prm-well-known'), 'no check names the fallback to the root metadata itself: a client that does not make it leaves auth.client-resource-exact untestable')),
   // var3: authorization server metadata only at the OIDC path-appended URI (mcpspec serves another one).
-  'auth/metadata-var3': flow({ ...RESOURCE, 'authorization-server-metadata': covered('auth.client-discovery'), 'authorization-server-metadata-wrong-path': covered('auth.client-as-well-known') }, partial('auth.client-as-well-known')),
+  'auth/metadata-var3': flow({ ...RESOURCE, 'authorization-server-metadata': covered('auth.client-discovery'), 'authorization-server-metadata-wrong-path': covered('auth.client-as-well-known') }, because(partial('auth.client-as-well-known'), 'mcpspec serves the authorization server metadata at another well-known path, not only at the OIDC path-appended one')),
   'auth/basic-cimd': flow({ 'cimd-client-id-used': covered('auth.client-cimd') }),
   'auth/scope-from-www-authenticate': flow({ 'scope-from-www-authenticate': covered('auth.client-scope', 'auth.client-scope-authoritative') }),
   'auth/scope-from-scopes-supported': flow({ 'scope-from-scopes-supported': covered('auth.client-scope-supported') }),
@@ -399,7 +408,7 @@ const CLIENT: Record<string, OfficialScenario> = {
   'auth/2025-03-26-oauth-endpoint-fallback': { checks: each(['client-registration', 'authorization-request', 'token-request'], OLD_AUTH) },
   'auth/resource-mismatch': flow({ 'resource-mismatch-rejected': covered('auth.client-prm-resource') }),
   // mcpspec judges refresh_token among the grant types only of a client that refreshes.
-  'auth/offline-access-scope': flow({ 'sep-2207-client-metadata-grant-types': partial('auth.client-refresh-grant'), 'sep-2207-offline-access-requested': HARNESS }),
+  'auth/offline-access-scope': flow({ 'sep-2207-client-metadata-grant-types': because(partial('auth.client-refresh-grant'), 'refresh_token among the grant types is judged only of a client that refreshes'), 'sep-2207-offline-access-requested': HARNESS }),
   // mcpspec warns: the spec permits offline_access on a condition (a MAY), it states no MUST NOT.
   'auth/offline-access-not-supported': flow({ 'sep-2207-offline-access-not-requested': covered('auth.client-offline-access') }),
   'auth/authorization-server-migration': flow(each(['sep-2352-reregister-on-as-change', 'sep-2352-no-reuse-on-as-change', 'sep-2352-no-cross-as-credential-reuse'], covered('auth.client-as-binding'))),
@@ -434,13 +443,13 @@ const CLIENT: Record<string, OfficialScenario> = {
       // Annotated parameters mirrored, and none for an unannotated one.
       'sep-2243-client-mirrors-designated-params': covered('client.http-param-headers', 'client.http-param-unannotated'),
       'sep-2243-client-encode-values': covered('client.http-param-encoding'),
-      'sep-2243-client-base64-unsafe': partial('client.http-param-headers'),
-      'sep-2243-client-omit-null': partial('client.http-param-headers'),
+      'sep-2243-client-base64-unsafe': because(partial('client.http-param-headers'), 'judged on the values mcpspec\'s echo tool is called with (one needs Base64), not on every unsafe character class'),
+      'sep-2243-client-omit-null': because(partial('client.http-param-headers'), 'judged when the client calls with the annotated argument absent; mcpspec does not ask for a null'),
     },
   },
   'http-invalid-tool-headers': {
     // The official suite's ten invalid tools, listed before valid_tool: a client that calls only the first tool it keeps shows only the first rule it misses.
-    checks: { 'sep-2243-client-reject-invalid-tool': covered('client.http-invalid-tool-unused'), ...each(['not-empty', 'charset', 'unique', 'primitive-only'].map((s) => `sep-2243-x-mcp-header-${s}`), partial('client.http-invalid-tool-unused')), 'sep-2243-invalid-tool-tools-list-gate': HARNESS },
+    checks: { 'sep-2243-client-reject-invalid-tool': covered('client.http-invalid-tool-unused'), ...each(['not-empty', 'charset', 'unique', 'primitive-only'].map((s) => `sep-2243-x-mcp-header-${s}`), because(partial('client.http-invalid-tool-unused'), 'one check for the four constraints: a client that calls only the first tool it keeps shows only the first rule it misses')), 'sep-2243-invalid-tool-tools-list-gate': HARNESS },
   },
   'json-schema-ref-no-deref': { checks: { 'sep-2106-no-network-ref-deref': covered('client.no-network-ref') } },
   'json-schema-2020-12-preservation': {
@@ -453,9 +462,9 @@ const CLIENT: Record<string, OfficialScenario> = {
   // Host verification of a loaded skill (digest, size, front matter) shows on the wire only once a host
   // loads a skill; no mcpspec run gives it a reason to (suites/skills/client-checks.ts).
   'sep-2640-client-no-prefetch': { checks: { 'sep-2640-host-no-prefetch': covered('client.skills-no-prefetch') } },
-  'sep-2640-client-verify-digest': { checks: { 'sep-2640-host-verify-digest': NONE } },
-  'sep-2640-client-verify-size': { checks: { 'sep-2640-host-size-mismatch-failure': NONE } },
-  'sep-2640-client-verify-frontmatter': { checks: { 'sep-2640-host-frontmatter-comparison': NONE } },
+  'sep-2640-client-verify-digest': { checks: { 'sep-2640-host-verify-digest': because(NONE, HOST_LOAD) } },
+  'sep-2640-client-verify-size': { checks: { 'sep-2640-host-size-mismatch-failure': because(NONE, HOST_LOAD) } },
+  'sep-2640-client-verify-frontmatter': { checks: { 'sep-2640-host-frontmatter-comparison': because(NONE, HOST_LOAD) } },
 };
 
 /** The official server and client scenarios (the `conformance server` and `conformance client` commands), by name. */

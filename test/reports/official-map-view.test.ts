@@ -33,6 +33,13 @@ describe('the official suite map view', () => {
     expect(officialRules('client').get('token-endpoint-auth-method')).toBe(fits.has('covered') ? 'covered' : fits.has('partial') ? 'partial' : 'none');
   });
 
+  it('every official rule mcpspec judges only in part, or not at all, says why', () => {
+    for (const role of roles) {
+      const silent = officialMapRows(role).filter((r) => (r.fit === 'partial' || r.fit === 'none') && !r.why && !r.differs);
+      expect(silent.map((r) => `${r.scenario}:${r.check ?? '(whole)'}`)).toEqual([]);
+    }
+  });
+
   it('every difference names mcpspec checks and quotes the specification', () => {
     const diffs = officialDifferences();
     expect(diffs.length).toBeGreaterThan(0);
