@@ -107,7 +107,7 @@ const SERVER: Record<string, OfficialScenario> = {
       // The methods 2026-07-28 removed, called the modern way. initialize: mcpspec lets a dual-era
       // server take it as the legacy handshake (skip), where the official suite wants 404 from every server.
       ...each(['ping', 'logging-setlevel', 'resources-subscribe', 'resources-unsubscribe'].map((m) => `sep-2575-http-server-method-not-found-404-${m}`), covered('version.removed-methods')),
-      'sep-2575-http-server-method-not-found-404-initialize': because(partial('version.initialize-modern'), 'judged on a modern-only server; a dual-era server may take a 2026-07-28 initialize as the legacy handshake ("An initialize request selects legacy semantics", versioning) and is skipped'),
+      'sep-2575-http-server-method-not-found-404-initialize': differs(partial('version.initialize-modern'), 'a dual-era server is skipped, not failed: "An initialize request selects legacy semantics, scoped to the stdio process (stdio) or the session (HTTP)" (basic/versioning, dual-era servers), so it may answer initialize with an InitializeResult; a modern-only server must answer -32601 (404 over HTTP). The official check wants 404 from every server.'),
       'sep-2575-http-server-method-not-found-404': covered('http.unknown-method-404', 'jsonrpc.method-not-found'),
       'sep-2575-http-server-no-independent-requests-on-stream': covered('wire.direction'),
       'sep-2575-server-no-log-without-loglevel': covered('logging.per-request'),
@@ -268,7 +268,7 @@ const SERVER: Record<string, OfficialScenario> = {
   },
   // tasks.modern-no-related-task-meta is a SHOULD in mcpspec (no sentence forbids the key), a MUST there.
   'tasks-wire-fields': {
-    checks: { 'tasks-wire-field-renames': covered('tasks.modern-create'), 'tasks-no-early-ttl-expiry': covered('tasks.modern-kept-for-ttl'), 'tasks-no-related-task-meta-on-inlined-result': because(partial('tasks.modern-no-related-task-meta'), 'a warning in mcpspec: the key is gone from the 2026 schemas, but no sentence forbids it; a failure there'), 'tasks-wire-fields-bootstrap': HARNESS },
+    checks: { 'tasks-wire-field-renames': covered('tasks.modern-create'), 'tasks-no-early-ttl-expiry': covered('tasks.modern-kept-for-ttl'), 'tasks-no-related-task-meta-on-inlined-result': differs(partial('tasks.modern-no-related-task-meta'), 'a warning, not a fail: the related-task key is gone from the 2026 schemas, but neither SEP-2663 nor the extension page has a sentence ("MUST NOT") forbidding it on an inlined result. The official check fails it.'), 'tasks-wire-fields-bootstrap': HARNESS },
   },
   'tasks-request-state-removal': {
     checks: {
@@ -307,7 +307,7 @@ const SERVER: Record<string, OfficialScenario> = {
   'tasks-required-task-error': {
     checks: {
       // The -32021 MUST is for a server unable to serve the call without a task; mcpspec passes a plain result.
-      'sep-2663-server-returns-missing-capability-when-required': because(partial('tasks.modern-undeclared'), 'the -32021 MUST is for a server "unable to service a request" without a task; a plain result shows it could, and passes in mcpspec, where the official check wants -32021'),
+      'sep-2663-server-returns-missing-capability-when-required': differs(partial('tasks.modern-undeclared'), 'a plain result passes: "If a server is unable to service a request to a client that does not declare this extension capability without returning CreateTaskResult, the server MUST return an error with the code -32021" (SEP-2663); a server that answers the call without a task was able to, and the 2026 tool has no taskSupport to say it could not. The official check wants -32021.'),
       'sep-2663-server-returns-missing-capability-data-shape': covered('tasks.modern-undeclared', 'meta.capability-error'),
       'tasks-required-error-bootstrap': HARNESS,
     },
@@ -347,7 +347,7 @@ const FLOW: Record<string, Counterpart> = {
 // resource after RFC 3986 normalisation), judged where the metadata publishes a pathless origin.
 const RESOURCE: Record<string, Counterpart> = {
   ...each(['resource-parameter-in-authorization', 'resource-parameter-in-token', 'resource-parameter-valid-uri', 'resource-parameter-consistency'], covered('auth.client-resource')),
-  'resource-parameter-matches-prm': because(partial('auth.client-resource', 'auth.client-resource-exact'), 'the exact string is a warning (auth.client-resource-exact, where the metadata publishes a pathless origin); the resource after URL normalisation is a MUST (auth.client-resource)'),
+  'resource-parameter-matches-prm': differs(partial('auth.client-resource', 'auth.client-resource-exact'), 'the resource after URL normalisation is a MUST (auth.client-resource), the exact string the metadata publishes a warning (auth.client-resource-exact): the canonical URI text notes that the forms with and without a trailing slash "are technically valid absolute URIs" and asks implementations to prefer one (a SHOULD). The official check compares strings and fails.'),
 };
 
 // 2025-03-26 discovery fallbacks (no resource metadata, default endpoints): that version is outside mcpspec's.
