@@ -78,8 +78,8 @@ const SCHEMA_SEEN = 'black-box mcpspec sees only the schema a server lists, not 
 const ASKED_FORM = 'the official check calls its fixture tool that asks for a form with these defaults or enums; mcpspec judges against the schema whatever form any tool asks for';
 const PARAM_HEADERS = 'mcpspec calls a tool that declares x-mcp-header with the header missing, wrong and malformed (http.param-headers); the official check also sends characters a header may not carry';
 const TASK_SHAPE = 'judged through the schema of every task result mcpspec sees, not by a probe of its own';
-// A skill loaded by a host.
-const HOST_LOAD = 'a host verifies a skill file when it loads one; no mcpspec run gives a client a reason to load a skill, so only not prefetching (client.skills-no-prefetch) shows on the wire';
+// A skill loaded by a host: judged where the host loads one (told by its scenario, or a harness by the official name).
+const HOST_LOAD = because(partial('client.skills-verified'), 'judged when the host loads one of the three tampered skills (a conformance client reads MCPSPEC_SCENARIO, a harness its official name); a host that loads none is untestable, and the three ways to fail are one check');
 
 const SERVER: Record<string, OfficialScenario> = {
   'server-initialize': { checks: { 'server-initialize': covered('lifecycle.initialize-result'), 'server-session-id-visible-ascii': covered('http.session-id-visible') } },
@@ -462,9 +462,9 @@ const CLIENT: Record<string, OfficialScenario> = {
   // Host verification of a loaded skill (digest, size, front matter) shows on the wire only once a host
   // loads a skill; no mcpspec run gives it a reason to (suites/skills/client-checks.ts).
   'sep-2640-client-no-prefetch': { checks: { 'sep-2640-host-no-prefetch': covered('client.skills-no-prefetch') } },
-  'sep-2640-client-verify-digest': { checks: { 'sep-2640-host-verify-digest': because(NONE, HOST_LOAD) } },
-  'sep-2640-client-verify-size': { checks: { 'sep-2640-host-size-mismatch-failure': because(NONE, HOST_LOAD) } },
-  'sep-2640-client-verify-frontmatter': { checks: { 'sep-2640-host-frontmatter-comparison': because(NONE, HOST_LOAD) } },
+  'sep-2640-client-verify-digest': { checks: { 'sep-2640-host-verify-digest': HOST_LOAD } },
+  'sep-2640-client-verify-size': { checks: { 'sep-2640-host-size-mismatch-failure': HOST_LOAD } },
+  'sep-2640-client-verify-frontmatter': { checks: { 'sep-2640-host-frontmatter-comparison': HOST_LOAD } },
 };
 
 /** The official server and client scenarios (the `conformance server` and `conformance client` commands), by name. */

@@ -46,6 +46,9 @@ export const OFFICIAL_CLIENT_SCENARIOS = {
   // An extension scenario: in no revision's requirement set; the suite runs it only when it is named,
   // at 2026-07-28 unless told otherwise.
   'sep-2640-client-no-prefetch': [],
+  'sep-2640-client-verify-digest': [],
+  'sep-2640-client-verify-size': [],
+  'sep-2640-client-verify-frontmatter': [],
 } satisfies Record<string, SpecVersion[]>;
 
 export type OfficialClientScenario = keyof typeof OFFICIAL_CLIENT_SCENARIOS;

@@ -1,15 +1,15 @@
-// client.skills-*: a client (host) under test against the skills scenario of client-scenarios.ts
+// client.skills-*: a client (host) under test against the skills scenarios of client-scenarios.ts
 // beside it (SEP-2640, SK-12). Only what a host does on the wire is judged: whether it retrieves a
-// skill's files with no need for them. Verifying a loaded file against its digest, size and front
-// matter happens inside the host; mcpspec would see it only in what the host reads next, and no run
-// here gives a host a reason to load a skill, so those rules are not judged.
+// skill's files with no need for them, and, where it loads a skill whose SKILL.md fails verification,
+// whether it goes on to the skill's other files anyway (the verification itself happens inside the
+// host: what it reads next is what shows).
 
 import { MODERN } from '../../protocol/versions.js';
 import { check, holds, untestable, violated } from '../kit/check.js';
 import { firstOffenders } from '../kit/judge.js';
 import { endedBadly, ev, isRequest, paramsOf } from '../client/client-reading.js';
 import { SKILLS_SPEC } from './checks.js';
-import { skillsServer } from './client-scenarios.js';
+import { skillsServer, skillsTamperedServer } from './client-scenarios.js';
 
 const noPrefetch = check(skillsServer, {
   id: 'client.skills-no-prefetch',
@@ -33,4 +33,31 @@ const noPrefetch = check(skillsServer, {
   },
 });
 
-export const skillsClientChecks = [noPrefetch];
+const verified = check(skillsTamperedServer, {
+  id: 'client.skills-verified',
+  // SEP-2640: a host MUST verify a retrieved file against its entry's digest (a size that differs is the
+  // same failure) and compare a fetched SKILL.md's front matter with the entry's, and MUST NOT use
+  // content that fails. Reading the skill's supporting file after such a SKILL.md is using it.
+  title: 'a host that loads a skill whose SKILL.md fails its digest, size or front-matter check does not go on to use the skill (its other files are not read)',
+  requirements: ['SK-12'],
+  level: 'MUST',
+  versions: MODERN,
+  role: 'client',
+  spec: `${SKILLS_SPEC}#specification`,
+  judge(o) {
+    const crashed = endedBadly(o, 'against a server offering skills that fail verification');
+    if (crashed) return crashed;
+    const requests = o.received.filter((r) => isRequest(r.message));
+    const reads = requests.filter((r) => (r.message as { method: string }).method === 'resources/read');
+    const readAt = (uri: string) => reads.findIndex((r) => String(paramsOf(r).uri) === uri);
+    const loaded = o.skills.filter((k) => readAt(k.skillMd) >= 0);
+    if (loaded.length === 0) return untestable('the client read no SKILL.md of the skills offered: it loaded none, so there was nothing to verify');
+    const used = loaded.filter((k) => reads.some((r, i) => i > readAt(k.skillMd) && String(paramsOf(r).uri) === k.supporting));
+    if (used.length) {
+      return violated(`the client went on to ${used.length} skill(s) whose SKILL.md failed verification (${used.map((k) => k.tampering).join(', ')}): it read their supporting files`, firstOffenders(used).map((k) => ev(`resources/read of ${k.supporting} after a SKILL.md failing its ${k.tampering} check`, reads.find((r) => String(paramsOf(r).uri) === k.supporting)!)));
+    }
+    return holds(`the client loaded ${loaded.length} skill(s) whose SKILL.md failed verification (${loaded.map((k) => k.tampering).join(', ')}) and used none of them`);
+  },
+});
+
+export const skillsClientChecks = [noPrefetch, verified];

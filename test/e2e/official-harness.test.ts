@@ -71,9 +71,9 @@ const SDK1_OAUTH = { 'auth.client-issuer': 'fail', 'auth.client-step-up': 'warn'
 // 2026-07-28: the harness lists tools once (http-custom-headers), so caching cannot show; no harness declares the tasks
 // extension; the 2.x SDK waits on an answer stream that closed before its answer instead of sending the request again (HM-05).
 // client-elicitation-forms at 2026-07-28: no official scenario with a form runs there, so the harness gets tools_call,
-// whose client declares no elicitation: no form is asked. client-skills: the 2.x harness refuses
-// sep-2640-client-no-prefetch (a note), so it gets the plain flow, which never lists skills.
-const MODERN_2X = { 'client.skills-no-prefetch': 'untestable', 'client.elicitation-defaults': 'untestable', 'client.elicitation-enum-values': 'untestable', 'client.cache-fresh': 'untestable', 'client.task-polls': 'untestable', 'client.task-poll-interval': 'untestable', 'client.task-input': 'untestable', 'client.reissues-broken-request': 'fail' };
+// whose client declares no elicitation: no form is asked. client-skills and client-skills-tampered: the 2.x harness
+// refuses the sep-2640 names (a note each), so it gets the plain flow, which never lists skills.
+const MODERN_2X = { 'client.skills-no-prefetch': 'untestable', 'client.skills-verified': 'untestable', 'client.elicitation-defaults': 'untestable', 'client.elicitation-enum-values': 'untestable', 'client.cache-fresh': 'untestable', 'client.task-polls': 'untestable', 'client.task-poll-interval': 'untestable', 'client.task-input': 'untestable', 'client.reissues-broken-request': 'fail' };
 
 const without = (pairs: Record<string, string>, name: string) => Object.fromEntries(Object.entries(pairs).filter(([n]) => n !== name));
 
@@ -95,7 +95,7 @@ const CASES: Case[] = [
   // client-param-types gives it http-custom-headers with a call of the typed tool: the SDK mirrors 42 and true, and not the
   // undeclared text (client.http-param-encoding, client.http-param-unannotated pass); its http-invalid-tool-headers handler
   // calls every tool the SDK lists, which leaves the ten invalid ones out (client.http-invalid-tool-unused passes).
-  { name: '2.x SDK harness, --spec-version 2026-07-28', harness: SDK2, specVersion: '2026-07-28', era: '2026-07-28', pairs: MODERN_PAIRS, findings: ['hang client-broken-stream', 'note client-skills'], notPassed: { ...NO_DELETE, ...NOTHING_CANCELLED, ...NO_LEGACY_TASKS, ...NO_STATE_NO_CIMD, ...PKCE_ASSUMED, ...MODERN_2X } },
+  { name: '2.x SDK harness, --spec-version 2026-07-28', harness: SDK2, specVersion: '2026-07-28', era: '2026-07-28', pairs: MODERN_PAIRS, findings: ['hang client-broken-stream', 'note client-skills', 'note client-skills-tampered'], notPassed: { ...NO_DELETE, ...NOTHING_CANCELLED, ...NO_LEGACY_TASKS, ...NO_STATE_NO_CIMD, ...PKCE_ASSUMED, ...MODERN_2X } },
 ];
 
 interface Event {
@@ -156,8 +156,8 @@ describe('the same harnesses, unchanged, judged by mcpspec client --official-har
     const { events, exits } = await judge(SDK1, '2026-07-28');
     const notes = events.filter((e) => e.type === 'finding').map((e) => e.finding!);
     expect(notes.every((f) => f.kind === 'note')).toBe(true);
-    expect(notes.map((f) => f.scenario).sort()).toEqual(['client-caching', 'client-counteroffer', 'client-input-required', 'client-input-required-stateless', 'client-invalid-tools', 'client-modern', 'client-param-types', 'client-result-type', 'client-skills']);
-    for (const f of notes) expect(f.message).toMatch(/^the harness refused MCP_CONFORMANCE_SCENARIO=(request-metadata|http-custom-headers|http-invalid-tool-headers|sep-2322-client-request-state|sep-2640-client-no-prefetch) \(it ended before sending anything: exited with code 1; stderr: Unknown scenario: .*\): mcpspec ran client-[a-z-]+ as tools_call$/);
+    expect(notes.map((f) => f.scenario).sort()).toEqual(['client-caching', 'client-counteroffer', 'client-input-required', 'client-input-required-stateless', 'client-invalid-tools', 'client-modern', 'client-param-types', 'client-result-type', 'client-skills', 'client-skills-tampered']);
+    for (const f of notes) expect(f.message).toMatch(/^the harness refused MCP_CONFORMANCE_SCENARIO=(request-metadata|http-custom-headers|http-invalid-tool-headers|sep-2322-client-request-state|sep-2640-client-no-prefetch|sep-2640-client-verify-digest) \(it ended before sending anything: exited with code 1; stderr: Unknown scenario: .*\): mcpspec ran client-[a-z-]+ as tools_call$/);
     // Each refused run, then the plain flow: the 1.x SDK's initialize, refused by the 2026-07-28-only server (it ends with exit 1 there, having sent it).
     expect(exits.filter((e) => e.scenario === 'client-modern').map((e) => [e.officialScenario, e.exitCode])).toEqual([['request-metadata', 1], ['tools_call', 1]]);
     expect(exits.filter((e) => e.scenario === 'client-caching').map((e) => e.officialScenario)).toEqual(['http-custom-headers', 'tools_call']);

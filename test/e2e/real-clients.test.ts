@@ -86,8 +86,8 @@ const NO_STATIC = { 'auth.client-pre-registered': 'untestable' };
 const SLASHED_RESOURCE = { 'auth.client-resource-exact': 'warn' };
 // IO-06: neither 2026-07-28 stdio client starts its server again when the process exits.
 const NO_RESTART = { 'client.restarts-dead-server': 'warn' };
-// None of them supports the skills extension (SEP-2640): offered skills, it never calls skills/list.
-const NO_SKILLS = { 'client.skills-no-prefetch': 'untestable' };
+// None of them supports the skills extension (SEP-2640): offered skills, it never calls skills/list (nor loads one).
+const NO_SKILLS = { 'client.skills-no-prefetch': 'untestable', 'client.skills-verified': 'untestable' };
 
 // None of them passes a tool's schema back through the echo tool (schema_echo): what it keeps of a schema cannot show.
 const NO_ECHO = { 'client.schema-keywords-kept': 'untestable' };

@@ -6,7 +6,7 @@ import type { JudgeContext } from '../../suites/kit/check.js';
 import type { Exchange } from '../../suites/ports/session.js';
 import { entryProblems, frontMatter, isRegName, sameJson, skillNameOf, skillsChecks, validSkillName } from '../../suites/skills/checks.js';
 import { skillsClientChecks } from '../../suites/skills/client-checks.js';
-import type { SkillsClientObs } from '../../suites/skills/client-scenarios.js';
+import type { SkillsClientObs, TamperedClientObs, TamperedSkill } from '../../suites/skills/client-scenarios.js';
 import { UNKNOWN_SKILL_URI, type SkillsObs } from '../../suites/skills/scenario.js';
 
 const ctx: JudgeContext = { era: 'modern', version: '2026-07-28', transport: 'stdio', capabilities: { resources: {}, extensions: { 'io.modelcontextprotocol/skills': { directoryRead: true } } } };
@@ -148,7 +148,7 @@ describe('client.skills-no-prefetch', () => {
   const got = (methods: [string, Record<string, unknown>][]): SkillsClientObs =>
     ({ exit, transport: 'stdio', received: methods.map(([method, params], i) => ({ message: { jsonrpc: '2.0', id: i, method, params }, connection: 1, seq: i })), log: {} as SkillsClientObs['log'], skillFiles: files });
   const noPrefetch = skillsClientChecks.find((c) => c.id === 'client.skills-no-prefetch')!;
-  const verdict = (o: SkillsClientObs) => noPrefetch.judge(o, { ...ctx, capabilities: {} });
+  const verdict = (o: SkillsClientObs) => noPrefetch.judge(o as never, { ...ctx, capabilities: {} });
 
   it('passes a host that lists skills and reads none of their files (other resources are its business)', () => {
     expect(verdict(got([['server/discover', {}], ['skills/list', {}], ['resources/read', { uri: 'mcpspec://scripted/readme' }]]))).toMatchObject({ outcome: 'holds' });
@@ -158,5 +158,25 @@ describe('client.skills-no-prefetch', () => {
   });
   it('leaves untestable a client that never lists skills', () => {
     expect(verdict(got([['server/discover', {}], ['tools/list', {}]]))).toMatchObject({ outcome: 'untestable' });
+  });
+});
+
+describe('client.skills-verified', () => {
+  const skills: TamperedSkill[] = (['digest', 'size', 'frontmatter'] as const).map((t) => ({ tampering: t, skillMd: `skill://t-${t}/SKILL.md`, supporting: `skill://t-${t}/reference/GUIDE.md` }));
+  const exit = { exitCode: 0, signal: null, timedOut: false, stderrTail: '', stdoutTail: '' };
+  const reads = (uris: string[]): TamperedClientObs =>
+    ({ exit, transport: 'stdio', received: [['skills/list', {}] as const, ...uris.map((uri) => ['resources/read', { uri }] as const)].map(([method, params], i) => ({ message: { jsonrpc: '2.0', id: i, method, params }, connection: 1, seq: i })), log: {} as TamperedClientObs['log'], skills });
+  const verified = skillsClientChecks.find((c) => c.id === 'client.skills-verified')!;
+  const verdict = (o: TamperedClientObs) => verified.judge(o as never, { ...ctx, capabilities: {} });
+
+  it('passes a host that reads each tampered SKILL.md and goes no further', () => {
+    expect(verdict(reads(skills.map((k) => k.skillMd)))).toMatchObject({ outcome: 'holds', message: expect.stringContaining('3 skill(s)') });
+  });
+  it('fails a host that reads a skill\'s supporting file after its SKILL.md failed, naming how it failed', () => {
+    expect(verdict(reads([skills[0].skillMd, skills[1].skillMd, skills[1].supporting]))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('size') });
+  });
+  it('does not count a supporting file read before SKILL.md (that is prefetching, judged elsewhere), and leaves untestable a host that loads nothing', () => {
+    expect(verdict(reads([skills[2].supporting, skills[2].skillMd]))).toMatchObject({ outcome: 'holds' });
+    expect(verdict(reads([]))).toMatchObject({ outcome: 'untestable' });
   });
 });
