@@ -982,9 +982,45 @@ const keptForTtlOracle = oracle({
   },
 });
 
+// TB-11: an inputRequests key names one request for the task's whole lifetime. Over every tasks/get that
+// listed inputRequests, the same key of the same task must always carry the same request (a repeat is the
+// same outstanding request; another request under it is the rule broken).
+const inputKeysStableOracle = oracle({
+  id: 'tasks.modern-input-keys-stable',
+  title: 'an inputRequests key of a task always names the same request: no two different requests under one key on its tasks/get polls',
+  requirements: ['TB-11'],
+  level: 'MUST',
+  versions: MODERN_ONLY,
+  requires: MODERN_REQ,
+  spec: TASKS_EXT,
+  judge({ exchanges }) {
+    const seen = new Map<string, { request: string; ex: Exchange }>();
+    const clashes: { task: string; key: string; first: Exchange; ex: Exchange }[] = [];
+    let polls = 0;
+    for (const ex of exchanges) {
+      if (ex.method !== 'tasks/get') continue;
+      const r = resultOf(ex);
+      const task = sentRequest(ex)?.params?.taskId;
+      if (!r || typeof task !== 'string' || !isObj(r.inputRequests)) continue;
+      polls++;
+      for (const [key, request] of Object.entries(r.inputRequests)) {
+        const text = JSON.stringify(request);
+        const had = seen.get(`${task}\u0000${key}`);
+        if (!had) seen.set(`${task}\u0000${key}`, { request: text, ex });
+        else if (had.request !== text && !clashes.some((c) => c.task === task && c.key === key)) clashes.push({ task, key, first: had.ex, ex });
+      }
+    }
+    if (polls === 0) return untestable('no tasks/get answered with inputRequests: no task asked for input');
+    if (clashes.length) {
+      return violated(`${clashes.length} inputRequests key(s) named two different requests; first: task ${clashes[0].task} key "${clashes[0].key}"`, firstOffenders(clashes).flatMap((c) => [evidence(`tasks/get ${c.task}: "${c.key}" first`, c.first), evidence(`tasks/get ${c.task}: "${c.key}" later, another request`, c.ex, { pointer: `/result/inputRequests/${c.key}`, expected: 'the same request as before under this key' })]));
+    }
+    return holds(`${seen.size} inputRequests key(s) over ${polls} tasks/get poll(s), each naming one request throughout`);
+  },
+});
+
 export const tasksChecks = [
   ...legacyChecks, ...sharedOracles, ...modernChecks, notifyCheck, undeclaredGetCheck, keptForTtlOracle,
   undeclaredUpdateCancelCheck,
   noTasksResultCheck, noTasksListCheck,
-  noRelatedTaskMetaCheck, legacyTaskParamCheck, routingHeadersCheck, partialUpdateCheck,
+  noRelatedTaskMetaCheck, legacyTaskParamCheck, routingHeadersCheck, partialUpdateCheck, inputKeysStableOracle,
 ];
