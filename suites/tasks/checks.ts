@@ -994,7 +994,7 @@ const inputKeysStableOracle = oracle({
   requires: MODERN_REQ,
   spec: TASKS_EXT,
   judge({ exchanges }) {
-    const seen = new Map<string, { request: string; ex: Exchange }>();
+    const seen = new Map<string, { request: string; ex: Exchange; polls: number }>();
     const clashes: { task: string; key: string; first: Exchange; ex: Exchange }[] = [];
     let polls = 0;
     for (const ex of exchanges) {
@@ -1006,15 +1006,18 @@ const inputKeysStableOracle = oracle({
       for (const [key, request] of Object.entries(r.inputRequests)) {
         const text = JSON.stringify(request);
         const had = seen.get(`${task}\u0000${key}`);
-        if (!had) seen.set(`${task}\u0000${key}`, { request: text, ex });
-        else if (had.request !== text && !clashes.some((c) => c.task === task && c.key === key)) clashes.push({ task, key, first: had.ex, ex });
+        if (!had) seen.set(`${task}\u0000${key}`, { request: text, ex, polls: 1 });
+        else if (++had.polls && had.request !== text && !clashes.some((c) => c.task === task && c.key === key)) clashes.push({ task, key, first: had.ex, ex });
       }
     }
     if (polls === 0) return untestable('no tasks/get answered with inputRequests: no task asked for input');
     if (clashes.length) {
       return violated(`${clashes.length} inputRequests key(s) named two different requests; first: task ${clashes[0].task} key "${clashes[0].key}"`, firstOffenders(clashes).flatMap((c) => [evidence(`tasks/get ${c.task}: "${c.key}" first`, c.first), evidence(`tasks/get ${c.task}: "${c.key}" later, another request`, c.ex, { pointer: `/result/inputRequests/${c.key}`, expected: 'the same request as before under this key' })]));
     }
-    return holds(`${seen.size} inputRequests key(s) over ${polls} tasks/get poll(s), each naming one request throughout`);
+    // A key shown once cannot have changed: only keys seen on two polls or more are judged.
+    const repeated = [...seen.values()].filter((k) => k.polls > 1).length;
+    if (repeated === 0) return untestable(`no inputRequests key was shown on two tasks/get polls (${polls} poll(s) with input requests): nothing to compare`);
+    return holds(`${repeated} inputRequests key(s) shown on two polls or more (${polls} poll(s)), each naming one request throughout`);
   },
 });
 

@@ -28,7 +28,9 @@ describe('tasks.modern-input-keys-stable', () => {
     expect(j.outcome === 'violated' && j.evidence).toHaveLength(2);
   });
   it('keeps tasks apart (the same key on two tasks may ask different things), and has nothing to judge without input requests', () => {
-    expect(judge([poll('t1', { q: ask('Depth?') }), poll('t2', { q: ask('Audience?') })]).outcome).toBe('holds');
+    expect(judge([poll('t1', { q: ask('Depth?') }), poll('t1', { q: ask('Depth?') }), poll('t2', { q: ask('Audience?') })]).outcome).toBe('holds');
     expect(judge([poll('t1')]).outcome).toBe('untestable');
+    // A key shown on one poll only cannot have changed: no pass on it.
+    expect(judge([poll('t1', { q: ask('Depth?') }), poll('t2', { q: ask('Audience?') })]).outcome).toBe('untestable');
   });
 });
