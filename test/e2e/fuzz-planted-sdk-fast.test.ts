@@ -1,4 +1,4 @@
-// The fast planted-SDK cases (the 60 s campaigns are in test/e2e/fuzz-planted-sdk.test.ts): a bug in a
+// The fast planted-SDK cases (the 60 s campaigns are in fuzz-planted-sdk.test.ts; real SDK servers, so end-to-end): a bug in a
 // real SDK server found with a fixed seed and a few sequences, shrunk, replayed on it and on its twin.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
