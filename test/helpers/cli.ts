@@ -6,10 +6,10 @@ export interface CliResult {
   err: string;
 }
 
-/** Run the built CLI (dist/bin/mcpspec.js); bounded so a hang fails the test instead of stalling it. */
+/** Run the built CLI as the package ships it (dist/cli/mcpspec.js, the bundle); bounded so a hang fails the test instead of stalling it. */
 export function cli(args: string[], timeoutMs = 120_000, env?: NodeJS.ProcessEnv): Promise<CliResult> {
   return new Promise((resolve) => {
-    const child = spawn('node', ['dist/bin/mcpspec.js', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: env ?? process.env });
+    const child = spawn(process.execPath, ['dist/cli/mcpspec.js', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: env ?? process.env });
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => (out += d));
