@@ -2,9 +2,10 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verdictDigest, type Report } from '../reports/report.js';
 import { cli } from './helpers/cli.js';
+import { startHttpTarget, type HttpTarget } from './helpers/targets.js';
 
 const REF = ['node', 'dist/fixtures/servers/reference/main.js'];
 const tmp = () => mkdtempSync(join(tmpdir(), 'mcpspec-ci-'));
@@ -21,18 +22,29 @@ function editVerdict(report: Report, status: Report['checks'][number]['status'],
   return { id: c.id, was };
 }
 
+// Over HTTP (one fixture process serves every run; over stdio each scenario starts its own): sharding,
+// merging and verify judge reports, whatever the transport they were made over.
 describe('sharding, merge and verify on the reference fixture', () => {
   const dir = tmp();
   let full: Report;
+  let small: Report;
+  let target: HttpTarget;
+  let url: string;
   beforeAll(async () => {
+    target = await startHttpTarget('reference', { env: { MCPSPEC_REFERENCE_TASK_MS: '1000', MCPSPEC_REFERENCE_SLOW_MS: '1000' } });
+    url = target.url;
     const runs = await Promise.all([
-      cli(['server', '--seed', '7', '--out', join(dir, 'full'), '--stdio', '--', ...REF]),
-      cli(['server', '--seed', '7', '--shard', '1/2', '--out', join(dir, 's1'), '--stdio', '--', ...REF]),
-      cli(['server', '--seed', '7', '--shard', '2/2', '--out', join(dir, 's2'), '--stdio', '--', ...REF]),
+      cli(['server', '--seed', '7', '--out', join(dir, 'full'), '--url', url]),
+      cli(['server', '--seed', '7', '--shard', '1/2', '--out', join(dir, 's1'), '--url', url]),
+      cli(['server', '--seed', '7', '--shard', '2/2', '--out', join(dir, 's2'), '--url', url]),
+      // A small run of its own (no oracle: its checks' scenarios only) for the verify cases that re-run what the report ran.
+      cli(['server', '--seed', '7', '--only', 'tools.unknown-tool', '--only', 'lifecycle.ping', '--out', join(dir, 'small'), '--url', url]),
     ]);
     for (const r of runs) expect(r.code, r.out + r.err).toBe(0);
     full = readReport(join(dir, 'full', 'report.json'));
+    small = readReport(join(dir, 'small', 'report.json'));
   }, 300_000);
+  afterAll(() => target?.stop());
 
   it('shards carry shard {index, count}; merged they give the unsharded totals and verdicts', async () => {
     const s1 = readReport(join(dir, 's1', 'report.json'));
@@ -66,33 +78,29 @@ describe('sharding, merge and verify on the reference fixture', () => {
   });
 
   it('verify: an honest report re-runs to the same verdicts, what could be judged included (--strict: exit 0, digest printed)', async () => {
-    const r = await cli(['verify', join(dir, 'full', 'report.json'), '--strict', '--stdio', '--', ...REF]);
+    const r = await cli(['verify', join(dir, 'full', 'report.json'), '--strict', '--url', url]);
     expect(r.code, r.out + r.err).toBe(0);
     expect(r.out).toContain(`digest ${full.digest}`);
   });
 
   it('verify: a report with an edited verdict (digest recomputed) fails naming the check', async () => {
     const file = join(dir, 'edited.json');
-    const c = editVerdict(full, 'fail', file);
-    const r = await cli(['verify', file, '--', ...REF]);
+    const c = editVerdict(small, 'fail', file);
+    const r = await cli(['verify', file, '--url', url]);
     expect(r.code, r.out + r.err).toBe(1);
     expect(r.out).toContain(`${c.id}: was fail, now pass`);
     expect(r.out.match(/: was /g)).toHaveLength(1);
   });
 
   it('verify: a check judged in one run only is a coverage difference, not a contradiction: noted (exit 0), refused with --strict (exit 1)', async () => {
-    // A small run of its own: verify re-runs what the report ran, twice here.
-    const small = join(dir, 'small');
-    const run = await cli(['server', '--seed', '7', '--only', 'tools.unknown-tool', '--only', 'lifecycle.ping', '--out', small, '--stdio', '--', ...REF]);
-    expect(run.code, run.out + run.err).toBe(0);
     const file = join(dir, 'coverage.json');
-    const { was, ...c } = editVerdict(readReport(join(small, 'report.json')), 'untestable', file);
-    const r = await cli(['verify', file, '--', ...REF]);
+    const { was, ...c } = editVerdict(small, 'untestable', file);
+    const r = await cli(['verify', file, '--url', url]);
     expect(r.code, r.out + r.err).toBe(0);
     expect(r.out).toMatch(/^verified: \d+ verdicts match; recorded sha256:/m);
     expect(r.out).toContain('1 check was judged in one run only');
     expect(r.out).toContain(`${c.id}: was untestable, now ${was}`);
-    const strict = await cli(['verify', file, '--strict', '--', ...REF]);
+    const strict = await cli(['verify', file, '--strict', '--url', url]);
     expect(strict.code, strict.out + strict.err).toBe(1);
     expect(strict.out).toMatch(/^NOT VERIFIED: what could be judged differs \(--strict\)/m);
     expect(strict.out).toContain(`${c.id}: was untestable, now ${was}`);
