@@ -334,16 +334,17 @@ describe('StdioTransport waiting rules', () => {
 
   it('attributes no id-less answer while two id-less messages are outstanding', async () => {
     const t = await start();
+    // Timeouts long enough that both answers come while both are outstanding, on a loaded machine too.
     const [a, b] = await Promise.all([
-      t.exchange('{oops', { idless: true, timeoutMs: 500 }),
-      t.exchange('{oops again', { idless: true, timeoutMs: 500 }),
+      t.exchange('{oops', { idless: true, timeoutMs: 3000 }),
+      t.exchange('{oops again', { idless: true, timeoutMs: 3000 }),
     ]);
     expect(a.response).toBeUndefined();
     expect(b.response).toBeUndefined();
     expect(a.timedOut && b.timedOut).toBe(true);
     expect(unattributed(t).map((e) => e.data)).toEqual([{ candidates: 2 }, { candidates: 2 }]);
     // an id-less message does not take an answer with an id either
-    const c = await t.exchange(req(3, 'echo'), { idless: true, timeoutMs: 300 });
+    const c = await t.exchange(req(3, 'echo'), { idless: true, timeoutMs: 3000 });
     expect(c.response).toBeUndefined();
     expect(unmatched(t).map((e) => e.data)).toEqual([{ id: 3, late: false }]);
   });
