@@ -20,10 +20,12 @@ const authPassing = (): number => areaChecks('auth', 'http') - AUTH_UNJUDGED.len
 
 const REF = ['node', 'dist/fixtures/servers/reference/main.js'];
 
-describe('mcpspec server (built CLI) against the reference fixture', () => {
+// Side by side: each run waits mostly on the fixture's tasks and slow tools. The HTTP fixture serves
+// several runs at once as it serves one run's concurrent scenarios.
+describe.concurrent('mcpspec server (built CLI) against the reference fixture', () => {
   let http: HttpTarget;
   beforeAll(async () => {
-    http = await startHttpTarget('reference');
+    http = await startHttpTarget('reference', { env: { MCPSPEC_REFERENCE_TASK_MS: '1000', MCPSPEC_REFERENCE_SLOW_MS: '1000' } });
   });
   afterAll(async () => {
     await http?.stop();
@@ -134,7 +136,7 @@ describe('mcpspec server (built CLI) against the reference fixture', () => {
   });
 });
 
-describe('mcpspec server: targets that cannot be tested, and usage mistakes (exit 2, one line)', () => {
+describe.concurrent('mcpspec server: targets that cannot be tested, and usage mistakes (exit 2, one line)', () => {
   it.each([
     [['server'], /say which server to test/],
     [['server', '--stdio'], /--stdio needs the server command after --/],
