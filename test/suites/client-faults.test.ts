@@ -6,23 +6,12 @@ import { describe, expect, it } from 'vitest';
 import { FAULTS } from '../../fixtures/clients/reference/faults.js';
 import { liveCount } from '../../runner/reaper.js';
 import { CHECKS } from '../../suites/catalogue.js';
-import type { Check } from '../../suites/kit/check.js';
 import { idsOfRun } from '../helpers/catalogue-counts.js';
+import { clientFaultTitle, expectClientFaultCaught, ORACLE_TRAFFIC } from './client-fault-run.js';
 import { runReferenceClient } from './run-reference-client.js';
 
 const CLIENT = CHECKS.filter((c) => c.role === 'client');
 const byId = new Map(CLIENT.map((c) => [c.id, c]));
-const ORACLES = CLIENT.filter((c) => c.kind === 'oracle');
-// Traffic for an oracle: both eras (the legacy scenario), MRTR retries and plain calls.
-const ORACLE_TRAFFIC = new Set(['client-modern', 'client-legacy', 'client-input-required']);
-
-function checksFor(ids: string[]): Check[] {
-  const main = byId.get(ids[0])!;
-  const scenarios = new Set(main.kind === 'oracle' ? ORACLE_TRAFFIC : ids.map((id) => byId.get(id)?.scenario?.id).filter(Boolean));
-  return CLIENT.filter((c) => (c.scenario && scenarios.has(c.scenario.id)) || c.kind === 'oracle');
-}
-
-const bad = (s: string) => s === 'fail' || s === 'warn' || s === 'error';
 
 // The one thing the reference client abandons is its subscriptions/listen stream, and only over stdio in
 // 2026-07-28 is that a notifications/cancelled (over HTTP closing the stream is the cancellation), so
@@ -86,20 +75,16 @@ describe.concurrent('every client check is proven able to fail', () => {
     expect(FAULTS.map((f) => f.id).sort()).toEqual([...byId.keys()].sort());
   });
 
+  it("an oracle's fault names the oracle-traffic scenario that shows it; a scenario check's fault names none", () => {
+    for (const f of FAULTS) {
+      if (byId.get(f.id)?.kind === 'oracle') expect(f.shownBy?.length && f.shownBy.every((s) => ORACLE_TRAFFIC.includes(s)), f.id).toBe(true);
+      else expect(f.shownBy, f.id).toBeUndefined();
+    }
+  });
+
   for (const fault of FAULTS) {
     const c = byId.get(fault.id);
     if (!c) continue;
-    const transport = fault.transport ?? (c.requires.transports?.length === 1 ? c.requires.transports[0] : 'stdio');
-    const version = fault.version ?? '2026-07-28';
-    it(`--fault ${fault.id} makes ${fault.id} ${c.level === 'MUST' ? 'fail' : 'warn'} (${version}, ${transport}${c.kind === 'oracle' ? ', oracle' : ''})`, async () => {
-      const related = [fault.id, ...(fault.alsoFails ?? []), ...(fault.mayAlsoFail ?? [])];
-      const run = await runReferenceClient(transport, version, [fault.id], { checks: checksFor(related) });
-      const results = new Map(run.checks.map((r) => [r.id, r]));
-      expect(results.get(fault.id)?.status, results.get(fault.id)?.message).toBe(c.level === 'MUST' ? 'fail' : 'warn');
-      for (const also of fault.alsoFails ?? []) expect(['fail', 'warn'], `${also} should fail too`).toContain(results.get(also)?.status);
-      const allowed = new Set(related);
-      expect(run.checks.filter((r) => bad(r.status) && !allowed.has(r.id)).map((r) => `${r.id}: ${r.status}: ${r.message}`)).toEqual([]);
-      expect(run.findings.filter((f) => f.kind === 'harness')).toEqual([]);
-    });
+    it(clientFaultTitle(fault, c), () => expectClientFaultCaught(fault, c));
   }
 });
