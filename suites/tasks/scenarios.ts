@@ -361,8 +361,9 @@ async function modernRun(ctx: ScenarioContext, tool: string, args: unknown, crea
   if (!r || r.resultType !== 'task' || typeof r.taskId !== 'string') return run;
   run.taskId = r.taskId;
   await poll(ctx, run, () => session.request('tasks/get', { taskId: run.taskId }, ext), (g) => g.pollIntervalMs, ex.startedAt, r.pollIntervalMs);
-  // Once more after the end: a terminal status must not change (TB-16).
-  if (run.settled && TERMINAL.has(run.settled)) run.polls.push(await session.request('tasks/get', { taskId: run.taskId }, ext));
+  // Once more after the end: a terminal status must not change (TB-16); a task waiting for input is read
+  // again before anything answers it, so each inputRequests key is seen on two polls (TB-11).
+  if (run.settled && (TERMINAL.has(run.settled) || run.settled === 'input_required')) run.polls.push(await session.request('tasks/get', { taskId: run.taskId }, ext));
   return run;
 }
 
