@@ -155,17 +155,19 @@ export class HttpListener implements ScriptedHttp {
     if (reply.poll) {
       // HL-04 polling: prime the stream with retry and an id, close it, keep the answer for the GET.
       const eventId = String(++this.eventId);
+      // closedAt is read before the stream ends: no later than the client can see the end (read after
+      // res.end, a preempted mcpspec read it late, and a client waiting the full retry looked early).
+      entry.polled = { eventId, retryMs: reply.poll.retryMs, closedAt: Date.now() };
       res.writeHead(200, sseHead(extra));
       res.end(`retry: ${reply.poll.retryMs}\nid: ${eventId}\ndata:\n\n`);
-      entry.polled = { eventId, retryMs: reply.poll.retryMs, closedAt: Date.now() };
       this.parked.set(eventId, { reply, entry });
       return;
     }
     if (reply.broken) {
       // HM-05: a 2026-07-28 stream lost before its answer; nothing to resume, the request is lost.
+      entry.broken = { closedAt: Date.now() };
       res.writeHead(200, sseHead(extra));
       res.end(': mcpspec breaks this stream before its answer\n\n');
-      entry.broken = { closedAt: Date.now() };
       return;
     }
     if (!reply.sse && !reply.before?.length && !reply.stream) {

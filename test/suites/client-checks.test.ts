@@ -139,8 +139,8 @@ describe('client.sse-poll-resumes and client.sse-retry-respected (HL-04)', () =>
   const retry = CHECKS.find((x) => x.id === 'client.sse-retry-respected')!;
   const ctx: JudgeContext = { era: 'legacy', version: '2025-11-25', transport: 'http', capabilities: {} };
   const base = { exit: exit({ exitCode: 0 }), transport: 'http' as const, log: { serverRequests: [], refused: [] } };
-  /** A request whose answer stream closed at `closedAt` after event `eventId`, retry 400 ms. */
-  const polled = (seq: number, eventId: string, closedAt: number) => ({ seq, connection: 0, httpMethod: 'POST', message: { jsonrpc: '2.0', id: seq, method: 'tools/list' }, polled: { eventId, retryMs: 400, closedAt } });
+  /** A request whose answer stream closed at `closedAt` after event `eventId`, retry 400 ms (or `retryMs`). */
+  const polled = (seq: number, eventId: string, closedAt: number, retryMs = 400) => ({ seq, connection: 0, httpMethod: 'POST', message: { jsonrpc: '2.0', id: seq, method: 'tools/list' }, polled: { eventId, retryMs, closedAt } });
   const get = (seq: number, eventId: string, at: number) => ({ seq, connection: 0, httpMethod: 'GET', headers: { 'last-event-id': eventId }, message: undefined, at });
 
   it('nothing polled (no request after initialize): both untestable', () => {
@@ -158,6 +158,18 @@ describe('client.sse-poll-resumes and client.sse-retry-respected (HL-04)', () =>
     expect(retry.judge({ ...base, received: [polled(1, '7', 1000), get(2, '7', 1390)] }, ctx).outcome).toBe('holds');
     expect(retry.judge({ ...base, received: [polled(1, '7', 1000), get(2, '7', 1100)] }, ctx)).toMatchObject({ outcome: 'violated', message: expect.stringContaining('100 ms of 400 ms') });
     expect(retry.judge({ ...base, received: [polled(1, '7', 1000)] }, ctx).outcome).toBe('untestable');
+  });
+
+  it('a loaded client\'s clock lags: up to a quarter of the retry early holds, more is early', () => {
+    // The 1.x SDK client waited its full 400 ms and came back 345 ms after the close (load 16): its timer
+    // started from a stale event-loop clock. Seen as a fail in 2 of 20 verify runs, a pass in the others.
+    expect(retry.judge({ ...base, received: [polled(1, '7', 1000), get(2, '7', 1345)] }, ctx).outcome).toBe('holds');
+    expect(retry.judge({ ...base, received: [polled(1, '7', 1000), get(2, '7', 1300)] }, ctx).outcome).toBe('holds');
+    expect(retry.judge({ ...base, received: [polled(1, '7', 1000), get(2, '7', 1299)] }, ctx)).toMatchObject({ outcome: 'violated', message: expect.stringContaining('299 ms of 400 ms') });
+    // With the scenario's retry (800 ms): 600 ms after the close holds, a resumption at once does not.
+    expect(retry.judge({ ...base, received: [polled(1, '7', 1000, 800), get(2, '7', 1600)] }, ctx).outcome).toBe('holds');
+    expect(retry.judge({ ...base, received: [polled(1, '7', 1000, 800), get(2, '7', 1599)] }, ctx).outcome).toBe('violated');
+    expect(retry.judge({ ...base, received: [polled(1, '7', 1000, 800), get(2, '7', 1005)] }, ctx).outcome).toBe('violated');
   });
 });
 

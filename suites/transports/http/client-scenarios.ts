@@ -16,8 +16,11 @@ export const sseAnswers = clientScenario<ClientObs>({
   run: (ctx) => playScript(ctx, { modern: true, legacy: true, sse: true }),
 });
 
-/** The `retry` the polling server names (long enough that an early reconnection shows). */
-export const POLL_RETRY_MS = 400;
+/**
+ * The `retry` the polling server names: long enough that an early reconnection shows even with the
+ * slack client.sse-retry-respected allows for a loaded client's clock (a quarter of it).
+ */
+export const POLL_RETRY_MS = 800;
 /** How many answers after initialize come by polling. */
 export const POLL_COUNT = 2;
 
