@@ -7,9 +7,13 @@
 import { MODERN } from '../../protocol/versions.js';
 import { check, holds, untestable, violated } from '../kit/check.js';
 import { firstOffenders } from '../kit/judge.js';
-import { endedBadly, ev, isRequest, paramsOf } from '../client/client-reading.js';
+import { endedBadly, ev, paramsOf, requestsOf } from '../client/client-reading.js';
+import type { Received } from '../ports/scripted-server.js';
 import { SKILLS_SPEC } from './checks.js';
 import { skillsServer, skillsTamperedServer } from './client-scenarios.js';
+
+/** The client's requests of one method, in the order they came. */
+const calls = (received: Received[], method: string): Received[] => requestsOf(received).filter((r) => (r.message as { method: string }).method === method);
 
 const noPrefetch = check(skillsServer, {
   id: 'client.skills-no-prefetch',
@@ -23,11 +27,10 @@ const noPrefetch = check(skillsServer, {
   judge(o) {
     const crashed = endedBadly(o, 'against a server offering skills');
     if (crashed) return crashed;
-    const requests = o.received.filter((r) => isRequest(r.message));
-    const listed = requests.filter((r) => (r.message as { method: string }).method === 'skills/list');
+    const listed = calls(o.received, 'skills/list');
     if (listed.length === 0) return untestable('the client never called skills/list: it holds no skill whose files it could fetch early');
     const files = new Set(o.skillFiles);
-    const reads = requests.filter((r) => (r.message as { method: string }).method === 'resources/read' && files.has(String(paramsOf(r).uri)));
+    const reads = calls(o.received, 'resources/read').filter((r) => files.has(String(paramsOf(r).uri)));
     if (reads.length) return violated(`the client read ${reads.length} file(s) of a skill nothing in the run needed: ${reads.map((r) => String(paramsOf(r).uri)).join(', ')}`, firstOffenders(reads).map((r) => ev('resources/read of a skill file', r)));
     return holds(`the client listed skills (${listed.length} skills/list) and read none of the listed skill's ${files.size} files`);
   },
@@ -47,8 +50,7 @@ const verified = check(skillsTamperedServer, {
   judge(o) {
     const crashed = endedBadly(o, 'against a server offering skills that fail verification');
     if (crashed) return crashed;
-    const requests = o.received.filter((r) => isRequest(r.message));
-    const reads = requests.filter((r) => (r.message as { method: string }).method === 'resources/read');
+    const reads = calls(o.received, 'resources/read');
     const readAt = (uri: string) => reads.findIndex((r) => String(paramsOf(r).uri) === uri);
     const loaded = o.skills.filter((k) => readAt(k.skillMd) >= 0);
     if (loaded.length === 0) return untestable('the client read no SKILL.md of the skills offered: it loaded none, so there was nothing to verify');
