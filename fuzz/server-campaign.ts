@@ -296,11 +296,11 @@ export async function fuzz(spec: ServerTarget, opts: FuzzOptions): Promise<FuzzR
     opts.onEvent?.({ type: 'fuzz-start', target, era: d.era, seed: opts.seed, methods: profile.methods, tools: profile.tools.map((t) => t.name), notes });
 
     const arb = fuzzSequenceArbitrary(profile, { maxLength: opts.maxLength }, opts.seed).map((steps) => steps.filter((s) => stepAllowed(s, opts)));
-    const ctx = (source: string, theme: IdStyle): SequenceContext => ({ factory, version: d.version, timeoutMs: opts.timeoutMs, resources: d.resources, prompts: d.prompts, templates: d.templates, parent: recording, source, signal: stop.signal, idTheme: theme, era: d.era.era, capabilities: d.peer.capabilities });
-    const runOne = (source: string, theme: IdStyle) => async (steps: FuzzStep[]): Promise<Outcome> => {
-      const out = await runSequence(steps, ctx(source, theme));
-      // A sequence cut short by the end of the run is not judged: what it saw before the cut stands.
-      return { ...out, idTheme: theme, cut: stop.signal.aborted };
+    const ctx = (source: string, theme: IdStyle, signal: AbortSignal): SequenceContext => ({ factory, version: d.version, timeoutMs: opts.timeoutMs, resources: d.resources, prompts: d.prompts, templates: d.templates, parent: recording, source, signal, idTheme: theme, era: d.era.era, capabilities: d.peer.capabilities });
+    const runOne = (source: string, theme: IdStyle, signal: AbortSignal = stop.signal) => async (steps: FuzzStep[]): Promise<Outcome> => {
+      const out = await runSequence(steps, ctx(source, theme, signal));
+      // A sequence cut short (the end of the run, or of exploring) is not judged: what it saw before the cut stands.
+      return { ...out, idTheme: theme, cut: signal.aborted };
     };
     const totalRuns = opts.runs ?? (opts.timeMs !== undefined ? Number.POSITIVE_INFINITY : 50);
     const concurrency = oneAtATime ? 1 : (opts.concurrency ?? 2);
@@ -317,6 +317,18 @@ export async function fuzz(spec: ServerTarget, opts: FuzzOptions): Promise<FuzzR
     // Exploring ends at the end of the run, or earlier once something is found (to leave shrinking its share).
     const exploreEnd = () => (findings.length && opts.timeMs !== undefined ? clock.end - share * opts.timeMs : clock.end);
     const exploring = () => started < totalRuns && Date.now() < exploreEnd() && !stop.signal.aborted;
+    // Sequences still under way when exploring ends are cut there: a sequence waiting out timeouts
+    // would otherwise eat into the share kept for shrinking.
+    const exploreStop = new AbortController();
+    setMaxListeners(0, exploreStop.signal);
+    const endExploring = () => exploreStop.abort(stop.signal.reason ?? new Error('exploring ended'));
+    stop.signal.addEventListener('abort', endExploring, { once: true });
+    let exploreTimer: NodeJS.Timeout | undefined;
+    const armExploreEnd = () => {
+      const at = exploreEnd();
+      if (exploreTimer || !Number.isFinite(at) || at >= clock.end) return;
+      exploreTimer = setTimeout(endExploring, Math.max(0, at - Date.now()));
+    };
     const progress = () => opts.onEvent?.({ type: 'progress', sequences: done, steps, findings: findings.length, elapsedMs: Date.now() - startedAt.getTime() });
 
     // Sequence n is run `n % CHUNK` of the fast-check seed `seed + floor(n / CHUNK)`: its (seed, path)
@@ -336,7 +348,7 @@ export async function fuzz(spec: ServerTarget, opts: FuzzOptions): Promise<FuzzR
         const n = started++;
         const value = caseAt(n);
         const theme = idTheme(n);
-        const out = await runOne(`seq-${n}`, theme)(value);
+        const out = await runOne(`seq-${n}`, theme, exploreStop.signal)(value);
         if (out.cut && out.observations.length === 0) continue;
         done++;
         steps += out.records.length;
@@ -357,24 +369,32 @@ export async function fuzz(spec: ServerTarget, opts: FuzzOptions): Promise<FuzzR
           findings.push(f);
           byKey.set(key, { finding: f, first: { index: n % CHUNK, value, result: out }, chunkSeed: opts.seed + Math.floor(n / CHUNK) });
           opts.onEvent?.({ type: 'finding', finding: { ...f } });
+          armExploreEnd();
         }
         progress();
       }
     };
     await Promise.all(Array.from({ length: concurrency }, worker));
+    clearTimeout(exploreTimer);
+    stop.signal.removeEventListener('abort', endExploring);
 
-    // Shrinking: each finding in the order found, on fresh targets, within what is left of the run.
+    // Shrinking, on fresh targets, within what is left of the run: one bug often breaks a rule on
+    // many methods, so every broken rule gets its shortest finding shrunk before any rule gets a second.
     const maxEvaluations = opts.maxShrinkEvaluations ?? 40;
-    for (let i = 0; i < findings.length; i++) {
-      const f = findings[i];
+    const order = shrinkOrder(findings);
+    const rules = new Set(findings.map((f) => f.check)).size;
+    for (let i = 0; i < order.length; i++) {
+      const f = order[i];
       const entry = byKey.get(f.key)!;
       if (stop.signal.aborted) {
         f.shrinkNote = `not shrunk: the run ${stopReason()}`;
         continue;
       }
-      opts.onEvent?.({ type: 'shrinking', index: i + 1, of: findings.length, key: f.key });
+      opts.onEvent?.({ type: 'shrinking', index: i + 1, of: order.length, key: f.key });
       const left = clock.end - Date.now();
-      const perFinding = Number.isFinite(left) ? Math.max(0, left / (findings.length - i)) : Math.max(60_000, 20 * opts.timeoutMs);
+      // The time left is shared among the rules' first findings still to shrink, then among the rest.
+      const sharing = i < rules ? rules - i : order.length - i;
+      const perFinding = Number.isFinite(left) ? Math.max(0, left / sharing) : Math.max(60_000, 20 * opts.timeoutMs);
       const popts: PropertyOptions = { seed: entry.chunkSeed, numRuns: CHUNK, concurrency, maxShrinkEvaluations: maxEvaluations, shrinkBudgetMs: perFinding };
       // A hang costs a timeout per shrink level: a candidate still running after a quarter of the
       // timeout is guessed to hang and its own candidates start beside it, within --concurrency.
@@ -459,6 +479,15 @@ export async function fuzz(spec: ServerTarget, opts: FuzzOptions): Promise<FuzzR
     opts.signal?.removeEventListener('abort', onAbort);
     sandbox?.dispose();
   }
+}
+
+/** The order findings are shrunk in: per check, its finding with the fewest steps (the first found
+ *  among equals), checks in the order first found; then every other finding the same way. */
+export function shrinkOrder<F extends { check: string; steps: unknown[] }>(findings: F[]): F[] {
+  const rank = (f: F) => findings.findIndex((g) => g.check === f.check);
+  const byCheck = [...findings].sort((a, b) => rank(a) - rank(b) || a.steps.length - b.steps.length);
+  const firsts = byCheck.filter((f, i) => i === 0 || byCheck[i - 1].check !== f.check);
+  return [...firsts, ...byCheck.filter((f) => !firsts.includes(f))];
 }
 
 /** The minimal sequence of a finding, one line per step. */
