@@ -429,6 +429,15 @@ export async function fuzz(spec: ServerTarget, opts: FuzzOptions): Promise<FuzzR
       // left of the budget, fast-check's own shrinking from the seed and path (it simplifies the steps
       // themselves: a long string towards the shortest that still breaks it) and the pass again.
       let best = await greedy({ steps: entry.first.value.slice(0, firstObs.step + 1), outcome: entry.first.result, obs: firstObs });
+      // Nothing re-ran yet (a one-step finding): confirm it on a fresh target once, before fast-check's
+      // shrinking spends the budget on candidates (each may wait out a timeout).
+      let rerunMissed = false;
+      if (best.outcome === entry.first.result && timeLeft()) {
+        const r = await run(best.steps);
+        const o = r.observations.find((x) => x.key === f.key);
+        if (o) best = { steps: best.steps.slice(0, o.step + 1), outcome: r, obs: o };
+        rerunMissed = o === undefined;
+      }
       let path = f.path;
       let shrinks = 0;
       let budgetReached = false;
@@ -441,20 +450,16 @@ export async function fuzz(spec: ServerTarget, opts: FuzzOptions): Promise<FuzzR
           const viaFastCheck = await greedy({ steps: shrunk.value.slice(0, o.step + 1), outcome: shrunk.result, obs: o });
           shrinks = shrunk.shrinks;
           budgetReached = shrunk.budgetReached;
-          if (viaFastCheck.steps.length <= best.steps.length) {
+          // fast-check hands back the generated case itself when no candidate showed it: that one was
+          // never re-run, so it does not replace a confirmed sequence.
+          if (viaFastCheck.outcome !== entry.first.result && viaFastCheck.steps.length <= best.steps.length) {
             best = viaFastCheck;
             path = shrunk.path;
           }
         }
       }
-      // Nothing re-ran yet (a one-step finding): confirm it on a fresh target once.
-      if (best.outcome === entry.first.result && timeLeft()) {
-        const r = await run(best.steps);
-        const o = r.observations.find((x) => x.key === f.key);
-        if (o) best = { steps: best.steps.slice(0, o.step + 1), outcome: r, obs: o };
-      }
       if (best.outcome === entry.first.result) {
-        f.shrinkNote = stop.signal.aborted ? `not shrunk: the run ${stopReason()}` : 'not shrunk: it did not show again on a fresh target (the generated sequence is kept)';
+        f.shrinkNote = stop.signal.aborted ? `not shrunk: the run ${stopReason()}` : rerunMissed ? 'not shrunk: it did not show again on a fresh target (the generated sequence is kept)' : 'not shrunk: the time left for shrinking ran out before it was re-run (the generated sequence is kept)';
         f.reproduced = stop.signal.aborted;
       } else {
         Object.assign(f, {
