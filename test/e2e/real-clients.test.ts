@@ -56,10 +56,11 @@ const ANY_ISSUER = { 'auth.client-issuer': 'fail' };
 // scope), so the call is refused again; it never asks for a new authorization (so where the upgrade never
 // succeeds there is no step-up to bound either).
 const REFRESH_ONLY = { 'auth.client-step-up': 'warn', 'auth.client-step-up-limit': 'untestable' };
-// mcp-remote's proxy asks for the step-up authorization (the right scopes) but its OAuth callback server is no longer
-// listening (when the step-up comes late enough): the browser cannot deliver the code (each opener it tries loads
-// the same URL), and it waits until stopped.
-const STEP_UP_LOOP = { 'auth.client-step-up': 'warn' };
+// mcp-remote's proxy asks for the step-up authorization (the right scopes) but starts its OAuth callback server only
+// after opening the browser: when mcpspec's browser loads the callback first, it cannot deliver the code (each opener
+// it tries loads the same URL), and the proxy waits until stopped. A response that never reached the client says
+// nothing of what it would do with one: untestable (it used to warn, a verdict that hung on the client's own timing).
+const STEP_UP_LOOP = { 'auth.client-step-up': 'untestable' };
 // The same wait in the scope-retry scenario: stopped at the timeout after its second authorization, nothing shows
 // whether it would have stopped retrying.
 const RETRY_WAITS = { 'auth.client-step-up-limit': 'untestable' };
@@ -117,7 +118,7 @@ const LATER: (typeof CASES[number] & { client: () => { command: string; args: st
   // mcp-remote's proxy (its main use: a stdio client reaches an HTTP server through it), driven by the 1.x SDK client over stdio.
   // It opens a test session first (clientInfo mcp-remote-fallback-test), then a second one for the client it serves.
   { name: 'mcp-remote 0.15.1 proxy (mcp-remote {url}) under the 1.x SDK client', client: () => ({ command: process.execPath, args: [SDK1, '--stdio', process.execPath, mcpRemoteProxy()] }), transport: 'http', argv: ['{url}'], era: '2025-11-25', notPassed: { ...NOTHING_CANCELLED, ...NO_FORMS, ...NO_ECHO, 'client.session-delete': 'warn', ...NO_LEGACY_TASKS, ...STEP_UP_LOOP, ...OWN_SCOPE, ...NO_CIMD, ...STATE_OPTIONAL, ...PKCE_ASSUMED, ...NO_STATIC, ...SLASHED_RESOURCE }, findings: ['hang client-authorization-step-up'],
-    // On a loaded machine its callback server is still listening when the step-up comes: the code arrives and the step-up passes.
+    // On a loaded machine its callback server is usually up before the browser loads it: the code arrives and the step-up passes.
     // The same race in the scope-retry scenario (every tools/call 403 whatever the scope): when the step-up's code
     // arrives it retries once, gets 403 again and exits (auth.client-step-up-limit passes, two authorizations); when
     // it cannot arrive it waits until stopped, and nothing shows it would have stopped retrying (untestable).

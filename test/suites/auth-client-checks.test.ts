@@ -380,7 +380,7 @@ describe('auth.client-* judgements', () => {
     expect(judge('auth.client-application-type-fit', register(['http://127.0.0.1:1/callback']))).toMatchObject({ outcome: 'untestable', message: expect.stringContaining('auth.client-application-type judges that') });
   });
 
-  it('auth.client-step-up: authorizing again for the union and retrying holds; a refresh only, a narrower scope, or no retry warns', () => {
+  it('auth.client-step-up: authorizing again for the union and retrying holds; a refresh only, a narrower scope, or no retry warns; a step-up whose response never reached the client is untestable', () => {
     const o = good();
     const stepUp = (extra: OAuthRequest[], after: Received[] = []): AuthClientObs => ({
       ...o,
@@ -406,7 +406,19 @@ describe('auth.client-* judgements', () => {
     const reopened = [1, 2, 3, 4].map((n) => req('GET', '/authorize', { status: 302, code: `code-r${n}`, query: { scope: 'mcp:tools mcp:write', state: 'same' } }));
     const down = stepUp(reopened);
     down.oauth.browser = [1, 2, 3, 4].map((n) => ({ visited: [`${ORIGIN}/authorize`, `http://localhost:7/oauth/callback?code=code-r${n}&state=same`], error: 'ECONNREFUSED', seq: 40 + n }));
-    expect(judge('auth.client-step-up', down)).toMatchObject({ outcome: 'violated', message: expect.stringMatching(/never exchanged its code for a new token: the browser could not load its callback http:\/\/localhost:7\/oauth\/callback \(ECONNREFUSED\)$/) });
+    // Its response never reached the client (the callback was not listening when mcpspec's browser loaded it at
+    // once): what it would do with the code cannot show, so no verdict either way.
+    expect(judge('auth.client-step-up', down)).toMatchObject({ outcome: 'untestable', message: expect.stringMatching(/scope "mcp:tools mcp:write"\), but its response never reached the client: the browser could not load its callback http:\/\/localhost:7\/oauth\/callback \(ECONNREFUSED\); whether it would exchange the code and retry cannot show$/) });
+    // Delivered (the callback answered) and still never exchanged: a warn, as before.
+    seq = 20;
+    const answered = stepUp(reopened.slice(0, 1));
+    answered.oauth.browser = [{ visited: [`${ORIGIN}/authorize`, 'http://localhost:7/oauth/callback?code=code-r1&state=same'], status: 200, seq: 41 }];
+    expect(judge('auth.client-step-up', answered)).toMatchObject({ outcome: 'violated', message: 'the client asked for the step-up authorization but never exchanged its code for a new token' });
+    // Delivered once among several loads of the same authorization: it did receive a response.
+    seq = 20;
+    const once = stepUp(reopened.slice(0, 2));
+    once.oauth.browser = [{ visited: [`${ORIGIN}/authorize`, 'http://localhost:7/oauth/callback?code=code-r1&state=same'], error: 'ECONNREFUSED', seq: 41 }, { visited: [`${ORIGIN}/authorize`, 'http://localhost:7/oauth/callback?code=code-r2&state=same'], status: 200, seq: 42 }];
+    expect(judge('auth.client-step-up', once)).toMatchObject({ outcome: 'violated', message: expect.stringContaining('never exchanged its code') });
     seq = 20;
     const fresh = [1, 2, 3, 4].map((n) => req('GET', '/authorize', { status: 302, code: `code-f${n}`, query: { scope: 'mcp:tools mcp:write', state: `s${n}` } }));
     expect(judge('auth.client-step-up', stepUp(fresh))).toMatchObject({ outcome: 'violated', message: expect.stringContaining('authorized 4 more times') });
