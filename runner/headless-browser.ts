@@ -1,7 +1,9 @@
 // mcpspec's stand-in for a user's browser, for clients under test that open one (BROWSER, xdg-open
 // and friends point here in the scenarios that ask for it, Scenario.headlessBrowser): it loads the
 // URL and follows its redirects, as a user who approves at once would, so the client's own callback
-// is loaded. It only ever visits this machine (loopback hosts), and gives up after a few hops.
+// is loaded. It only ever visits this machine (loopback hosts), and gives up after a few hops. A
+// refused connection is tried again for a few seconds: a person takes at least that long to sign in,
+// and some clients start their callback server only after opening the browser.
 // With a report URL it then posts there what became of the visit: the URLs it loaded and whether the
 // last one (the client's callback) answered, so a check can tell a client that refused what its
 // callback got from one that never received it (the HTTP listener hands the visit to the scenario).
@@ -12,6 +14,28 @@ import type { BrowserVisit } from '../suites/ports/scripted-http.js';
 
 const MAX_HOPS = 5;
 const TIMEOUT_MS = 10_000;
+/** How long a refused connection is tried again, and how often. */
+const REFUSED_GRACE_MS = 5_000;
+const REFUSED_RETRY_MS = 200;
+
+/** Why a fetch failed: fetch says only "fetch failed"; the cause has it (an AggregateError when several addresses were tried). */
+function failure(e: unknown): string {
+  const cause = (e as { cause?: { code?: string; message?: string; errors?: { code?: string }[] } }).cause;
+  return cause?.code ?? cause?.errors?.[0]?.code ?? cause?.message ?? (e instanceof Error ? e.message : String(e));
+}
+
+/** Load a URL; a refused connection is tried again until REFUSED_GRACE_MS have passed. */
+async function load(url: URL): Promise<Response> {
+  const since = Date.now();
+  for (;;) {
+    try {
+      return await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(TIMEOUT_MS) });
+    } catch (e) {
+      if (failure(e) !== 'ECONNREFUSED' || Date.now() - since >= REFUSED_GRACE_MS) throw e;
+      await new Promise((r) => setTimeout(r, REFUSED_RETRY_MS));
+    }
+  }
+}
 
 async function visit(start: string, visited: string[]): Promise<{ code: number; status?: number; error?: string }> {
   let url = new URL(start);
@@ -23,11 +47,9 @@ async function visit(start: string, visited: string[]): Promise<{ code: number; 
     visited.push(url.href);
     let res: Response;
     try {
-      res = await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(TIMEOUT_MS) });
+      res = await load(url);
     } catch (e) {
-      // fetch says only "fetch failed"; why is in its cause (an AggregateError when several addresses were tried).
-      const cause = (e as { cause?: { code?: string; message?: string; errors?: { code?: string }[] } }).cause;
-      const error = cause?.code ?? cause?.errors?.[0]?.code ?? cause?.message ?? (e instanceof Error ? e.message : String(e));
+      const error = failure(e);
       process.stderr.write(`mcpspec headless browser: ${url.href}: ${error}\n`);
       return { code: 1, error };
     }

@@ -39,6 +39,31 @@ describe('the headless browser a client under test gets in the authorization sce
     }
   });
 
+  it('a callback that is not listening yet is tried again for a few seconds: loaded once its server is up', async () => {
+    // A port nothing listens on for the first second (as a client that starts its callback server only after opening the browser).
+    const hits: string[] = [];
+    const late = createServer((req, res) => {
+      hits.push(req.url ?? '');
+      res.end('ok');
+    });
+    await new Promise<void>((r) => late.listen(0, '127.0.0.1', r));
+    const port = (late.address() as { port: number }).port;
+    await new Promise((r) => late.close(r));
+    const authorize = await serve((_req, res) => res.writeHead(302, { Location: `http://127.0.0.1:${port}/callback?code=late` }).end());
+    const sandbox = makeSandbox();
+    try {
+      withHeadlessBrowser(sandbox);
+      const opened = promisify(execFile)(sandbox.env.BROWSER, [`${authorize}/authorize`], { env: sandbox.env, timeout: 15_000 });
+      await new Promise((r) => setTimeout(r, 1_000));
+      servers.push(late);
+      await new Promise<void>((r) => late.listen(port, '127.0.0.1', r));
+      await opened;
+      expect(hits).toEqual(['/callback?code=late']);
+    } finally {
+      sandbox.dispose();
+    }
+  });
+
   it('never visits another machine', async () => {
     const sandbox = makeSandbox();
     try {
@@ -64,7 +89,7 @@ describe('the headless browser a client under test gets in the authorization sce
         });
         return;
       }
-      // A callback on a port nothing listens on (the client's callback server is not up).
+      // A callback on a port nothing listens on (the client's callback server never comes up: given up after the grace).
       res.writeHead(302, { Location: `${closed}/callback?code=b` }).end();
     });
     const sandbox = makeSandbox();
