@@ -41,7 +41,7 @@ async function main(): Promise<void> {
     console.log(await benchStress({ runs: stressRuns }));
   }
   if (chosen.has('official')) {
-    console.log('\n## Official conformance suite beside mcpspec: full server run against server-everything over HTTP\n');
+    console.log('\n## Official conformance suite beside mcpspec: full server runs over HTTP (the sdk2 fixture, server-everything)\n');
     console.log(await benchOfficial());
   }
   if (chosen.has('client')) console.log(`\n## Client suite: mean wall time per client scenario beside the client's own run against a plain server\n\n${await benchClient()}`);
