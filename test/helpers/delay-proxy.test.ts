@@ -1,5 +1,5 @@
 /**
- * Unit tests of the two delay proxies used by test/suites/slow-server.test.ts: the stdio one
+ * Unit tests of the two delay proxies used by test/integration/slow-server.test.ts: the stdio one
  * (test/helpers/delay-proxy.mjs, a child process) and the HTTP one (delay-http-proxy.ts,
  * in-process). They must be right on their own, so that a failure of the slow-server acceptance
  * test can only be blamed on mcpspec.
