@@ -9,7 +9,7 @@ export default defineConfig({
     exclude: ['test/e2e/**', 'test/integration/**', 'node_modules/**'],
     // The tests mostly wait on child processes and sockets: more files at once than cores keeps the
     // wall time down (vitest's default on a 2-core machine is one file at a time).
-    maxWorkers: 3,
+    maxWorkers: 4,
     testTimeout: 120_000,
     hookTimeout: 60_000,
   },
