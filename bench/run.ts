@@ -7,6 +7,7 @@
 // `--stress-runs=N` shrinks (or grows) the stress run, e.g. while developing.
 import { benchArbitraries, formatArbitraryBench } from './arbitraries-bench.js';
 import { benchClient } from './client-bench.js';
+import { benchClientOfficial } from './client-official-bench.js';
 import { benchFuzz } from './fuzz-bench.js';
 import { benchFuzzHttp } from './fuzz-http-bench.js';
 import { benchOfficial } from './official-bench.js';
@@ -41,10 +42,13 @@ async function main(): Promise<void> {
     console.log(await benchStress({ runs: stressRuns }));
   }
   if (chosen.has('official')) {
-    console.log('\n## Official conformance suite beside mcpspec: full server run against server-everything over HTTP\n');
+    console.log('\n## Official conformance suite beside mcpspec: full server runs over HTTP (the sdk2 fixture, server-everything)\n');
     console.log(await benchOfficial());
   }
-  if (chosen.has('client')) console.log(`\n## Client suite: mean wall time per client scenario beside the client's own run against a plain server\n\n${await benchClient()}`);
+  if (chosen.has('client')) {
+    console.log(`\n## Client suite: mean wall time per client scenario beside the client's own run against a plain server\n\n${await benchClient()}`);
+    console.log(`\n## Client suite beside the official client suite on the same harnesses (P4)\n\n${await benchClientOfficial()}`);
+  }
   if (chosen.has('startup')) {
     console.log('\n## Startup and memory\n');
     console.log(await benchStartup());

@@ -14,7 +14,7 @@
  * The direct runs go first, one at a time; the slow runs are then concurrent (mostly waiting,
  * little CPU) to keep wall time low.
  *
- * `npm test` runs three of the five configurations (test/suites/slow-server.test.ts: stdio and HTTP,
+ * test/integration/slow-server.test.ts runs three of the five configurations (stdio and HTTP,
  * every answer and error answers only); the other two, on stdio where each scenario's server sits
  * behind its own proxy process, run end to end (test/e2e/slow-server-stdio.test.ts).
  */

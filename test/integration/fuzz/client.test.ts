@@ -5,9 +5,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { fuzzClient, replayClient, type ClientRepro } from '../../index.js';
-import type { ClientTarget } from '../../runner/client-driver.js';
-import { cli } from '../helpers/cli.js';
+import { fuzzClient, replayClient, type ClientRepro } from '../../../index.js';
+import type { ClientTarget } from '../../../runner/client-driver.js';
+import { cli } from '../../helpers/cli.js';
 
 const REF = join(process.cwd(), 'dist/fixtures/clients/reference/main.js');
 const PLANTED = join(process.cwd(), 'dist/fixtures/clients/planted/main.js');

@@ -5,8 +5,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cli } from './helpers/cli.js';
-import { OFFICIAL_SCENARIOS } from '../reports/official-suite-map.js';
+import { cli } from '../helpers/cli.js';
+import { OFFICIAL_SCENARIOS } from '../../reports/official-suite-map.js';
 
 const REF = ['node', 'dist/fixtures/servers/reference/main.js'];
 const REF_CLIENT = ['node', 'dist/fixtures/clients/reference/main.js'];

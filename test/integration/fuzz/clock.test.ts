@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { fuzz, type FuzzEvent } from '../../index.js';
+import { fuzz, type FuzzEvent } from '../../../index.js';
 
 const REF = join(process.cwd(), 'dist/fixtures/servers/reference/main.js');
 const PLANTED = join(process.cwd(), 'dist/fixtures/servers/planted/main.js');

@@ -2,10 +2,10 @@
 // stdio and HTTP found, shrunk to the one step that shows it, while correct servers show none.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { comparable, differences } from '../../fuzz/differential.js';
-import type { SequenceOutcome } from '../../fuzz/run-sequence.js';
-import type { FuzzStep } from '../../arbitraries/fuzz-sequences.js';
-import { cli } from '../helpers/cli.js';
+import { comparable, differences } from '../../../fuzz/differential.js';
+import type { SequenceOutcome } from '../../../fuzz/run-sequence.js';
+import type { FuzzStep } from '../../../arbitraries/fuzz-sequences.js';
+import { cli } from '../../helpers/cli.js';
 
 const REF = join(process.cwd(), 'dist/fixtures/servers/reference/main.js');
 const PLANTED = join(process.cwd(), 'dist/fixtures/servers/planted/main.js');

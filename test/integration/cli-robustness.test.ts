@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cli } from './helpers/cli.js';
+import { cli } from '../helpers/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mcpspec-usage-'));
 const aFile = join(dir, 'a-file');

@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DIFF_A, DIFF_B } from './helpers/diff-schemas.js';
+import { DIFF_A, DIFF_B } from '../helpers/diff-schemas.js';
 
 const CLI = ['dist/bin/mcpspec.js'];
 function run(args: string[], input?: string) {

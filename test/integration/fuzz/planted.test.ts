@@ -4,8 +4,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { fuzz, replay, readRepro, type FuzzOptions, type FuzzStep } from '../../index.js';
-import type { ServerTarget } from '../../runner/server-driver.js';
+import { fuzz, replay, readRepro, type FuzzOptions, type FuzzStep } from '../../../index.js';
+import type { ServerTarget } from '../../../runner/server-driver.js';
 
 const PLANTED = join(process.cwd(), 'dist/fixtures/servers/planted/main.js');
 const planted = (...bugs: string[]): ServerTarget => ({ kind: 'stdio', command: process.execPath, args: [PLANTED, ...bugs.flatMap((b) => (b.startsWith('--') ? [b] : ['--bug', b]))] });

@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { fuzz, fuzzSequenceArbitrary, ID_THEMES, idTheme, sequenceArbitrary, unusualId, type TargetProfile } from '../../index.js';
-import { splitOffsets, multiByteId } from '../../arbitraries/transport-steps.js';
-import { listedPrompts, templateVariables } from '../../fuzz/run-sequence.js';
-import { cli } from '../helpers/cli.js';
+import { fuzz, fuzzSequenceArbitrary, ID_THEMES, idTheme, sequenceArbitrary, unusualId, type TargetProfile } from '../../../index.js';
+import { splitOffsets, multiByteId } from '../../../arbitraries/transport-steps.js';
+import { listedPrompts, templateVariables } from '../../../fuzz/run-sequence.js';
+import { cli } from '../../helpers/cli.js';
 
 const REF = join(process.cwd(), 'dist/fixtures/servers/reference/main.js');
 const PLANTED = join(process.cwd(), 'dist/fixtures/servers/planted/main.js');

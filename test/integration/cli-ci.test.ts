@@ -3,9 +3,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verdictDigest, type Report } from '../reports/report.js';
-import { cli } from './helpers/cli.js';
-import { startHttpTarget, type HttpTarget } from './helpers/targets.js';
+import { verdictDigest, type Report } from '../../reports/report.js';
+import { cli } from '../helpers/cli.js';
+import { startHttpTarget, type HttpTarget } from '../helpers/targets.js';
 
 const REF = ['node', 'dist/fixtures/servers/reference/main.js'];
 const tmp = () => mkdtempSync(join(tmpdir(), 'mcpspec-ci-'));

@@ -1,5 +1,5 @@
 /**
- * Unit tests of the two delay proxies used by test/suites/slow-server.test.ts: the stdio one
+ * Unit tests of the two delay proxies used by test/integration/slow-server.test.ts: the stdio one
  * (test/helpers/delay-proxy.mjs, a child process) and the HTTP one (delay-http-proxy.ts,
  * in-process). They must be right on their own, so that a failure of the slow-server acceptance
  * test can only be blamed on mcpspec.
@@ -9,8 +9,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { startDelayProxy, type DelayProxy } from './delay-http-proxy.js';
-import { discoverRequest, ENTRY, initializeRequest, modernMeta, readJsonRpcBody, REPO_ROOT, startHttpTarget, targetAvailable, type HttpTarget } from './targets.js';
+import { startDelayProxy, type DelayProxy } from '../helpers/delay-http-proxy.js';
+import { discoverRequest, ENTRY, initializeRequest, modernMeta, readJsonRpcBody, REPO_ROOT, startHttpTarget, targetAvailable, type HttpTarget } from '../helpers/targets.js';
 
 const PROXY = path.join(REPO_ROOT, 'test', 'helpers', 'delay-proxy.mjs');
 const NODE = process.execPath;

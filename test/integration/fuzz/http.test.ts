@@ -5,10 +5,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { fuzz, readRepro, replay, type FuzzOptions } from '../../index.js';
-import { liveCount } from '../../runner/reaper.js';
-import { cli } from '../helpers/cli.js';
-import { startHttpTarget } from '../helpers/targets.js';
+import { fuzz, readRepro, replay, type FuzzOptions } from '../../../index.js';
+import { liveCount } from '../../../runner/reaper.js';
+import { cli } from '../../helpers/cli.js';
+import { startHttpTarget } from '../../helpers/targets.js';
 
 const REF = join(process.cwd(), 'dist/fixtures/servers/reference/main.js');
 const PLANTED = join(process.cwd(), 'dist/fixtures/servers/planted/main.js');

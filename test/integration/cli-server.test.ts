@@ -6,10 +6,10 @@ import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHttpTarget, type HttpTarget } from './helpers/targets.js';
-import { cli } from './helpers/cli.js';
-import { catalogue, CHECKS } from '../suites/catalogue.js';
-import { countOfRun, idsOfRun, inArea } from './helpers/catalogue-counts.js';
+import { startHttpTarget, type HttpTarget } from '../helpers/targets.js';
+import { cli } from '../helpers/cli.js';
+import { catalogue, CHECKS } from '../../suites/catalogue.js';
+import { countOfRun, idsOfRun, inArea } from '../helpers/catalogue-counts.js';
 
 // How many checks of an area a 2026-07-28 run holds on a transport: from the catalogue, never typed in.
 const areaChecks = (area: string, transport: 'stdio' | 'http'): number => countOfRun('server', '2026-07-28', transport, inArea(area));

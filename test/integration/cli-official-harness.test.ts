@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cli } from './helpers/cli.js';
+import { cli } from '../helpers/cli.js';
 
 const HARNESS = 'test/helpers/recording-harness.mjs';
 

@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
-import { cli } from './helpers/cli.js';
+import { cli } from '../helpers/cli.js';
 
 const REF = 'dist/fixtures/servers/reference/main.js';
 const URL_TEMPLATE = 'http://127.0.0.1:{port}/mcp';

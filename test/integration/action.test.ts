@@ -5,8 +5,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { splitWords } from '../bin/action.js';
-import { countOfRun, inArea } from './helpers/catalogue-counts.js';
+import { splitWords } from '../../bin/action.js';
+import { countOfRun, inArea } from '../helpers/catalogue-counts.js';
 
 const ACTION_PATH = resolve('.');
 const MAIN = resolve('dist/fixtures/servers/reference/main.js');

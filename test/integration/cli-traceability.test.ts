@@ -4,11 +4,11 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { REQUIREMENTS } from '../protocol/requirements.js';
-import { verdictDigest, type Report } from '../reports/report.js';
-import type { SuiteTraceability } from '../reports/suite-traceability.js';
-import { CHECKS } from '../suites/catalogue.js';
-import { cli } from './helpers/cli.js';
+import { REQUIREMENTS } from '../../protocol/requirements.js';
+import { verdictDigest, type Report } from '../../reports/report.js';
+import type { SuiteTraceability } from '../../reports/suite-traceability.js';
+import { CHECKS } from '../../suites/catalogue.js';
+import { cli } from '../helpers/cli.js';
 
 const REF = ['node', 'dist/fixtures/servers/reference/main.js'];
 

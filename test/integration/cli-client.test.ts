@@ -5,8 +5,8 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { idsOfRun } from './helpers/catalogue-counts.js';
-import { cli } from './helpers/cli.js';
+import { idsOfRun } from '../helpers/catalogue-counts.js';
+import { cli } from '../helpers/cli.js';
 
 const REF = 'dist/fixtures/clients/reference/main.js';
 const BAD = resolve('test/helpers/bad-client.mjs');
