@@ -29,7 +29,8 @@ const CLIENTS: { name: string; start?: () => { command: string; args: string[] }
 ];
 const PLAIN_RUNS = 5;
 
-async function startPlainHttp(): Promise<{ url: string; close: () => Promise<void> }> {
+/** bench/plain-server.ts over HTTP on a free loopback port. */
+export async function startPlainHttp(): Promise<{ url: string; close: () => Promise<void> }> {
   const p = spawnTracked(process.execPath, [PLAIN_SERVER, '--http'], { stdio: ['ignore', 'pipe', 'ignore'] });
   const url = await new Promise<string>((res, rej) => {
     const t = setTimeout(() => rej(new Error('the plain server did not start')), 15_000);

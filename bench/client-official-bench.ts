@@ -8,13 +8,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import { ClientDriver } from '../runner/client-driver.js';
+import { startPlainHttp } from './client-bench.js';
 import { runSuite } from '../runner/engine.js';
 import { node22 } from './node22.js';
-import { median, runToExit, spawnTracked, stop } from './processes.js';
+import { median, runToExit } from './processes.js';
 
-const PLAIN_SERVER = resolve('dist/bench/plain-server.js');
 const HARNESSES = [
   { name: 'official-contract harness on the 2.x SDK', file: resolve('test/e2e/clients/official-harness-sdk2.mjs') },
   { name: 'official-contract harness on the 1.x SDK', file: resolve('test/e2e/clients/official-harness-sdk1.mjs') },
@@ -25,18 +24,6 @@ const OFFICIAL_SCENARIOS = ['initialize', 'tools_call', 'elicitation-sep1034-cli
 const REPEATS = 3;
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
-
-async function plainHttp(): Promise<{ url: string; close: () => Promise<void> }> {
-  const p = spawnTracked(process.execPath, [PLAIN_SERVER, '--http'], { stdio: ['ignore', 'pipe', 'ignore'] });
-  const url = await new Promise<string>((res, rej) => {
-    const t = setTimeout(() => rej(new Error('the plain server did not start')), 15_000);
-    createInterface({ input: p.stdout! }).once('line', (l) => {
-      clearTimeout(t);
-      res(l.replace(/^listening /, '').trim());
-    });
-  });
-  return { url, close: () => stop(p) };
-}
 
 export async function benchClientOfficial(): Promise<string> {
   let node: string;
@@ -66,7 +53,7 @@ export async function benchClientOfficial(): Promise<string> {
         official.push(median(times));
       }
       // The harness alone: its own start-up and work (the tools_call flow) against the plain server.
-      const plain = await plainHttp();
+      const plain = await startPlainHttp();
       const alone: number[] = [];
       try {
         for (let i = 0; i < REPEATS * 2; i++) alone.push((await runToExit(process.execPath, [h.file, plain.url], { timeoutMs: 30_000, env: { ...process.env, MCP_CONFORMANCE_SCENARIO: 'tools_call' } })).seconds * 1000);
