@@ -75,5 +75,5 @@ export async function benchClient(): Promise<string> {
       rows.push(`| ${client.name} | ${transport} | ${per.length} | ${m.toFixed(0)} ms | ${base.toFixed(0)} ms | ${(m - base).toFixed(0)} ms |`);
     }
   }
-  return `${rows.join('\n')}\n\nThe plain server is bench/plain-server.ts: the scripted server's answers with no recording, judging or relay (over stdio the client starts it, as it starts \`{server}\` under mcpspec). Scenario times include the scripted rounds a scenario adds (input_required retries, the legacy server's own requests), so the overhead is an upper bound. The official suite needs about 3 s a scenario.`;
+  return `${rows.join('\n')}\n\nThe plain server is bench/plain-server.ts: the scripted server's answers with no recording, judging or relay (over stdio the client starts it, as it starts \`{server}\` under mcpspec). Scenario times include the scripted rounds a scenario adds (input_required retries, the legacy server's own requests), so the overhead is an upper bound. The next section sets it beside the official client suite on the same harnesses (P4).`;
 }
