@@ -6,11 +6,10 @@
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { createInterface } from 'node:readline';
 import { join, resolve } from 'node:path';
 import { ClientDriver } from '../runner/client-driver.js';
 import { runSuite } from '../runner/engine.js';
-import { runToExit, spawnTracked, stop } from './processes.js';
+import { runToExit, startListening } from './processes.js';
 import { inspector2Cli, mcpRemoteClient, mcpRemoteProxy } from './real-clients.js';
 
 const PLAIN_SERVER = resolve('dist/bench/plain-server.js');
@@ -30,16 +29,8 @@ const CLIENTS: { name: string; start?: () => { command: string; args: string[] }
 const PLAIN_RUNS = 5;
 
 /** bench/plain-server.ts over HTTP on a free loopback port. */
-export async function startPlainHttp(): Promise<{ url: string; close: () => Promise<void> }> {
-  const p = spawnTracked(process.execPath, [PLAIN_SERVER, '--http'], { stdio: ['ignore', 'pipe', 'ignore'] });
-  const url = await new Promise<string>((res, rej) => {
-    const t = setTimeout(() => rej(new Error('the plain server did not start')), 15_000);
-    createInterface({ input: p.stdout! }).once('line', (l) => {
-      clearTimeout(t);
-      res(l.replace(/^listening /, '').trim());
-    });
-  });
-  return { url, close: () => stop(p) };
+export function startPlainHttp(): Promise<{ url: string; stop: () => Promise<void> }> {
+  return startListening(process.execPath, [PLAIN_SERVER, '--http'], 'the plain server');
 }
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
@@ -62,7 +53,7 @@ export async function benchClient(): Promise<string> {
           plain.push(r.seconds * 1000);
         }
       } finally {
-        await http?.close();
+        await http?.stop();
       }
       // mcpspec: one scenario at a time, so each scenario's time is its own.
       const placeholder = transport === 'http' ? '{url}' : '{server}';

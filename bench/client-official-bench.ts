@@ -58,7 +58,7 @@ export async function benchClientOfficial(): Promise<string> {
       try {
         for (let i = 0; i < REPEATS * 2; i++) alone.push((await runToExit(process.execPath, [h.file, plain.url], { timeoutMs: 30_000, env: { ...process.env, MCP_CONFORMANCE_SCENARIO: 'tools_call' } })).seconds * 1000);
       } finally {
-        await plain.close();
+        await plain.stop();
       }
       const driver = new ClientDriver({ command: process.execPath, args: [h.file], transport: 'http', officialHarness: true }, { specVersion: 'auto', timing: { timeoutMs: 20_000 }, safety: { allowDestructive: false, allowOpenWorld: false }, generation: { seed: 1, runs: 1 } });
       const run = await runSuite(driver, { schedule: { deadlineMs: 600_000, concurrency: 1 }, seed: 1 });

@@ -97,14 +97,14 @@ async function countOfficial(out: string): Promise<Counts | undefined> {
   const counts: Counts = { scenarios: 0, pass: 0, fail: 0, warn: 0, rules: 0 };
   const judged = new Set<string>();
   for (const d of dirs) {
-    const checks = JSON.parse(await readFile(join(out, d, 'checks.json'), 'utf8').catch(() => '[]')) as { id?: string; name?: string; status?: string }[];
+    const checks = JSON.parse(await readFile(join(out, d, 'checks.json'), 'utf8').catch(() => '[]')) as { id?: string; status?: string }[];
     counts.scenarios++;
     for (const c of checks) {
       if (c.status === 'SUCCESS') counts.pass++;
       else if (c.status === 'FAILURE') counts.fail++;
       else if (c.status === 'WARNING') counts.warn++;
       else continue;
-      judged.add(c.id ?? c.name ?? `${d}/${judged.size}`);
+      if (c.id) judged.add(c.id);
     }
   }
   counts.rules = judged.size;

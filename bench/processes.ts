@@ -2,6 +2,7 @@
 // reaches whatever it started too (mcpspec's stdio target, a server's workers), and every group
 // still alive when the bench exits (normally, by an error or by Ctrl-C) is killed on the way out.
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import { createInterface } from 'node:readline';
 
 const groups = new Set<ChildProcess>();
 let hooked = false;
@@ -35,6 +36,39 @@ export function spawnTracked(command: string, args: string[], options: SpawnOpti
   groups.add(p);
   p.on('error', () => undefined); // reported through 'exit'/'close' or the caller's own timeout
   return p;
+}
+
+/**
+ * Start a server that prints `listening URL` on stdout when ready (the project's fixtures and the plain
+ * server do) and wait for that line (20 s at most); on failure the process is stopped.
+ */
+export async function startListening(command: string, args: string[], what: string): Promise<{ url: string; stop: () => Promise<void> }> {
+  const proc = spawnTracked(command, args, { stdio: ['ignore', 'pipe', 'ignore'] });
+  const lines = createInterface({ input: proc.stdout! });
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`${what} did not print its URL within 20 s`)), 20_000);
+      lines.on('line', (line) => {
+        const m = /^listening (\S+)/.exec(line);
+        if (m) {
+          clearTimeout(timer);
+          resolve(m[1]);
+        }
+      });
+      proc.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`${what} exited (${code}) before listening`));
+      });
+    });
+    return { url, stop: () => stop(proc) };
+  } catch (e) {
+    await stop(proc);
+    throw e;
+  } finally {
+    // Nothing more is read from it: let its output flow away.
+    lines.close();
+    proc.stdout!.resume();
+  }
 }
 
 /** Kill a tracked child's whole group and wait (at most 5 s) for the child to be reaped. */

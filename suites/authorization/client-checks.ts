@@ -825,10 +825,9 @@ export const authClientChecks = [
         if (missing.length) return violated(`the step-up authorization asks for scope "${again[0].query.scope ?? ''}", without ${missing.join(', ')} (wanted the union: ${wanted.join(' ')})`, ev);
         const stepped = o.oauth.requests.find((r) => r.method === 'POST' && r.path === '/token' && r.status === 200 && r.seq > again[0].seq);
         if (stepped === undefined) {
-          // The client asked for the right authorization, and mcpspec's browser loaded its callback at once: whether
-          // the callback was listening yet is the client's own timing (mcp-remote's proxy starts its callback server
-          // only after opening the browser), not what a person signing in would meet. A response it never received
-          // says nothing of what it does with one.
+          // The client asked for the right authorization, but its callback refused mcpspec's browser even after the
+          // browser's grace for a callback not yet listening (mcp-remote's proxy starts its callback server only
+          // after opening the browser). A response it never received says nothing of what it does with one.
           const lost = neverDelivered(o, loads);
           if (lost) return untestable(`the client asked for the step-up authorization (scope "${again[0].query.scope ?? ''}"), but its response never reached the client: ${lost}; whether it would exchange the code and retry cannot show`);
           return violated('the client asked for the step-up authorization but never exchanged its code for a new token', ev);

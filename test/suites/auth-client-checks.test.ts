@@ -406,8 +406,8 @@ describe('auth.client-* judgements', () => {
     const reopened = [1, 2, 3, 4].map((n) => req('GET', '/authorize', { status: 302, code: `code-r${n}`, query: { scope: 'mcp:tools mcp:write', state: 'same' } }));
     const down = stepUp(reopened);
     down.oauth.browser = [1, 2, 3, 4].map((n) => ({ visited: [`${ORIGIN}/authorize`, `http://localhost:7/oauth/callback?code=code-r${n}&state=same`], error: 'ECONNREFUSED', seq: 40 + n }));
-    // Its response never reached the client (the callback was not listening when mcpspec's browser loaded it at
-    // once): what it would do with the code cannot show, so no verdict either way.
+    // Its response never reached the client (the callback refused every load of mcpspec's browser): what it
+    // would do with the code cannot show, so no verdict either way.
     expect(judge('auth.client-step-up', down)).toMatchObject({ outcome: 'untestable', message: expect.stringMatching(/scope "mcp:tools mcp:write"\), but its response never reached the client: the browser could not load its callback http:\/\/localhost:7\/oauth\/callback \(ECONNREFUSED\); whether it would exchange the code and retry cannot show$/) });
     // Delivered (the callback answered) and still never exchanged: a warn, as before.
     seq = 20;
