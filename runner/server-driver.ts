@@ -153,6 +153,26 @@ export class ServerDriver implements Driver {
     return this.starting;
   }
 
+  /**
+   * Settles once the first message is on its way to the target or the start has settled, whichever is
+   * first. The CLI waits for it (bounded) before it loads the suite: compiling those modules would
+   * otherwise hold the first request back.
+   */
+  firstSent(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const stop = this.recorder.watch((ev) => {
+        if (ev.dir !== 'out') return;
+        stop();
+        resolve();
+      });
+      const settle = () => {
+        stop();
+        resolve();
+      };
+      (this.starting ?? Promise.resolve()).then(settle, settle);
+    });
+  }
+
   private async reach(signal: AbortSignal): Promise<{ era: EraInfo; peer: PeerInfo }> {
     await this.server?.launch(signal);
     let first: BaseSession;

@@ -140,6 +140,9 @@ export async function executeRun(req: RunRequest): Promise<RunOutcome> {
   // Reach the target first: it answers the era probe while the suite's modules (catalogue,
   // generators, validators) load; the engine's start joins this one and reports how it failed.
   driver.start(interrupt.signal).catch(() => undefined);
+  // The suite's modules load once the first request is out (their compiling would hold it back), or
+  // after 200 ms whatever the target is doing (a slow start: the loading overlaps it instead).
+  await Promise.race([driver.firstSent(), new Promise((r) => setTimeout(r, 200).unref())]);
   let run;
   try {
     const { runSuite } = await import('../../runner/engine.js').catch(async (e: unknown) => {

@@ -45,6 +45,40 @@ describe('starting the server driver before the engine runs', () => {
     await driver.close();
   });
 
+  it('firstSent settles when the first request is on its way, before its answer (the CLI loads the suite then)', async () => {
+    // A server that accepts connections and never answers: the start is still under way, the request is out.
+    const seen: string[] = [];
+    const silent = createServer((req) => {
+      seen.push(req.method ?? '');
+    });
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/mcp`;
+    try {
+      const driver = new ServerDriver({ kind: 'http', url }, driverOptionsOf({ ...REFERENCE_OPTIONS, specVersion: 'auto', timeoutMs: 60_000 }));
+      const stop = new AbortController();
+      const early = driver.start(stop.signal);
+      let settled = false;
+      early.then(() => (settled = true), () => (settled = true));
+      await driver.firstSent();
+      expect(settled).toBe(false);
+      stop.abort(new Error('done'));
+      await expect(early).rejects.toThrow();
+      await driver.close();
+    } finally {
+      silent.closeAllConnections();
+      silent.close();
+    }
+  }, 30_000);
+
+  it('firstSent settles when the start fails before anything was sent', async () => {
+    const driver = new ServerDriver({ kind: 'stdio', command: '/nonexistent/mcpspec-target', args: [] }, driverOptionsOf({ ...REFERENCE_OPTIONS, specVersion: 'auto' }));
+    const early = driver.start(new AbortController().signal);
+    early.catch(() => undefined);
+    await driver.firstSent();
+    await expect(early).rejects.toThrow(/command not found|cannot start/);
+    await driver.close();
+  });
+
   it("a joiner's signal ends a start under way (the engine's deadline reaches an early start)", async () => {
     // A server that accepts connections and never answers.
     const silent = createServer(() => undefined);
