@@ -237,8 +237,9 @@ export async function runSuite(driver: Driver, opts: EngineOptions): Promise<Run
       emit({ type: 'scenario-end', result });
     };
 
-    // Long scenarios start first so the rest overlap them.
-    const queue = [...plan.entries()].sort(([a], [b]) => Number(!!b.startEarly) - Number(!!a.startEarly));
+    // Long scenarios start first so the rest overlap them (the longest before the other long ones).
+    const earliness = (s: { startEarly?: boolean | 'first' }) => (s.startEarly === 'first' ? 2 : s.startEarly ? 1 : 0);
+    const queue = [...plan.entries()].sort(([a], [b]) => earliness(b) - earliness(a));
     const total = queue.length;
     let done = 0;
     reporting.onProgress?.({ done, total });

@@ -163,8 +163,11 @@ export interface Scenario<O = any, C = any> {
    * server that requires them (a limited run), it is skipped like the scenarios that open a session.
    */
   needsAccess?: boolean;
-  /** Longer scenarios start first so they overlap the rest. */
-  startEarly?: boolean;
+  /**
+   * Longer scenarios start first so they overlap the rest; 'first' before those (a scenario that waits
+   * out a fixed quiet period longer than any other's work).
+   */
+  startEarly?: boolean | 'first';
   run(ctx: C): Promise<O>;
 }
 

@@ -229,6 +229,8 @@ export const subscriptionsScenario = scenario<SubscriptionsObs>({
   id: 'subscriptions',
   title: 'subscriptions/listen for every list and resource, and (tasks extension) for a running task',
   versions: ['2026-07-28'],
+  // It waits QUIET_MS for notifications after the acknowledgement: the longest fixed wait of a run.
+  startEarly: 'first',
   async run(ctx) {
     const { session, options } = ctx;
     const caps = session.capabilities;
@@ -304,6 +306,8 @@ export const legacyResourceSubscriptionScenario = scenario<LegacyResourceSubscri
   id: 'resource-subscriptions-legacy',
   title: 'resources/subscribe to every listed resource, updates awaited (stdio, bounded), then resources/unsubscribe (legacy)',
   versions: ['2025-06-18', '2025-11-25'],
+  // Over stdio it waits QUIET_MS for updates after subscribing (as the modern scenario does).
+  startEarly: 'first',
   async run(ctx) {
     const { session, options } = ctx;
     const res = session.capabilities.resources;
