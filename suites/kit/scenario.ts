@@ -165,7 +165,7 @@ export interface Scenario<O = any, C = any> {
   needsAccess?: boolean;
   /**
    * Longer scenarios start first so they overlap the rest; 'first' before those (a scenario that waits
-   * out a fixed quiet period longer than any other's work).
+   * out a quiet period or the server's own tasks, longer than any other's work).
    */
   startEarly?: boolean | 'first';
   run(ctx: C): Promise<O>;
