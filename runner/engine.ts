@@ -42,6 +42,11 @@ export interface Driver {
   runScenario(s: Scenario, signal: AbortSignal): Promise<ScenarioOutcome>;
   /** Once every scenario has ended: end what they shared (before the oracles look at the run); `signal` is the run's end. */
   afterScenarios?(signal: AbortSignal): Promise<void>;
+  /**
+   * Called once every scenario has started, while the last ones still wait on the peer: what the end
+   * of the run needs (modules, validators) may be made ready now instead of after the longest wait.
+   */
+  warmUp?(): Promise<void>;
   observations(): RunObservations;
   /** Findings about the target seen while running (crashes, hangs, ...), and mcpspec's own problems. */
   findings(): Finding[];
@@ -243,13 +248,17 @@ export async function runSuite(driver: Driver, opts: EngineOptions): Promise<Run
     const total = queue.length;
     let done = 0;
     reporting.onProgress?.({ done, total });
+    let warming: Promise<void> | undefined;
     const workers = Array.from({ length: Math.max(1, schedule.concurrency ?? 4) }, async () => {
       for (let next = queue.shift(); next; next = queue.shift()) {
         await runOne(next[0], next[1]);
         reporting.onProgress?.({ done: ++done, total });
       }
+      // Nothing left to start: the end's work gets ready beside the scenarios still running.
+      warming ??= driver.warmUp?.().catch(() => undefined);
     });
     await Promise.all(workers);
+    await warming;
     await driver.afterScenarios?.(stop.signal);
 
     // Oracles: invariants judged over every message of the run.

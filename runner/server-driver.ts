@@ -347,6 +347,12 @@ export class ServerDriver implements Driver {
     return { exchanges: this.exchanges, events: this.recorder.events(), version: this.version, transport: this.transport, deliberate: this.deliberate };
   }
 
+  /** Loads the outbound check and the version's validators (and their formats) and runs them once. */
+  async warmUp(): Promise<void> {
+    const { outboundProblems } = await import('./outbound-check.js');
+    outboundProblems([...this.exchanges], this.deliberate, this.version);
+  }
+
   async afterScenarios(signal: AbortSignal): Promise<void> {
     await this.endShared();
     // Streams still open after their answer end within a request timeout of it, or now if the run ends.

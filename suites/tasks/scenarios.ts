@@ -208,9 +208,10 @@ export const legacyTasksScenario = scenario<LegacyTasksObs>({
     const tools = listed.items.filter((t): t is Tool => typeof t.name === 'string');
     const obs: LegacyTasksObs = { declared, tools, notCalled: [], unknown: {} as LegacyTasksObs['unknown'] };
 
-    // Tools mcpspec may call, by taskSupport; arguments generated once per tool.
-    const callable = (support: (s: string) => boolean) => {
-      const out: { tool: Tool; args: unknown }[] = [];
+    // The first tool mcpspec may call, by taskSupport, with its arguments. Tools are tried in order
+    // and no further than the first that can be called (generating arguments for every listed tool
+    // held the task calls back); the ones passed over say why in notCalled.
+    const firstCallable = (support: (s: string) => boolean): { tool: Tool; args: unknown } | undefined => {
       for (const tool of tools.filter((t) => support(taskSupport(t)))) {
         const why = mayCall(tool, options);
         if (why) {
@@ -219,13 +220,13 @@ export const legacyTasksScenario = scenario<LegacyTasksObs>({
         }
         const args = validArgs(tool, options.seed);
         if (args === undefined) obs.notCalled.push({ tool: tool.name, why: 'no valid arguments could be generated for its inputSchema' });
-        else out.push({ tool, args });
+        else return { tool, args };
       }
-      return out;
+      return undefined;
     };
-    const taskable = declared.toolsCall ? callable((s) => s === 'optional' || s === 'required') : [];
-    const required = callable((s) => s === 'required');
-    const forbidden = declared.toolsCall ? callable((s) => s === 'forbidden') : [];
+    const first = declared.toolsCall ? firstCallable((s) => s === 'optional' || s === 'required') : undefined;
+    const required = firstCallable((s) => s === 'required');
+    const forbidden = declared.toolsCall ? firstCallable((s) => s === 'forbidden') : undefined;
 
     const unknownId = { taskId: UNKNOWN_TASK_ID };
     const side: Promise<unknown>[] = [
@@ -233,16 +234,15 @@ export const legacyTasksScenario = scenario<LegacyTasksObs>({
       ctx.deliberate(session.request('tasks/result', unknownId)).then((ex) => void (obs.unknown.result = ex)),
     ];
     if (declared.cancel) side.push(ctx.deliberate(session.request('tasks/cancel', unknownId)).then((ex) => void (obs.unknown.cancel = ex)));
-    if (required[0]) {
-      const { tool, args } = required[0];
+    if (required) {
+      const { tool, args } = required;
       side.push(ctx.deliberate(session.request('tools/call', { name: tool.name, arguments: args })).then((ex) => void (obs.requiredPlain = { tool: tool.name, ex })));
     }
-    if (forbidden[0]) {
-      const { tool, args } = forbidden[0];
+    if (forbidden) {
+      const { tool, args } = forbidden;
       side.push(ctx.deliberate(session.request('tools/call', { name: tool.name, arguments: args, task: { ttl: 60_000 } })).then((ex) => void (obs.forbiddenTask = { tool: tool.name, ex })));
     }
 
-    const first = taskable[0];
     if (first) {
       // Three tasks at once: one followed to its end (with tasks/result waiting on it), one cancelled
       // at once, one more so tasks/list has something to paginate.
@@ -391,6 +391,7 @@ export const modernTasksScenario = scenario<ModernTasksObs>({
 
     const candidates: { tool: Tool; args: unknown }[] = [];
     for (const tool of tools) {
+      if (candidates.length >= MAX_PROBED_TOOLS) break; // arguments for tools never probed would only cost time
       const why = mayCall(tool, options);
       if (why) {
         obs.notCalled.push({ tool: tool.name, why });
@@ -402,7 +403,7 @@ export const modernTasksScenario = scenario<ModernTasksObs>({
     }
     // Which tools answer with a task is the server's choice per request (TB-02): ask each once.
     const timeoutMs = options.toolTimeoutMs ?? options.timeoutMs;
-    obs.probes = await Promise.all(candidates.slice(0, MAX_PROBED_TOOLS).map(async ({ tool, args }) => ({ tool: tool.name, ex: await session.request('tools/call', { name: tool.name, arguments: args }, { ...ext, timeoutMs }) })));
+    obs.probes = await Promise.all(candidates.map(async ({ tool, args }) => ({ tool: tool.name, ex: await session.request('tools/call', { name: tool.name, arguments: args }, { ...ext, timeoutMs }) })));
     const tasked = obs.probes.filter((p) => resultOf(p.ex)?.resultType === 'task');
     const argsOf = (name: string) => candidates.find((c) => c.tool.name === name)!.args;
     const work: Promise<unknown>[] = [];
