@@ -1,6 +1,7 @@
 // The engine's start order: scenarios marked startEarly 'first' (a fixed quiet wait longer than any
 // other scenario's work) start before those marked startEarly, and those before the rest, so the
-// longest waits overlap everything else instead of setting the run's length at its end.
+// longest waits overlap everything else instead of setting the run's length at its end; the others
+// start after a short head start, so their start-up work does not delay the long waits' first requests.
 import { describe, expect, it } from 'vitest';
 import { MODERN } from '../../protocol/versions.js';
 import { runSuite, type Driver, type ScenarioOutcome } from '../../runner/engine.js';
@@ -15,7 +16,7 @@ const first = clientScenario({ id: 'test.first', title: "startEarly 'first'", ve
 // Catalogue order puts the first-marked scenario last.
 const checks = [plain, early, first].map((s) => check(s, { ...info, id: `${s.id}-check`, title: 't', judge: () => holds('ran') }));
 
-function recordingDriver(started: string[]): Driver {
+function recordingDriver(started: string[], at: Map<string, number> = new Map()): Driver {
   return {
     role: 'client',
     transport: 'http',
@@ -23,6 +24,7 @@ function recordingDriver(started: string[]): Driver {
     start: async () => ({ era: { era: 'modern', version: '2026-07-28', judgedBy: '2026-07-28', detected: false, reason: 'test' }, peer: { capabilities: {} } }),
     runScenario: async (s): Promise<ScenarioOutcome> => {
       started.push(s.id);
+      at.set(s.id, performance.now());
       return { observed: {} };
     },
     observations: () => ({ exchanges: [], events: [], version: '2026-07-28', transport: 'http', deliberate: () => false }),
@@ -40,5 +42,15 @@ describe('the order scenarios start in', () => {
     // The report keeps the catalogue's order.
     expect(run.scenarios.map((s) => s.id)).toEqual(['test.plain', 'test.early', 'test.first']);
     expect(run.checks.every((c) => c.status === 'pass')).toBe(true);
+  });
+
+  it("the others wait for the 'first' scenarios' head start even with workers free; without a 'first' one nothing waits", async () => {
+    const at = new Map<string, number>();
+    await runSuite(recordingDriver([], at), { selection: { checks }, schedule: { deadlineMs: 30_000, concurrency: 3 }, seed: 1 });
+    expect(at.get('test.early')! - at.get('test.first')!).toBeGreaterThanOrEqual(40);
+    expect(at.get('test.plain')! - at.get('test.first')!).toBeGreaterThanOrEqual(40);
+    const without = new Map<string, number>();
+    await runSuite(recordingDriver([], without), { selection: { checks: checks.slice(0, 2) }, schedule: { deadlineMs: 30_000, concurrency: 3 }, seed: 1 });
+    expect(Math.abs(without.get('test.plain')! - without.get('test.early')!)).toBeLessThan(40);
   });
 });
