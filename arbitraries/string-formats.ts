@@ -237,16 +237,18 @@ function drawIdentifier(r: Rng, rest: string, maxRest: number): string {
 /** Base64 of 0..maxBytes random bytes (so also the empty string unless `minBytes` says otherwise). */
 export function drawBase64(r: Rng, minBytes = 0, maxBytes = 24): string {
   const n = minBytes + r.int(maxBytes - minBytes + 1);
-  let out = '';
+  // Character codes first, one string at the end: concatenating four pieces per 3 bytes made a
+  // chain of small strings per value (the bulk of drawing a blob).
+  const codes: number[] = [];
   for (let i = 0; i < n; i += 3) {
     const left = Math.min(3, n - i);
     const bits = r.int(1 << (8 * left)) << (8 * (3 - left));
-    out += B64[(bits >>> 18) & 63] + B64[(bits >>> 12) & 63];
-    out += left > 1 ? B64[(bits >>> 6) & 63] : '=';
-    out += left > 2 ? B64[bits & 63] : '=';
+    codes.push(B64_CODES[(bits >>> 18) & 63], B64_CODES[(bits >>> 12) & 63], left > 1 ? B64_CODES[(bits >>> 6) & 63] : PAD, left > 2 ? B64_CODES[bits & 63] : PAD);
   }
-  return out;
+  return String.fromCharCode.apply(null, codes);
 }
+const B64_CODES = Array.from(B64, (c) => c.charCodeAt(0));
+const PAD = '='.charCodeAt(0);
 
 function hex(r: Rng, n: number): string {
   let s = '';
