@@ -41,7 +41,12 @@ export function ownCostPerScenario(run: RunResult): { outside: number; answering
   const events = run.recording.events();
   const ran = run.scenarios.filter((s) => s.status === 'judged' || s.status === 'no-judgement');
   const bySource = new Map<string, WireEvent[]>();
-  for (const e of events) if (e.source) bySource.set(e.source, [...(bySource.get(e.source) ?? []), e]);
+  for (const e of events) {
+    if (!e.source) continue;
+    const list = bySource.get(e.source);
+    if (list) list.push(e);
+    else bySource.set(e.source, [e]);
+  }
   const outside: number[] = [];
   const delays: number[] = [];
   let requests = 0;

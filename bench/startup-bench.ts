@@ -50,19 +50,20 @@ async function firstRequestMs(): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), 'mcpspec-first-'));
   const mark = join(dir, 'first');
   const shim = `exec 3>>'${mark}'; { head -c 1; date +%s%N >&3; cat; } | exec '${process.execPath}' '${REFERENCE}'`;
+  const t0 = BigInt(Date.now()) * 1_000_000n;
+  const p = spawn(process.execPath, [CLI, 'server', '--seed', '1', '--stdio', '--', '/bin/sh', '-c', shim], { stdio: 'ignore' });
+  const exited = new Promise((resolve) => p.on('exit', resolve));
   try {
-    const t0 = BigInt(Date.now()) * 1_000_000n;
-    const p = spawn(process.execPath, [CLI, 'server', '--seed', '1', '--stdio', '--', '/bin/sh', '-c', shim], { stdio: 'ignore' });
-    const exited = new Promise((resolve) => p.on('exit', resolve));
     const deadline = Date.now() + 30_000;
     while (!(existsSync(mark) && readFileSync(mark, 'utf8').includes('\n'))) {
       if (Date.now() > deadline || p.exitCode !== null) throw new Error('the first request never reached the reference server');
       await new Promise((r) => setTimeout(r, 2));
     }
-    p.kill();
-    await exited;
     return Number(BigInt(readFileSync(mark, 'utf8').split('\n')[0].trim()) - t0) / 1e6;
   } finally {
+    // Stopped once the moment is noted, or on the way out of a failure (mcpspec reaps its target).
+    if (p.exitCode === null && p.signalCode === null) p.kill();
+    await exited;
     rmSync(dir, { recursive: true, force: true });
   }
 }
