@@ -4,9 +4,9 @@
 import { describe, expect, it } from 'vitest';
 import { MODERN } from '../../protocol/versions.js';
 import { runSuite, type Driver, type ScenarioOutcome } from '../../runner/engine.js';
-import { Recorder } from '../../runner/recorder.js';
 import { check, holds } from '../../suites/kit/check.js';
 import { clientScenario } from '../../suites/kit/scenario.js';
+import { fakeClientDriver } from '../helpers/fake-driver.js';
 
 const info = { requirements: ['JR-04'], level: 'MUST' as const, versions: MODERN, role: 'client' as const, spec: 'https://modelcontextprotocol.io/specification/2026-07-28/basic' };
 const declined = clientScenario({ id: 'test.declined', title: 'the harness has no handler for it', versions: MODERN, run: async () => ({}) });
@@ -17,19 +17,11 @@ const checks = [
 ];
 
 function fakeDriver(declaresPerScenario: boolean): Driver {
-  return {
-    role: 'client',
-    transport: 'http',
+  // At start it declared nothing (the plain flow).
+  return fakeClientDriver(async (s): Promise<ScenarioOutcome> => (s.id === declined.id ? { untestable: 'the harness ran none of the names mcpspec gave it' } : { observed: {} }), {
     target: { role: 'client', transport: 'http', command: 'harness', args: [] },
     declaresPerScenario,
-    // At start it declared nothing (the plain flow).
-    start: async () => ({ era: { era: 'modern', version: '2026-07-28', judgedBy: '2026-07-28', detected: false, reason: 'test' }, peer: { capabilities: {} } }),
-    runScenario: async (s): Promise<ScenarioOutcome> => (s.id === declined.id ? { untestable: 'the harness ran none of the names mcpspec gave it' } : { observed: {} }),
-    observations: () => ({ exchanges: [], events: [], version: '2026-07-28', transport: 'http', deliberate: () => false }),
-    findings: () => [],
-    recording: () => new Recorder(),
-    close: async () => undefined,
-  };
+  });
 }
 
 describe('a peer that declares per scenario, or declines one', () => {

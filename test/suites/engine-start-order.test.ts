@@ -5,9 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { MODERN } from '../../protocol/versions.js';
 import { runSuite, type Driver, type ScenarioOutcome } from '../../runner/engine.js';
-import { Recorder } from '../../runner/recorder.js';
 import { check, holds } from '../../suites/kit/check.js';
 import { clientScenario } from '../../suites/kit/scenario.js';
+import { fakeClientDriver } from '../helpers/fake-driver.js';
 
 const info = { requirements: ['JR-04'], level: 'MUST' as const, versions: MODERN, role: 'client' as const, spec: 'https://modelcontextprotocol.io/specification/2026-07-28/basic' };
 const plain = clientScenario({ id: 'test.plain', title: 'no mark', versions: MODERN, run: async () => ({}) });
@@ -17,21 +17,11 @@ const first = clientScenario({ id: 'test.first', title: "startEarly 'first'", ve
 const checks = [plain, early, first].map((s) => check(s, { ...info, id: `${s.id}-check`, title: 't', judge: () => holds('ran') }));
 
 function recordingDriver(started: string[], at: Map<string, number> = new Map()): Driver {
-  return {
-    role: 'client',
-    transport: 'http',
-    target: { role: 'client', transport: 'http', command: 'client', args: [] },
-    start: async () => ({ era: { era: 'modern', version: '2026-07-28', judgedBy: '2026-07-28', detected: false, reason: 'test' }, peer: { capabilities: {} } }),
-    runScenario: async (s): Promise<ScenarioOutcome> => {
-      started.push(s.id);
-      at.set(s.id, performance.now());
-      return { observed: {} };
-    },
-    observations: () => ({ exchanges: [], events: [], version: '2026-07-28', transport: 'http', deliberate: () => false }),
-    findings: () => [],
-    recording: () => new Recorder(),
-    close: async () => undefined,
-  };
+  return fakeClientDriver(async (s): Promise<ScenarioOutcome> => {
+    started.push(s.id);
+    at.set(s.id, performance.now());
+    return { observed: {} };
+  });
 }
 
 describe('the order scenarios start in', () => {
