@@ -13,6 +13,17 @@ async function start(env: Record<string, string> = {}, opts = {}): Promise<Stdio
   return t;
 }
 
+/**
+ * Started and answering: for the tests whose timeouts are short, so that the fake server's own Node
+ * start-up (seconds on a loaded machine) is not inside the wait they measure.
+ */
+async function ready(env: Record<string, string> = {}): Promise<StdioTransport> {
+  const t = await start(env);
+  const warm = await t.exchange(req(0, 'echo'), { expectId: 0, timeoutMs: 30_000 });
+  if (warm.timedOut || warm.response === undefined) throw new Error('the fake stdio server did not answer its warm-up echo');
+  return t;
+}
+
 afterEach(async () => {
   await Promise.all(open.splice(0).map((t) => t.close()));
 });
@@ -264,7 +275,7 @@ describe('StdioTransport waiting rules', () => {
   });
 
   it('notes a response nobody asked for as unmatched, not late', async () => {
-    const t = await start();
+    const t = await ready();
     const r = await t.exchange(req(1, 'echo'), { expectId: 99, timeoutMs: 300 });
     expect(r.timedOut).toBe(true);
     expect(unmatched(t).map((e) => e.data)).toEqual([{ id: 1, late: false }]);
@@ -360,13 +371,13 @@ describe('StdioTransport waiting rules', () => {
   });
 
   it('waits the whole timeout: an answer after most of it is still received', async () => {
-    const t = await start();
+    const t = await ready();
     const r = await t.exchange(req(1, 'delay', { ms: 600 }), { expectId: 1, timeoutMs: 1200 });
     expect(r.timedOut).toBe(false);
     expect(r.response).toEqual({ jsonrpc: '2.0', id: 1, result: { delayedMs: 600 } });
     expect(r.elapsedMs).toBeGreaterThanOrEqual(590);
     // and so does an id-less message (no short quiet window)
-    const slow = await start({ FAKE_PARSE: 'late:600' });
+    const slow = await ready({ FAKE_PARSE: 'late:600' });
     const p = await slow.exchange('{', { idless: true, timeoutMs: 1200 });
     expect(p.timedOut).toBe(false);
     expect((p.response as { error: { message: string } }).error.message).toBe('Parse error (late)');
